@@ -30,7 +30,9 @@ print("ok")
 """
 
 
-@pytest.mark.parametrize("package", ["composer_app.core", "composer_app.sync", "composer_app.server"])
+@pytest.mark.parametrize(
+    "package", ["composer_app.core", "composer_app.sync", "composer_app.server"]
+)
 def test_package_imports_without_qt(package: str) -> None:
     if not (PACKAGE / package.split(".")[1]).exists():
         pytest.skip(f"{package} has not landed yet")
@@ -44,7 +46,13 @@ def test_package_imports_without_qt(package: str) -> None:
     assert result.returncode == 0, result.stderr[-3000:]
 
 
-ALLOWED_CORE_ROOTS = {"pydantic", "pydantic_core", "markdown_it", "typing_extensions", "composer_app"}
+ALLOWED_CORE_ROOTS = {
+    "pydantic",
+    "pydantic_core",
+    "markdown_it",
+    "typing_extensions",
+    "composer_app",
+}
 
 
 def _imported_roots(path: Path) -> set[str]:

@@ -19,15 +19,13 @@ WS_CLASS = (
     "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 )
 _WS_RUN = re.compile(f"[{WS_CLASS}]+")
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def utf16_len(s: str) -> int:
     """Length of ``s`` in UTF-16 code units (astral characters count 2, lone surrogates 1)."""
-    n = len(s)
     if s.isascii():
-        return n
-    return n + len(_ASTRAL.findall(s))
+        return len(s)
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def trim(s: str) -> str:
@@ -68,8 +66,11 @@ def cut_utf16(s: str, max_units: int) -> str:
 
 
 def compact_json(value: Any) -> str:
-    """Compact JSON (context contract §0.3); lone surrogates become ``\\udxxx`` escapes."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON (context contract §0.3); lone surrogates become ``\\udxxx`` escapes.
+
+    Raises ``ValueError`` for NaN and infinities, which are not JSON.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     if _has_surrogate(text):
         text = "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
     return text

@@ -63,9 +63,9 @@ def _check_raw(obj: object) -> list[Any]:
     return raw
 
 
-def decode_records_dropping(raw: list[Any]) -> tuple[list[RecordBase], int]:
+def decode_records_dropping(raw: list[Any]) -> tuple[list[ContextRecord], int]:
     """Decode each element; return the valid records and how many were dropped."""
-    records: list[RecordBase] = []
+    records: list[ContextRecord] = []
     dropped = 0
     validate = RECORD_ADAPTER.validate_python
     for item in raw:
@@ -73,7 +73,7 @@ def decode_records_dropping(raw: list[Any]) -> tuple[list[RecordBase], int]:
             dropped += 1
             continue
         try:
-            records.append(validate(item))
+            records.append(validate(item, by_alias=True, by_name=False))
         except ValueError:  # pydantic's ValidationError is a ValueError
             dropped += 1
     return records, dropped

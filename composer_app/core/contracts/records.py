@@ -398,7 +398,7 @@ def decode_record(obj: object) -> Any:
     if not isinstance(obj, dict):
         raise ContractError("record: must be a JSON object")
     try:
-        return RECORD_ADAPTER.validate_python(obj)
+        return RECORD_ADAPTER.validate_python(obj, by_alias=True, by_name=False)
     except ValidationError as exc:
         raise ContractError(describe_validation_error(exc)) from None
 
