@@ -1,8 +1,8 @@
 """Contract text primitives: the JavaScript whitespace set and UTF-16 lengths.
 
-Invariants: ``utf16_len(s)`` equals a JavaScript peer's ``s.length``; ``cut_utf16`` never leaves half
-of a surrogate pair; ``trim``/``collapse_whitespace`` use the WS set of context contract §0.2, never
-Python's ``str.strip()`` default set.
+Invariants: ``utf16_len(s)`` equals a JavaScript peer's ``s.length``; ``cut_utf16`` never leaves
+half of a surrogate pair; ``trim``/``collapse_whitespace`` use the WS set of context contract §0.2,
+never Python's ``str.strip()`` default set.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def collapse_whitespace(s: str) -> str:
 
 
 def cut_utf16(s: str, max_units: int) -> str:
-    """The longest prefix of ``s`` of at most ``max_units`` UTF-16 units, on a character boundary."""
+    """The longest prefix of ``s`` of at most ``max_units`` UTF-16 units (character boundary)."""
     if max_units <= 0:
         return ""
     if len(s) <= max_units and (s.isascii() or utf16_len(s) <= max_units):
