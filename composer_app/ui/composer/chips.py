@@ -1,0 +1,217 @@
+"""Chips as inline text objects: the char format, and the one handler that paints every kind.
+
+Invariants: a chip is one U+FFFC whose format has ``objectType() == CHIP_OBJECT_TYPE`` and four
+string properties (reference id, kind, context id, label); the reference id is fresh for every
+occurrence, so identical neighbours never merge; the renderer subclasses ``QPyTextObject`` (a
+``QTextObjectInterface`` mix-in is silently ignored) and never raises out of a virtual; a chip
+sits on the text baseline and its pill fits in ``line_minimum``, the height every line of the editor
+gets, so lines with and without chips are equally tall and never jump.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import uuid
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QPointF, QRectF, QSizeF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPen,
+    QPixmap,
+    QPyTextObject,
+    QTextCharFormat,
+    QTextDocument,
+    QTextFormat,
+)
+
+from composer_app.ui.composer.chip_icons import draw_glyph
+from composer_app.ui.composer.chip_style import tone
+from composer_app.ui.composer.editor_logic import ChipLook
+
+_log = logging.getLogger(__name__)
+
+CHIP_OBJECT_TYPE = int(QTextFormat.ObjectTypes.UserObject.value) + 1
+_USER = int(QTextFormat.Property.UserProperty.value)
+REFERENCE_ID = _USER + 1
+KIND = _USER + 2
+CONTEXT_ID = _USER + 3
+LABEL = _USER + 4
+CHIP_PROPERTIES = (REFERENCE_ID, KIND, CONTEXT_ID, LABEL)
+MAX_LABEL_WIDTH = 240.0
+_PAD = 6.0
+
+
+def new_reference_id() -> str:
+    """A fresh per-occurrence id ``ref_<32 hex>``."""
+    return "ref_" + uuid.uuid4().hex
+
+
+def small_font(font: QFont) -> QFont:
+    """The chip label font: 90 % of the editor font."""
+    small = QFont(font)
+    if font.pointSizeF() > 0:
+        small.setPointSizeF(font.pointSizeF() * 0.9)
+    else:
+        small.setPixelSize(max(8, round(font.pixelSize() * 0.9)))
+    return small
+
+
+def chip_extent(font: QFont) -> tuple[float, float]:
+    """How far a chip's pill reaches above and below the text baseline in ``font``.
+
+    The chip object sits on the baseline (its layout height is the part above); the pill is
+    painted a little into the descent, so the label shares the baseline of the text around it.
+    """
+    fm = QFontMetricsF(small_font(font))
+    return float(math.ceil(fm.capHeight() + 3.5)), float(math.ceil(fm.descent() + 1.5))
+
+
+def line_minimum(font: QFont) -> float:
+    """The height every line gets, so lines with chips and lines without are equally tall."""
+    fm = QFontMetricsF(font)
+    above, below = chip_extent(font)
+    return float(math.ceil(max(fm.ascent(), above) + max(fm.descent(), below)) + 4)
+
+
+def chip_format(kind: str, context_id: str, label: str, base: QTextCharFormat) -> QTextCharFormat:
+    """The char format of one chip occurrence (a fresh reference id every call)."""
+    fmt = QTextCharFormat(base)
+    fmt.setObjectType(CHIP_OBJECT_TYPE)
+    fmt.setProperty(REFERENCE_ID, new_reference_id())
+    fmt.setProperty(KIND, kind)
+    fmt.setProperty(CONTEXT_ID, context_id)
+    fmt.setProperty(LABEL, label)
+    return fmt
+
+
+def is_chip(fmt: QTextFormat) -> bool:
+    """True for the format of a chip object."""
+    return fmt.objectType() == CHIP_OBJECT_TYPE
+
+
+LookFn = Callable[[str, str, str], ChipLook]
+SelectedFn = Callable[[int], bool]
+
+
+class ChipRenderer(QPyTextObject):
+    """Measures and paints chips; looks state up through ``look(kind, context_id, label)``."""
+
+    def __init__(self, look: LookFn, selected: SelectedFn, dark: Callable[[], bool],
+                 parent: QObject) -> None:
+        super().__init__(parent)
+        self._look = look
+        self._selected = selected
+        self._dark = dark
+        self._sizes: dict[tuple[object, ...], QSizeF] = {}
+        # keyed by (label, kind, id(document))
+        self._pixmaps: dict[tuple[object, ...], QPixmap] = {}
+        self._font_cache: dict[int, tuple[QFont, QFont, str]] = {}
+        self.paint_count = 0
+
+    def invalidate(self) -> None:
+        """Forget cached sizes and pictures (theme, font or record states changed)."""
+        self._sizes.clear()
+        self._pixmaps.clear()
+        self._font_cache.clear()
+
+    def _fonts(self, fmt: QTextFormat, doc: object) -> tuple[QFont, QFont, str]:
+        key = id(doc)
+        cached = self._font_cache.get(key)
+        if cached is None:
+            font = QFont(fmt.toCharFormat().font())
+            if isinstance(doc, QTextDocument):
+                font = font.resolve(doc.defaultFont())
+            cached = self._font_cache[key] = (font, small_font(font), font.key())
+        return cached
+
+    def intrinsicSize(self, doc: object, pos: int, fmt: QTextFormat) -> QSizeF:
+        # Chip formats carry the editor font (from the base format), so the size depends on the
+        # label, the kind and the document only; a font change reloads the document and clears it.
+        try:
+            key = (fmt.stringProperty(LABEL), fmt.stringProperty(KIND), id(doc))
+            size = self._sizes.get(key)
+            if size is None:
+                font, small, _key = self._fonts(fmt, doc)
+                above, below = chip_extent(font)
+                advance = QFontMetricsF(small).horizontalAdvance(str(key[0]))
+                width = _PAD + (above + below) * 0.8 + 3 + min(advance, MAX_LABEL_WIDTH) + _PAD
+                size = QSizeF(round(width), above)
+                self._sizes[key] = size
+            return size
+        except Exception:
+            _log.exception("chip measure failed")
+            return QSizeF(16, 12)
+
+    def drawObject(self, painter: QPainter, rect: QRectF, doc: object, pos: int,
+                   fmt: QTextFormat) -> None:
+        try:
+            self.paint_count += 1
+            label = fmt.stringProperty(LABEL)
+            look = self._look(fmt.stringProperty(KIND), fmt.stringProperty(CONTEXT_ID), label)
+            selected = self._selected(pos)
+            device = painter.device()
+            dpr = device.devicePixelRatioF() if device is not None else 1.0
+            key = (label, look, selected, self._dark(), rect.width(), rect.height(), dpr, id(doc))
+            pix = self._pixmaps.get(key)
+            if pix is None:
+                if len(self._pixmaps) > 1024:
+                    self._pixmaps.clear()
+                font, small, _key = self._fonts(fmt, doc)
+                above, below = chip_extent(font)
+                size = QSizeF(rect.width(), above + below)
+                pix = self._render(look, label, selected, size, dpr, small, above)
+                self._pixmaps[key] = pix
+            painter.drawPixmap(rect.topLeft(), pix)
+        except Exception:
+            _log.exception("chip paint failed")
+            painter.save()
+            painter.setPen(QColor("#94a3b8"))
+            painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
+            painter.restore()
+
+    def _render(self, look: ChipLook, label: str, selected: bool, size: QSizeF, dpr: float,
+                font: QFont, baseline: float) -> QPixmap:
+        pix = QPixmap(max(1, round(size.width() * dpr)), max(1, round(size.height() * dpr)))
+        pix.setDevicePixelRatio(dpr)
+        pix.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pix)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        fill, border, text = (QColor(c) for c in tone(look.tone, dark=self._dark()))
+        if selected:
+            palette = self.parent().palette()  # type: ignore[attr-defined]
+            fill = palette.highlight().color()
+            border = fill.darker(115)
+            text = palette.highlightedText().color()
+        box = QRectF(0.5, 0.5, size.width() - 1, size.height() - 1)
+        radius = min(6.0, box.height() / 2.6)
+        pen = QPen(border, 1.0)
+        if look.state == "unresolved":
+            pen.setStyle(Qt.PenStyle.DashLine)
+            pen.setDashPattern([3.0, 2.0])
+        elif look.state == "expired":
+            pen.setWidthF(1.4)
+            pen.setStyle(Qt.PenStyle.DashLine)
+            pen.setDashPattern([3.0, 2.0])
+        p.setPen(pen)
+        p.setBrush(fill)
+        p.drawRoundedRect(box, radius, radius)
+        icon_w = size.height() * 0.8
+        icon = QRectF(_PAD - 1, 0, icon_w, size.height())
+        if look.state == "pending":
+            draw_glyph(p, "@pending", icon, text, font)
+        else:
+            draw_glyph(p, look.glyph, icon, text, font)
+        p.setFont(font)
+        p.setPen(text)
+        label_x = icon.right() + 3
+        width = size.width() - label_x - _PAD + 1
+        elided = p.fontMetrics().elidedText(label, Qt.TextElideMode.ElideMiddle, int(width))
+        p.drawText(QPointF(label_x, baseline), elided)
+        p.end()
+        return pix

@@ -1,0 +1,138 @@
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PySide6.QtCore import QMimeData, Qt
+from PySide6.QtGui import QAccessible, QTextCursor
+
+from composer_app.core.codecs.references import format_reference
+from composer_app.core.document.model import STASH_MAX_ENTRIES
+from composer_app.core.document.segments import join_segments, split_markdown
+from composer_app.ui.composer.editor import ComposerEditor
+from tests.core.document import sample_records as rec
+from tests.core.document.test_segments import TEXT, chip
+
+
+def link(record):
+    return format_reference(record.kind, record.context_id, record.label)
+
+
+def test_chips_of_missing_records_and_unknown_kinds_render_unresolved(composer):
+    composer.set_markdown(f"{link(rec.file())} {link(rec.unknown())}", [rec.unknown()])
+    assert composer.markdown() == f"{link(rec.file())} {link(rec.unknown())}"
+    missing = composer._look("file", "file_f1", "notes.txt")
+    unknown = composer._look("sticker", "ctx_u1", "party")
+    assert missing.state == unknown.state == "unresolved"
+    assert "Context unavailable" in missing.tooltip and "sticker" in unknown.tooltip
+    assert composer.records() == {"ctx_u1": rec.unknown()}
+    composer.grab()
+
+
+def test_chip_kind_mismatch_is_unresolved(composer):
+    composer.set_markdown("[x](t3-context://v1/mention/skill_s1)", [rec.skill()])
+    assert composer._look("mention", "skill_s1", "x").state == "unresolved"
+
+
+def test_every_kind_has_a_tooltip_and_description(composer):
+    for record in [*rec.every_kind(), rec.pull_request()]:
+        composer.insert_context(record)
+    summary = composer.accessibleDescription()
+    assert summary.startswith("11 context items: shot.png (image), notes.txt (file)")
+    assert "#42 (open pull request)" in summary
+    tip = composer.chip_tooltip("review-comment", "review-comment_pr42", "#42")
+    assert tip.startswith("Open pull request: #42") and "chips → main" in tip
+    assert composer._look("review-comment", "review-comment_pr42", "#42").tone == "pr-open"
+
+
+def test_chip_insert_and_remove_are_announced(composer, qtbot):
+    QAccessible.setActive(True)
+    try:
+        composer.insert_context(rec.review())
+        qtbot.keyClick(composer, Qt.Key.Key_Backspace)
+        qtbot.keyClick(composer, Qt.Key.Key_Backspace)
+    finally:
+        QAccessible.setActive(False)
+    assert composer.a11y.history == ["a.ts L4 (review comment) added",
+                                     "a.ts L4 (review comment) removed"]
+    assert composer.accessibleDescription() == ""
+
+
+def test_copy_writes_canonical_markdown_and_paste_makes_chips(composer):
+    composer.set_markdown(f"a {link(rec.mention())} b", [rec.mention()])
+    composer.selectAll()
+    md = composer.createMimeDataFromSelection()
+    assert md.text() == f"a {link(rec.mention())} b"
+    assert "\ufffc" not in md.text()
+    composer.moveCursor(QTextCursor.MoveOperation.End)
+    pasted = QMimeData()
+    pasted.setText(f"\r\nx {link(rec.skill())}")
+    assert composer.canInsertFromMimeData(pasted)
+    composer.insertFromMimeData(pasted)
+    assert composer.markdown() == f"a {link(rec.mention())} b\nx {link(rec.skill())}"
+    assert composer.document().toRawText().count("\ufffc") == 2
+    composer.undo()
+    assert composer.markdown() == f"a {link(rec.mention())} b"
+
+
+def test_ctrl_s_stashes_and_restores(composer, qtbot):
+    qtbot.keyClicks(composer, "draft one ")
+    composer.insert_context(rec.terminal())
+    qtbot.keyClick(composer, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert composer.document().isEmpty() and composer.draft.records == {}
+    assert len(composer.draft.stash) == 1
+    qtbot.keyClicks(composer, "other")
+    qtbot.keyClick(composer, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    assert composer.markdown() == f"other\n\ndraft one {link(rec.terminal())} "
+    assert composer.records() == {"terminal_t1": rec.terminal()}
+    composer.set_markdown("", ())
+    qtbot.keyClick(composer, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert composer.document().isEmpty()
+
+
+def test_stash_eviction_posts_a_notice(composer, qtbot):
+    notices = []
+    composer.notice_posted.connect(lambda title, detail: notices.append(title))
+    for n in range(STASH_MAX_ENTRIES + 1):
+        composer.set_markdown(f"prompt {n}", ())
+        assert composer.stash()
+    assert len(composer.draft.stash) == STASH_MAX_ENTRIES
+    assert any("oldest stashed prompt" in n for n in notices)
+
+
+def test_restore_dedupes_against_the_draft(composer):
+    composer.set_markdown(link(rec.terminal()), [rec.terminal()])
+    composer.stash()
+    twin = rec.terminal("terminal_twin").model_copy(update={"label": "Twin"})
+    composer.insert_context(twin)
+    composer.restore_stash()
+    assert list(composer.records()) == ["terminal_twin"]
+    relabelled = "[Terminal 1 lines 3-4](t3-context://v1/terminal/terminal_twin)"
+    assert composer.markdown() == f"{link(twin)}\n\n{relabelled}"
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.one_of(TEXT, chip()), max_size=10))
+def test_set_markdown_markdown_round_trip(qapp, parts):
+    text = join_segments(parts)
+    canonical = join_segments(split_markdown(text))
+    editor = ComposerEditor()
+    try:
+        editor.set_markdown(canonical, [*rec.every_kind()])
+        expected = canonical.replace("\r\n", "\n").replace("\r", "\n").replace("\u2029", "\n")
+        assert editor.markdown() == expected
+    finally:
+        editor.deleteLater()
+
+
+def test_chip_under_the_pointer_has_the_state_aware_tooltip(composer):
+    composer.set_markdown(f"{link(rec.file())} tail", [])
+    probe = QTextCursor(composer.document())
+    left = composer.cursorRect(probe)
+    probe.setPosition(1)
+    right = composer.cursorRect(probe)
+    middle = left.center()
+    middle.setX((left.left() + right.left()) // 2)
+    assert composer.chip_at(middle) == ("file", "file_f1", "notes.txt")
+    assert "Context unavailable" in composer.chip_tooltip(*composer.chip_at(middle))
+    probe.setPosition(4)
+    assert composer.chip_at(composer.cursorRect(probe).center()) is None
