@@ -23,6 +23,7 @@ from composer_app.core.document.model import Draft, RecordState
 from composer_app.core.document.segments import ChipSegment, split_markdown
 from composer_app.core.document.send import SendBlocked, build_send_payload
 from composer_app.ui.composer.a11y import ComposerA11y
+from composer_app.ui.composer.attachment_input import ComposerAttachments
 from composer_app.ui.composer.chip_tracker import ChipTracker
 from composer_app.ui.composer.chips import CHIP_OBJECT_TYPE, KIND, ChipRenderer, line_minimum
 from composer_app.ui.composer.document_bridge import insert_segments, markdown_of
@@ -31,7 +32,7 @@ from composer_app.ui.composer.editor_logic import ChipLook
 from composer_app.ui.composer.editor_looks import ComposerLooks
 
 
-class ComposerEditor(ComposerLooks, ComposerInput, QTextEdit):
+class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdit):
     """The composer's text editor with inline context chips."""
 
     send_requested = Signal(str, object)
@@ -43,7 +44,7 @@ class ComposerEditor(ComposerLooks, ComposerInput, QTextEdit):
     def __init__(self, parent: QWidget | None = None, *, environment_id: str = "local") -> None:
         super().__init__(parent)
         self.environment_id = environment_id
-        self.draft = Draft()
+        self.draft = Draft(keep_shelf_images=True)
         self.base_format = QTextCharFormat()
         self.block_format = QTextBlockFormat()
         self.loading = False
@@ -161,8 +162,10 @@ class ComposerEditor(ComposerLooks, ComposerInput, QTextEdit):
         """Show ``draft`` (its prompt becomes chips; undo history cleared).
 
         Records the previous draft only kept for undo are released (``records_released``), so an
-        upload is freed only once no undo step can bring its chip back.
+        upload is freed only once no undo step can bring its chip back. The shelf owns the
+        draft's images (deleting an image chip keeps the image).
         """
+        draft.keep_shelf_images = True
         released = forget_tombstones(self.draft) if draft is not self.draft else []
         self.draft = draft
         self._looks.clear()
@@ -225,6 +228,8 @@ class ComposerEditor(ComposerLooks, ComposerInput, QTextEdit):
     # -- send and stash ------------------------------------------------------------------------
     def request_send(self) -> bool:
         """Send the prompt if it can be sent; True when ``send_requested`` was emitted."""
+        if not self.uploads_allow_send():
+            return False
         outcome = build_send_payload(self.snapshot())
         if isinstance(outcome, SendBlocked):
             if outcome.title:

@@ -1,0 +1,106 @@
+"""``build_app(settings, store)``: the ASGI application (a factory; no module state).
+
+Invariants: the store is opened and bound to the app's event loop in the lifespan and closed after
+every turn task has stopped; committed events reach the hub on that loop, in sequence order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.requests import Request
+from starlette.types import Receive, Scope, Send
+
+from composer_app.core.errors import ComposerError
+from composer_app.server.auth import Authenticator
+from composer_app.server.errors import error_response, install_error_handlers
+from composer_app.server.hub import Hub
+from composer_app.server.ledger import fail_orphaned_turns
+from composer_app.server.routes import assets, attachments, commands, environment, threads
+from composer_app.server.routes.attachments import sweep_uploads
+from composer_app.server.services import Services
+from composer_app.server.settings import ServerSettings
+from composer_app.server.store.executor import ExecutorStore
+from composer_app.server.turns import TurnRunner
+from composer_app.server.ws import websocket_endpoint
+
+_log = logging.getLogger(__name__)
+SWEEP_INTERVAL = 3600.0
+
+
+async def _sweep_forever(store: ExecutorStore, settings: ServerSettings) -> None:
+    """Hourly: delete uploads that were never attached within ``pending_upload_ttl``."""
+    while True:
+        try:
+            await sweep_uploads(store, settings.attachments_dir)
+        except ComposerError as exc:
+            _log.warning("upload sweep failed: %s", exc)
+        await asyncio.sleep(SWEEP_INTERVAL)
+
+
+def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: bool = True
+              ) -> ComposerApp:
+    """The server app over ``store`` (opened in the lifespan unless already open)."""
+    hub = Hub()
+    runner = TurnRunner(store, settings.provider, settings.attachments_dir,
+                        delta_interval=settings.delta_interval, delta_chars=settings.delta_chars)
+    services = Services(settings, store, hub, Authenticator(store), runner)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if not store.is_open:
+            await asyncio.to_thread(store.open)
+        settings.attachments_dir.mkdir(parents=True, exist_ok=True)
+        store.set_commit_listener(hub.publish)
+        store.bind_loop(asyncio.get_running_loop())
+        if settings.database_url is None:  # one process owns every turn: none survives a restart
+            await store.write(fail_orphaned_turns)
+        sweeper = asyncio.get_running_loop().create_task(_sweep_forever(store, settings))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await runner.close()
+            store.set_commit_listener(None)
+            if owns_store:
+                await asyncio.to_thread(store.close)
+
+    app = FastAPI(title="Composer thread server", version=settings.server_version,
+                  lifespan=lifespan, openapi_url=None, docs_url=None, redoc_url=None)
+    app.state.services = services
+    install_error_handlers(app)
+    app.router.routes.append(commands.route)
+    for module in (environment, threads, attachments, assets):
+        app.include_router(module.router)
+    app.add_api_websocket_route("/api/ws", websocket_endpoint)
+    return ComposerApp(app)
+
+
+class ComposerApp:
+    """The FastAPI app, with ``POST /api/commands`` (the hot path) served without middleware.
+
+    Attribute access (``state``, ``router``, ...) goes to the FastAPI app.
+    """
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.app, name)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] == "http" and scope["path"] == "/api/commands"
+                and scope["method"] == "POST"):
+            scope["app"] = self.app
+            try:
+                response = await commands.post_command(Request(scope, receive))
+            except Exception as exc:
+                response = error_response(exc)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

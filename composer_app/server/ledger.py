@@ -1,0 +1,274 @@
+"""Commands and turn output as event-log writes (each call runs inside one store transaction).
+
+Invariants: a command writes its receipt, its events and the projections together; a repeat of a
+``(device, commandId)`` with the same body hash returns the original result and writes nothing; with
+another body it is ``409 command_id_reused``; a rejected command stores its error (so a retry gets
+the same error) and none of its partial writes; turn output is appended only while the assistant
+message is still streaming (an interrupted or finished turn ignores late output).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from composer_app.core.contracts.wire import (
+    Command,
+    ThreadCreateCommand,
+    ThreadDeleteCommand,
+    ThreadMetaUpdateCommand,
+    ThreadTurnInterruptCommand,
+    ThreadTurnStartCommand,
+    format_timestamp,
+)
+from composer_app.server.errors import ApiError, invalid, not_found
+from composer_app.server.normalizer import normalize_message
+from composer_app.server.snapshots import message_wire, thread_wire
+from composer_app.server.store.base import (
+    AttachmentRow,
+    Device,
+    JsonObject,
+    MessageRow,
+    ThreadRow,
+    Transaction,
+    new_id,
+)
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """What the turn runner needs after a ``thread.turn.start`` commits."""
+
+    thread_id: str
+    turn_id: str
+    message_id: str
+    user_message_id: str
+    text: str
+    context: JsonObject | None
+    attachments: list[AttachmentRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CommandOutcome:
+    status: int
+    body: JsonObject
+    turn: TurnPlan | None = None
+    interrupted_turn: str | None = None
+
+
+def _accepted(command_id: str, sequence: int) -> JsonObject:
+    return {"commandId": command_id, "status": "accepted", "sequence": sequence}
+
+
+def execute_command(tx: Transaction, device: Device, command: Command, request_hash: str
+                    ) -> CommandOutcome:
+    """Apply ``command`` once per ``(device, commandId)``; see the module invariants."""
+    receipt = tx.receipt(device.device_id, command.command_id)
+    if receipt is not None:
+        if receipt.request_hash != request_hash:
+            raise ApiError(409, "command_id_reused",
+                           "This commandId was already used with a different body.")
+        if receipt.status == "accepted":
+            return CommandOutcome(200, _accepted(command.command_id, receipt.result_sequence or 0))
+        error = receipt.error or {}
+        return CommandOutcome(int(error.get("status", 400)), dict(error.get("body", {})))
+    savepoint = _Savepoint(tx)
+    try:
+        outcome = _dispatch(tx, device, command)
+    except ApiError as exc:
+        savepoint.rollback()
+        body = exc.body()
+        tx.put_receipt(device.device_id, command.command_id, command.type, command.thread_id,
+                       request_hash, "rejected", None, {"status": exc.status, "body": body})
+        return CommandOutcome(exc.status, body)
+    appended = getattr(tx, "events", None)
+    sequence = appended[-1].sequence if appended else tx.max_sequence()
+    tx.put_receipt(device.device_id, command.command_id, command.type, command.thread_id,
+                   request_hash, "accepted", sequence, None)
+    return CommandOutcome(200, _accepted(command.command_id, sequence), outcome.turn,
+                          outcome.interrupted_turn)
+
+
+class _Savepoint:
+    """Partial writes of a rejected command are undone (events collected so far are dropped)."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+        self._events = len(getattr(tx, "events", []))
+        tx._x("SAVEPOINT command", ())  # type: ignore[attr-defined]
+
+    def rollback(self) -> None:
+        self._tx._x("ROLLBACK TO SAVEPOINT command", ())  # type: ignore[attr-defined]
+        events = getattr(self._tx, "events", None)
+        if events is not None:
+            del events[self._events:]
+        forget = getattr(self._tx, "forget_streams", None)
+        if forget is not None:
+            forget()
+
+
+def _owned_thread(tx: Transaction, device: Device, thread_id: str,
+                  row: ThreadRow | None = None) -> ThreadRow:
+    row = row or tx.thread(thread_id)
+    if row is None or row.user_id != device.user_id or row.deleted_at is not None:
+        raise not_found()
+    return row
+
+
+def _create_thread(tx: Transaction, device: Device, command: Command, title: str | None) -> None:
+    if tx.thread(command.thread_id) is not None:
+        raise ApiError(409, "thread_exists", "A thread with this id already exists.")
+    at = format_timestamp()
+    tx.insert_thread(command.thread_id, device.user_id, title, at)
+    row = ThreadRow(command.thread_id, device.user_id, title, at, at, 0, None)
+    tx.append_event(command.thread_id, "thread.created", {"thread": thread_wire(row)},
+                    device_id=device.device_id, command_id=command.command_id)
+
+
+def _dispatch(tx: Transaction, device: Device, command: Command) -> CommandOutcome:
+    at = format_timestamp()
+    emit: dict[str, Any] = {"device_id": device.device_id, "command_id": command.command_id}
+    if isinstance(command, ThreadCreateCommand):
+        _create_thread(tx, device, command, command.title)
+    elif isinstance(command, ThreadMetaUpdateCommand):
+        _owned_thread(tx, device, command.thread_id)
+        tx.update_thread(command.thread_id, title=command.title, at=at)
+        tx.append_event(command.thread_id, "thread.meta-updated", {"title": command.title}, **emit)
+    elif isinstance(command, ThreadDeleteCommand):
+        _owned_thread(tx, device, command.thread_id)
+        tx.update_thread(command.thread_id, deleted_at=at, at=at)
+        tx.append_event(command.thread_id, "thread.deleted", {}, **emit)
+    elif isinstance(command, ThreadTurnStartCommand):
+        return CommandOutcome(200, {}, turn=_start_turn(tx, device, command, at, emit))
+    elif isinstance(command, ThreadTurnInterruptCommand):
+        _owned_thread(tx, device, command.thread_id)
+        message = tx.assistant_message_for_turn(command.turn_id)
+        if message is None or message.thread_id != command.thread_id:
+            raise not_found("No such turn.")
+        if message.is_streaming:
+            message.is_streaming = False
+            message.updated_at = message.completed_at = at
+            tx.update_message(message)
+            tx.append_event(command.thread_id, "thread.turn-interrupted",
+                            {"turnId": command.turn_id}, **emit)
+        return CommandOutcome(200, {}, interrupted_turn=command.turn_id)
+    return CommandOutcome(200, {})
+
+
+def _start_turn(tx: Transaction, device: Device, command: ThreadTurnStartCommand, at: str,
+                emit: dict[str, Any]) -> TurnPlan:
+    existing = tx.thread(command.thread_id)
+    bootstrap = command.bootstrap.create_thread if command.bootstrap else None
+    if existing is None and bootstrap is not None:
+        _create_thread(tx, device, command, bootstrap.title)
+    else:
+        _owned_thread(tx, device, command.thread_id, existing)
+    message = command.message
+    if tx.message(message.message_id) is not None:
+        raise invalid("This messageId is already used.")
+    normalized = normalize_message(tx, device, message)
+    user = MessageRow(
+        message_id=message.message_id, thread_id=command.thread_id, turn_id=None, role="user",
+        text=message.text, is_streaming=False, attachments=normalized.attachments,
+        context=normalized.context, created_at=at, updated_at=at, completed_at=at,
+    )
+    sent = tx.append_event(command.thread_id, "thread.message-sent",
+                           {"message": message_wire(user, upgrade=False)}, **emit)
+    user.created_sequence = sent.sequence
+    tx.insert_message(user)
+    turn_id, reply_id = new_id("turn"), new_id("msg")
+    started = tx.append_event(
+        command.thread_id, "thread.turn-started",
+        {"turnId": turn_id, "messageId": reply_id, "userMessageId": message.message_id}, **emit)
+    tx.insert_message(MessageRow(
+        message_id=reply_id, thread_id=command.thread_id, turn_id=turn_id, role="assistant",
+        text="", is_streaming=True, created_at=at, updated_at=at,
+        created_sequence=started.sequence,
+    ))
+    tx.update_thread(command.thread_id, at=at)
+    attachments = [tx.attachment(ref["attachmentId"]) for ref in normalized.attachments]
+    return TurnPlan(command.thread_id, turn_id, reply_id, message.message_id, message.text,
+                    normalized.context, [a for a in attachments if a is not None])
+
+
+# Turn output ---------------------------------------------------------------------------------
+
+
+def _streaming(tx: Transaction, message_id: str) -> MessageRow | None:
+    row = tx.message(message_id)
+    return row if row is not None and row.is_streaming else None
+
+
+def append_delta(tx: Transaction, plan: TurnPlan, text: str) -> bool:
+    """Append a delta; False when the turn is no longer streaming."""
+    row = _streaming(tx, plan.message_id)
+    if row is None:
+        return False
+    row.text += text
+    row.updated_at = format_timestamp()
+    tx.update_message(row)
+    tx.append_event(plan.thread_id, "thread.assistant.delta",
+                    {"messageId": plan.message_id, "turnId": plan.turn_id, "textDelta": text})
+    return True
+
+
+def complete_turn(tx: Transaction, plan: TurnPlan, text: str, sources: JsonObject | None,
+                  metadata: JsonObject | None) -> bool:
+    row = _streaming(tx, plan.message_id)
+    if row is None:
+        return False
+    return _complete(tx, plan, row, text, sources, metadata)
+
+
+def _complete(tx: Transaction, plan: TurnPlan, row: MessageRow, text: str,
+              sources: JsonObject | None, metadata: JsonObject | None) -> bool:
+    at = format_timestamp()
+    row.text, row.sources, row.metadata = text, sources, metadata
+    row.is_streaming, row.updated_at, row.completed_at = False, at, at
+    tx.update_message(row)
+    payload: JsonObject = {"messageId": plan.message_id, "turnId": plan.turn_id, "text": text}
+    if sources is not None:
+        payload["sources"] = sources
+    if metadata is not None:
+        payload["metadata"] = metadata
+    payload["completedAt"] = at
+    tx.append_event(plan.thread_id, "thread.assistant.completed", payload)
+    return True
+
+
+def finish_turn(tx: Transaction, plan: TurnPlan, last_delta: str, text: str,
+                sources: JsonObject | None, metadata: JsonObject | None) -> bool:
+    """The last buffered delta (if any) and the completion, in one transaction."""
+    row = _streaming(tx, plan.message_id)
+    if row is None:
+        return False
+    if last_delta:
+        tx.append_event(plan.thread_id, "thread.assistant.delta", {
+            "messageId": plan.message_id, "turnId": plan.turn_id, "textDelta": last_delta})
+    return _complete(tx, plan, row, text, sources, metadata)
+
+
+def fail_turn(tx: Transaction, plan: TurnPlan, code: str, message: str) -> bool:
+    row = _streaming(tx, plan.message_id)
+    if row is None:
+        return False
+    at = format_timestamp()
+    row.is_streaming, row.updated_at, row.completed_at = False, at, at
+    tx.update_message(row)
+    tx.append_event(plan.thread_id, "thread.turn-failed",
+                    {"turnId": plan.turn_id, "error": {"code": code, "message": message}})
+    return True
+
+
+RESTART_REASON = "The server restarted before this reply finished."
+
+
+def fail_orphaned_turns(tx: Transaction) -> int:
+    """End every turn left streaming by a previous process with ``thread.turn-failed``."""
+    count = 0
+    for row in tx.streaming_messages():
+        if row.turn_id is None:
+            continue
+        plan = TurnPlan(row.thread_id, row.turn_id, row.message_id, "", "", None)
+        count += fail_turn(tx, plan, "interrupted", RESTART_REASON)
+    return count

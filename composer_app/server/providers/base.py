@@ -1,0 +1,87 @@
+"""The provider interface: one turn in, an async stream of text deltas and a final outcome out.
+
+Invariants: a provider yields zero or more ``TextDelta`` and ``Sources`` events and then exactly one
+``Done`` or ``Failed`` (an exception or an exhausted stream without either counts as a failure); it
+never touches the store; cancellation (interrupt) may arrive at any ``await``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+SOURCES_INSTRUCTION = (
+    "Sources for your answer are shown to the user separately. Do not write a Sources or "
+    "References section, footnotes, or citation markers in your answer. If you could not "
+    "check all of the private evidence the question needs, say so plainly in your answer."
+)
+
+
+@dataclass(frozen=True)
+class ProviderAttachment:
+    """Attachment bytes on the provider's attachment channel (a server-side path)."""
+
+    attachment_id: str
+    name: str
+    mime_type: str
+    size_bytes: int
+    path: Path
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    thread_id: str
+    turn_id: str
+    message_id: str
+    prompt: str
+    instructions: str
+    attachments: tuple[ProviderAttachment, ...] = ()
+    history: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Raw provider sources and grounding metadata (normalized by the server)."""
+
+    sources: Any = None
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Done:
+    """The turn finished; ``text`` overrides the concatenated deltas when given."""
+
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Failed:
+    code: str = "provider_failed"
+    message: str = "The assistant could not answer."
+
+
+ProviderEvent = TextDelta | Sources | Done | Failed
+
+
+class Provider(Protocol):
+    """An assistant backend."""
+
+    def run_turn(self, request: TurnRequest) -> AsyncIterator[ProviderEvent]: ...
+
+
+@dataclass
+class ScriptedProvider:
+    """Plays back a fixed list of events for every turn (tests and demos)."""
+
+    events: list[ProviderEvent] = field(default_factory=list)
+
+    async def run_turn(self, request: TurnRequest) -> AsyncIterator[ProviderEvent]:
+        for event in self.events:
+            yield event

@@ -1,0 +1,224 @@
+"""Composing the offline assistant's extractive answer: Markdown blocks, sources and grounding.
+
+Invariants: every answer says that it comes from an offline retrieval assistant; each quoted
+passage is its own block whose first rendered block (by ``enumerate_blocks``) is the
+``citationTarget`` of exactly one ``used`` entry; retrieved passages that are not quoted are
+``checked``; folder listings are ``listed`` and never targeted; a reply without quoted passages is
+``general-knowledge`` and says so, with no ``used`` entry; grounding segments cover every rendered
+block, in order, without overlap, and carry categories only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from composer_app.core.codecs.sources_blocks import enumerate_blocks
+from composer_app.core.text import cut_utf16
+from composer_app.server.providers.excerpts import (
+    code_excerpt,
+    fenced,
+    inline_markdown,
+    language_for,
+    prose_excerpt,
+)
+from composer_app.server.providers.passage_store import Hit
+
+OFFLINE_NOTE = (
+    "I'm an offline retrieval assistant: I answer by quoting the passages of your attached "
+    "context, attached files and knowledge folder that match your question, and I don't make up "
+    "new facts."
+)
+GENERAL_NOTE = (
+    "This reply is general knowledge, not a sourced answer: I can't look anything up beyond your "
+    "files. To get a sourced answer, attach the file or output that covers it, add it to the "
+    "knowledge folder, or ask again using words that appear in your documents."
+)
+SNIPPET_MAX_UNITS = 2_000
+LISTING_MAX_ENTRIES = 50
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """How one document is described as a ``SourceEntry`` (ids stay private, §5.1)."""
+
+    id: str
+    type: str
+    source_label: str
+    title: str
+    code: bool = False
+    contributor: str = "indexed-documents"
+    tool_name: str | None = None
+    file_id: str | None = None
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A retrieved passage of a document and the share of the question's terms it contains."""
+
+    ref: SourceRef
+    hit: Hit
+    coverage: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Evidence that could not be checked: a user-safe sentence and the affected entry."""
+
+    sentence: str
+    ref: SourceRef
+    readiness_hint: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The final text with the raw ``sources`` value and the grounding ``metadata``."""
+
+    text: str
+    sources: dict[str, Any] | None
+    metadata: dict[str, Any]
+
+
+@dataclass
+class _Block:
+    markdown: str
+    mode: str
+    contributors: tuple[str, ...]
+    cites: str | None = None
+
+
+@dataclass
+class _Draft:
+    blocks: list[_Block] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, markdown: str, mode: str, contributors: Sequence[str], cites: str | None = None
+            ) -> None:
+        self.blocks.append(_Block(markdown, mode, tuple(contributors), cites))
+
+    def finish(self) -> Answer:
+        text = "\n\n".join(block.markdown for block in self.blocks)
+        rendered = enumerate_blocks(text)
+        targets: dict[str, dict[str, Any]] = {}
+        segments: list[dict[str, Any]] = []
+        index = 0
+        for block in self.blocks:
+            count = len(enumerate_blocks(block.markdown))
+            if block.cites is not None:
+                first = rendered[index]
+                targets[block.cites] = {"blockIndex": first.index, "blockType": first.type}
+            last = segments[-1] if segments else None
+            if last and last["groundingMode"] == block.mode:
+                last["blockEnd"] = index + count - 1
+                last["contributors"] = list(dict.fromkeys(last["contributors"] + list(
+                    block.contributors)))
+            else:
+                segments.append({"blockStart": index, "blockEnd": index + count - 1,
+                                 "groundingMode": block.mode,
+                                 "contributors": list(block.contributors)})
+            index += count
+        if index != len(rendered):  # pragma: no cover - guarded by the escaping invariants
+            raise AssertionError("answer blocks changed when joined")
+        entries = [e | ({"citationTarget": targets[e["id"]]} if e["id"] in targets else {})
+                   for e in self.entries]
+        modes = {s["groundingMode"] for s in segments}
+        contributors = list(dict.fromkeys(c for s in segments for c in s["contributors"]))
+        metadata = {
+            "groundingMode": modes.pop() if len(modes) == 1 else "mixed",
+            "groundingContributors": contributors[:10],
+            "groundingSegments": segments,
+        }
+        sources = {"version": 1, "entries": entries} if entries else None
+        return Answer(text, sources, metadata)
+
+
+def source_entry(ref: SourceRef, usage: str, *, snippet: str | None = None,
+                 confidence: float | None = None, readiness_hint: str | None = None
+                 ) -> dict[str, Any]:
+    """The raw wire entry of ``ref`` (no actions: local documents have no safe link)."""
+    entry: dict[str, Any] = {
+        "id": ref.id, "type": ref.type, "sourceLabel": ref.source_label, "sourceUsage": usage,
+        "availableActions": [], "title": ref.title,
+    }
+    if snippet and snippet.strip():
+        entry["snippet"] = cut_utf16(snippet, SNIPPET_MAX_UNITS)
+    if confidence is not None:
+        entry["confidence"] = round(min(max(confidence, 0.0), 1.0), 2)
+    optional = {"metadata": ref.metadata, "readinessHint": readiness_hint,
+                "fileId": ref.file_id, "toolName": ref.tool_name}
+    entry |= {key: value for key, value in optional.items() if value}
+    return entry
+
+
+def _quote(evidence: Evidence) -> str:
+    ref, hit = evidence.ref, evidence.hit
+    title = f"**{inline_markdown(ref.title)}**"
+    if ref.code:
+        excerpt, first, last = code_excerpt(hit.marked, hit.line_start)
+        where = f"line {first}" if first == last else f"lines {first}–{last}"
+        return f"{title} ({where}):\n\n{fenced(excerpt, language_for(ref.title))}"
+    return f"{title}: {inline_markdown(prose_excerpt(hit.marked))}"
+
+
+def _add_notices(draft: _Draft, notices: Sequence[Notice]) -> None:
+    for notice in notices:
+        draft.add(inline_markdown(notice.sentence), "general-knowledge", ["general-knowledge"])
+        draft.entries.append(source_entry(notice.ref, "checked",
+                                          readiness_hint=notice.readiness_hint))
+
+
+def compose_answer(used: Sequence[Evidence], checked: Sequence[Evidence],
+                   notices: Sequence[Notice] = ()) -> Answer:
+    """Quote ``used`` (best first), keep ``checked`` as inventory, then the offline note."""
+    draft = _Draft()
+    for evidence in used:
+        draft.add(_quote(evidence), "source-backed", [evidence.ref.contributor], evidence.ref.id)
+        draft.entries.append(source_entry(evidence.ref, "used", snippet=evidence.hit.text,
+                                          confidence=evidence.coverage))
+    note = OFFLINE_NOTE
+    if checked:
+        count = len(checked)
+        note += f" I also checked {count} other passage{'s' if count > 1 else ''} that did not " \
+                "answer the question."
+    draft.add(inline_markdown(note), "general-knowledge", ["general-knowledge"])
+    for evidence in checked:
+        draft.entries.append(source_entry(evidence.ref, "checked", snippet=evidence.hit.text,
+                                          confidence=evidence.coverage))
+    _add_notices(draft, notices)
+    return draft.finish()
+
+
+def compose_general(searched: str, checked: Sequence[Evidence] = (),
+                    notices: Sequence[Notice] = ()) -> Answer:
+    """The reply when nothing answers the question: general knowledge, saying so, no ``used``."""
+    draft = _Draft()
+    draft.add(inline_markdown(f"I'm an offline retrieval assistant, and I found nothing that "
+                              f"answers this in {searched}."), "general-knowledge",
+              ["general-knowledge"])
+    draft.add(inline_markdown(GENERAL_NOTE), "general-knowledge", ["general-knowledge"])
+    for evidence in checked:
+        draft.entries.append(source_entry(evidence.ref, "checked", snippet=evidence.hit.text,
+                                          confidence=evidence.coverage))
+    _add_notices(draft, notices)
+    return draft.finish()
+
+
+def compose_listing(refs: Sequence[SourceRef], total: int, scope: str) -> Answer:
+    """A folder listing: the files as ``listed`` entries and as list items (never targeted)."""
+    draft = _Draft()
+    shown = list(refs[:LISTING_MAX_ENTRIES])
+    if not shown:
+        draft.add(inline_markdown(f"I'm an offline retrieval assistant. I found no text files in "
+                                  f"{scope}."), "general-knowledge", ["general-knowledge"])
+        return draft.finish()
+    plural = "s" if total != 1 else ""
+    more = f"; the first {len(shown)} are listed here" if total > len(shown) else ""
+    draft.add(inline_markdown(f"I'm an offline retrieval assistant. I found {total} text "
+                              f"file{plural} in {scope}{more}:"), "source-backed",
+              ["connector-browse"])
+    items = "\n".join(f"- {inline_markdown(ref.title)}" for ref in shown)
+    draft.add(items, "source-backed", ["connector-browse"])
+    draft.entries.extend(source_entry(ref, "listed") for ref in shown)
+    return draft.finish()

@@ -1,0 +1,246 @@
+"""An SQLite FTS5 store of document passages, ranked by FTS5's built-in ``bm25()``.
+
+Invariants: every passage belongs to exactly one document (``documents.key`` is unique) and
+replacing or deleting a document replaces or deletes all of its passages in the same transaction;
+ranking is SQLite's ``bm25()`` (title weighted above body), never a hand-written scorer; a query is
+built only from quoted terms, so user text can never inject FTS5 query syntax; all access goes
+through one connection guarded by a lock, so the store may be used from worker threads.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from composer_app.server.providers.passages import Passage
+
+MARK_OPEN = "\x01"
+MARK_CLOSE = "\x02"
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents(
+    doc_id INTEGER PRIMARY KEY,
+    key TEXT UNIQUE NOT NULL,
+    title TEXT NOT NULL,
+    size INTEGER NOT NULL DEFAULT 0,
+    mtime_ns INTEGER NOT NULL DEFAULT 0,
+    sha256 TEXT NOT NULL DEFAULT '',
+    searchable INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS passages(
+    passage_id INTEGER PRIMARY KEY,
+    doc_id INTEGER NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    line_start INTEGER NOT NULL,
+    line_end INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS passages_doc ON passages(doc_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
+    title, body, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+"""
+_TITLE_WEIGHT = 2.0
+_BODY_WEIGHT = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentState:
+    """What the store remembers about a document to detect changes."""
+
+    doc_id: int
+    size: int
+    mtime_ns: int
+    sha256: str
+    searchable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One ranked passage: lower ``score`` is better (``bm25()``); ``marked`` is the body with
+    each matched token wrapped in ``MARK_OPEN``/``MARK_CLOSE``; ``matched`` counts the query terms
+    found in the passage."""
+
+    key: str
+    title: str
+    line_start: int
+    line_end: int
+    text: str
+    marked: str
+    score: float
+    matched: int
+
+
+def quote_term(term: str) -> str:
+    """One FTS5 string token: the term in double quotes, inner quotes doubled."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def unmark(text: str) -> str:
+    """``text`` without highlight marks."""
+    return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
+
+
+_WS_RUN = re.compile(r"\s+")
+
+
+class PassageStore:
+    """Documents and their passages in one SQLite database (``":memory:"`` for a scratch store)."""
+
+    def __init__(self, path: Path | str = ":memory:") -> None:
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA foreign_keys=ON")
+        if str(path) != ":memory:":
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+        with self._lock:
+            self._db.executescript(_SCHEMA)
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
+            )
+
+    def close(self) -> None:
+        """Close the connection; the store is unusable afterwards."""
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction (re-entrant calls join the outer one)."""
+        with self._lock:
+            if self._db.in_transaction:
+                yield
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def states(self) -> dict[str, DocumentState]:
+        """Every document's change-detection state, by key."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key, doc_id, size, mtime_ns, sha256, searchable FROM documents"
+            ).fetchall()
+        return {r[0]: DocumentState(r[1], r[2], r[3], r[4], bool(r[5])) for r in rows}
+
+    def put_document(
+        self,
+        key: str,
+        title: str,
+        passages: Sequence[Passage],
+        *,
+        size: int = 0,
+        mtime_ns: int = 0,
+        sha256: str = "",
+        searchable: bool = True,
+    ) -> None:
+        """Insert or replace a document and all of its passages."""
+        with self.transaction():
+            self.delete_document(key)
+            cur = self._db.execute(
+                "INSERT INTO documents(key, title, size, mtime_ns, sha256, searchable) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (key, title, size, mtime_ns, sha256, int(searchable)),
+            )
+            doc_id = cur.lastrowid
+            for passage in passages:
+                cur = self._db.execute(
+                    "INSERT INTO passages(doc_id, line_start, line_end) VALUES (?, ?, ?)",
+                    (doc_id, passage.line_start, passage.line_end),
+                )
+                self._db.execute(
+                    "INSERT INTO passages_fts(rowid, title, body) VALUES (?, ?, ?)",
+                    (cur.lastrowid, title, passage.text),
+                )
+
+    def touch_document(self, key: str, size: int, mtime_ns: int) -> None:
+        """Record a new size/mtime for a document whose content did not change."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE documents SET size = ?, mtime_ns = ? WHERE key = ?", (size, mtime_ns, key)
+            )
+
+    def delete_document(self, key: str) -> None:
+        """Remove a document and its passages (no-op when absent)."""
+        with self.transaction():
+            row = self._db.execute("SELECT doc_id FROM documents WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return
+            self._db.execute(
+                "DELETE FROM passages_fts WHERE rowid IN "
+                "(SELECT passage_id FROM passages WHERE doc_id = ?)",
+                (row[0],),
+            )
+            self._db.execute("DELETE FROM passages WHERE doc_id = ?", (row[0],))
+            self._db.execute("DELETE FROM documents WHERE doc_id = ?", (row[0],))
+
+    def document_titles(self, *, searchable_only: bool = True) -> list[tuple[str, str]]:
+        """``(key, title)`` of the documents, ordered by key."""
+        where = " WHERE searchable = 1" if searchable_only else ""
+        with self._lock:
+            rows = self._db.execute(f"SELECT key, title FROM documents{where} ORDER BY key")
+            return [(str(k), str(t)) for k, t in rows.fetchall()]
+
+    def passage_count(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+    def search(self, terms: Sequence[str], limit: int = 8) -> list[Hit]:
+        """The best ``limit`` passages matching any of ``terms``, best first, with term coverage."""
+        terms = [t for t in dict.fromkeys(terms) if t.strip()]
+        if not terms:
+            return []
+        query = " OR ".join(quote_term(t) for t in terms)
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT f.rowid, bm25(passages_fts, ?, ?) AS score, f.body, "
+                "highlight(passages_fts, 1, ?, ?), d.key, d.title, p.line_start, p.line_end "
+                "FROM passages_fts f JOIN passages p ON p.passage_id = f.rowid "
+                "JOIN documents d ON d.doc_id = p.doc_id "
+                "WHERE passages_fts MATCH ? ORDER BY score LIMIT ?",
+                (_TITLE_WEIGHT, _BODY_WEIGHT, MARK_OPEN, MARK_CLOSE, query, limit),
+            ).fetchall()
+            matched = self._coverage([int(r[0]) for r in rows], terms)
+        return [
+            Hit(r[4], r[5], r[6], r[7], r[2], r[3], float(r[1]), matched.get(int(r[0]), 0))
+            for r in rows
+        ]
+
+    def _coverage(self, rowids: Iterable[int], terms: Sequence[str]) -> dict[int, int]:
+        ids = list(rowids)
+        counts = dict.fromkeys(ids, 0)
+        if not ids:
+            return counts
+        marks = ",".join("?" * len(ids))
+        for term in terms:
+            found = self._db.execute(
+                f"SELECT rowid FROM passages_fts WHERE passages_fts MATCH ? AND rowid IN ({marks})",
+                (quote_term(term), *ids),
+            ).fetchall()
+            for (rowid,) in found:
+                counts[int(rowid)] += 1
+        return counts

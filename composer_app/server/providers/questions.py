@@ -1,0 +1,82 @@
+"""What the offline assistant reads from a question: its search terms and any listing request.
+
+Invariants: terms are case-folded words in first-occurrence order, without stop words, at most
+``MAX_TERMS``; a listing request is recognised only from its leading verb or question form, and its
+filter never contains the listing words themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_TERMS = 12
+
+_STOP_TEXT = """a about above after again all also am an and any are as at be because been before
+    being below between both but by can could did do does doing done down during each else ever
+    few for
+    from further get gets got had has have having he her here hers him his how i if in into is it
+    its itself just let lets me more most my no nor not now of off on once only or other our ours
+    out over own please same say says she should so some such tell than that the their theirs them
+    then there these they this those through to too under until up us very was we were what whats
+    when where which while who whom why will with would you your yours know explain describe find
+    give show me"""
+STOP_WORDS = frozenset(_STOP_TEXT.split())
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_LISTING = re.compile(
+    r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:list|show(?: me)?|enumerate|browse)\b"
+    r"[^?]*\b(?:files?|documents?|docs|notes|contents?|folder)\b"
+    r"|^\s*(?:what|which)\s+(?:files|documents|docs|notes)\s+(?:are|do|exist|have|is)\b"
+    r"|^\s*what(?:'s|’s|\s+is)\s+in\s+(?:the\s+|my\s+)?(?:knowledge\s+)?folder\b",
+    re.IGNORECASE,
+)
+_LISTING_TEXT = (
+    "list show enumerate browse files file documents document docs notes contents content folder "
+    "knowledge all every my the in are do exist have is what which there available"
+)
+LISTING_WORDS = frozenset(_LISTING_TEXT.split())
+EXTENSION_WORDS = {
+    "markdown": (".md", ".markdown"),
+    "python": (".py", ".pyi"),
+    "text": (".txt",),
+    "javascript": (".js", ".mjs", ".cjs"),
+    "typescript": (".ts", ".tsx"),
+    "json": (".json",),
+    "yaml": (".yaml", ".yml"),
+    "code": (".py", ".js", ".ts", ".tsx", ".go", ".rs", ".java", ".c", ".cpp", ".h", ".rb", ".sh"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ListingRequest:
+    """A request to list files: optional extension filter and path words."""
+
+    extensions: tuple[str, ...] = ()
+    path_words: tuple[str, ...] = ()
+
+
+def question_terms(question: str) -> list[str]:
+    """The search terms of ``question`` (see the module invariant)."""
+    terms: list[str] = []
+    for match in _WORD.finditer(question):
+        word = match.group(0).casefold().replace("’", "'")
+        if "'" in word:
+            word = word.split("'")[0]
+        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit()) or word in terms:
+            continue
+        terms.append(word)
+    return terms[:MAX_TERMS]
+
+
+def listing_request(question: str) -> ListingRequest | None:
+    """The listing asked for by ``question``, or ``None`` when it asks something else."""
+    if _LISTING.search(question) is None:
+        return None
+    extensions: list[str] = []
+    words: list[str] = []
+    for term in question_terms(question):
+        if term in EXTENSION_WORDS:
+            extensions.extend(EXTENSION_WORDS[term])
+        elif term not in LISTING_WORDS:
+            words.append(term)
+    return ListingRequest(tuple(dict.fromkeys(extensions)), tuple(words))

@@ -1,0 +1,136 @@
+"""Uploads: ``POST /api/attachments`` → signed ``PUT /api/uploads/{token}`` → ``DELETE``.
+
+Invariants: the server assigns the pending id and the storage name (``<attachment_id>``), so a file
+name never reaches the filesystem; bytes are streamed to a ``.part`` file and renamed into place
+only when the byte count and SHA-256 match the signed claim; sizes over the advertised limit are
+``413 too_large``; another device's upload answers ``404``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+
+from composer_app.core.contracts.wire import CreateUploadRequest, format_timestamp
+from composer_app.server.errors import invalid, not_found, too_large
+from composer_app.server.routes.commands import parse_json
+from composer_app.server.services import device_of, read_limited, services_of
+from composer_app.server.signing import sign_token, verify_token
+from composer_app.server.store.base import AttachmentRow, ThreadStore, Transaction, new_id
+
+router = APIRouter()
+CHUNK = 1 << 16
+
+
+def _iso(epoch: float) -> str:
+    return format_timestamp(datetime.fromtimestamp(epoch, UTC))
+
+
+@router.post("/api/attachments", status_code=201)
+async def create_upload(request: Request) -> JSONResponse:
+    svc = services_of(request)
+    device = await device_of(request)
+    obj = parse_json(await read_limited(request, svc.settings.max_json_bytes))
+    try:
+        spec = CreateUploadRequest.model_validate(obj)
+    except ValidationError:
+        raise invalid("An upload needs name, mimeType, sizeBytes and sha256.") from None
+    limit = svc.settings.max_upload_bytes(spec.mime_type)
+    if spec.size_bytes > limit:
+        raise too_large(f"This file is over the {limit}-byte limit.")
+    attachment_id = new_id("att")
+    now = time.time()
+    row = AttachmentRow(
+        attachment_id, device.device_id, device.user_id, "pending", spec.name, spec.mime_type,
+        spec.size_bytes, spec.sha256.lower(), attachment_id, None, format_timestamp(),
+        _iso(now + svc.settings.pending_upload_ttl),
+    )
+    await svc.store.write(lambda tx: tx.insert_attachment(row))
+    token, expires = sign_token(svc.store.secret, "upload",
+                                {"a": attachment_id, "s": spec.size_bytes, "h": row.sha256},
+                                svc.settings.upload_url_ttl, now=now)
+    return JSONResponse({"attachmentId": attachment_id, "uploadUrl": f"/api/uploads/{token}",
+                         "expiresAt": _iso(expires)}, status_code=201)
+
+
+@router.put("/api/uploads/{token}", status_code=204)
+async def put_upload(request: Request, token: str) -> Response:
+    svc = services_of(request)
+    claims = verify_token(svc.store.secret, "upload", token)
+    attachment_id, size, sha = str(claims["a"]), int(claims["s"]), str(claims["h"])
+    row = await svc.store.read(lambda r: r.attachment(attachment_id))
+    if row is None or row.state not in ("pending", "uploaded"):
+        raise not_found("No such upload.", "not_found")
+    if row.state == "uploaded":
+        return Response(status_code=204)
+    folder = svc.settings.attachments_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    final = folder / row.storage_path
+    part = folder / f"{row.storage_path}.{os.getpid()}.{new_id('p')}.part"
+    digest, count = hashlib.sha256(), 0
+    try:
+        with part.open("wb") as out:
+            async for chunk in request.stream():
+                count += len(chunk)
+                if count > size:
+                    raise too_large("The upload is larger than announced.")
+                digest.update(chunk)
+                out.write(chunk)
+        if count != size or digest.hexdigest() != sha:
+            raise invalid("The upload does not match its announced size and sha256.")
+        os.replace(part, final)
+    finally:
+        part.unlink(missing_ok=True)
+
+    def mark(tx: Transaction) -> None:
+        current = tx.attachment(attachment_id)
+        if current is not None and current.state == "pending":
+            tx.set_attachment(attachment_id, state="uploaded")
+
+    await svc.store.write(mark)
+    return Response(status_code=204)
+
+
+@router.delete("/api/attachments/{attachment_id}", status_code=204)
+async def delete_upload(request: Request, attachment_id: str) -> Response:
+    svc = services_of(request)
+    device = await device_of(request)
+
+    def release(tx: Transaction) -> AttachmentRow:
+        row = tx.attachment(attachment_id)
+        if row is None or row.device_id != device.device_id or row.state not in (
+            "pending", "uploaded"
+        ):
+            raise not_found("No such upload.", "not_found")
+        tx.set_attachment(attachment_id, state="deleted")
+        return row
+
+    row = await svc.store.write(release)
+    (svc.settings.attachments_dir / row.storage_path).unlink(missing_ok=True)
+    return Response(status_code=204)
+
+
+
+
+def expire_uploads(tx: Transaction, now: str) -> list[str]:
+    """Mark uploads never attached before their deadline deleted; their storage names."""
+    stale = tx.stale_uploads(now)
+    for row in stale:
+        tx.set_attachment(row.attachment_id, state="deleted")
+    return [row.storage_path for row in stale]
+
+
+async def sweep_uploads(store: ThreadStore, folder: Path, now: float | None = None) -> int:
+    """Delete pending uploads not attached within their lifetime (bytes and row state)."""
+    stamp = _iso(time.time() if now is None else now)
+    names = await store.write(lambda tx: expire_uploads(tx, stamp))
+    for name in names:
+        (folder / name).unlink(missing_ok=True)
+    return len(names)

@@ -1,0 +1,74 @@
+"""``POST /api/commands``: one command, one transaction, one receipt.
+
+Invariants: the body is size-limited before it is parsed; malformed JSON, wrong types and unknown
+command types are ``400 invalid_command``; the receipt's body hash is the SHA-256 of the command's
+canonical JSON (sorted keys, compact), so key order and whitespace do not count as a change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from composer_app.core.contracts.wire import decode_command
+from composer_app.server.errors import invalid
+from composer_app.server.ledger import execute_command
+from composer_app.server.providers.registry import PROVIDER_NAMES
+from composer_app.server.services import device_of, read_limited, services_of
+
+
+def parse_json(body: bytes) -> object:
+    """Strict JSON (no NaN/Infinity); ``400`` when malformed."""
+    def reject(name: str) -> object:
+        raise ValueError(name)
+
+    try:
+        return json.loads(body.decode("utf-8"), parse_constant=reject)
+    except (UnicodeDecodeError, ValueError):
+        raise invalid("The request body is not valid JSON.") from None
+
+
+def request_hash(obj: object) -> str:
+    canonical = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+async def post_command(request: Request) -> JSONResponse:
+    svc = services_of(request)
+    device = await device_of(request)
+    obj = parse_json(await read_limited(request, svc.settings.max_command_bytes))
+    command = decode_command(obj)
+    _check_provider(command)
+    digest = request_hash(obj)
+    outcome = await svc.store.write(lambda tx: execute_command(tx, device, command, digest))
+    _select_provider(svc, command, outcome.status)
+    if outcome.turn is not None:
+        svc.runner.start(outcome.turn)
+    if outcome.interrupted_turn is not None:
+        svc.runner.interrupt(outcome.interrupted_turn)
+    return JSONResponse(outcome.body, status_code=outcome.status)
+
+
+def _check_provider(command: object) -> None:
+    name = getattr(command, "provider", None)
+    if name is not None and name not in PROVIDER_NAMES:
+        names = ", ".join(PROVIDER_NAMES)
+        raise invalid(f"Unknown assistant provider {name!r}; use one of {names}.")
+
+
+def _select_provider(svc: object, command: object, status: int) -> None:
+    """Remember a thread's provider choice once its command succeeded (names only)."""
+    name = getattr(command, "provider", None)
+    provider = getattr(getattr(svc, "settings", None), "provider", None)
+    select = getattr(provider, "select", None)
+    if name is None or status >= 300 or select is None:
+        return
+    select(getattr(command, "thread_id", ""), name)
+
+
+# A plain Starlette route: the hot path skips FastAPI's dependency and body machinery.
+route = Route("/api/commands", post_command, methods=["POST"])

@@ -1,0 +1,64 @@
+"""``GET /api/threads`` (shell snapshot) and ``GET /api/threads/{id}`` (thread snapshot).
+
+Invariants: each snapshot is read in one consistent read transaction and carries the log
+``sequence`` it reflects; another user's (or a deleted) thread is ``404``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from composer_app.server.errors import invalid, not_found
+from composer_app.server.services import device_of, services_of
+from composer_app.server.snapshots import message_wire, thread_wire
+from composer_app.server.store.base import Reader
+
+router = APIRouter()
+
+
+def shell_snapshot(reader: Reader, user_id: str) -> dict[str, Any]:
+    sequence = reader.max_sequence()
+    threads = [thread_wire(t) for t in reader.threads_of(user_id)]
+    return {"kind": "shell", "sequence": sequence, "threads": threads}
+
+
+def thread_snapshot(reader: Reader, user_id: str, thread_id: str, *, limit: int | None = None,
+                    before_sequence: int | None = None) -> dict[str, Any] | None:
+    sequence = reader.max_sequence()
+    row = reader.thread(thread_id)
+    if row is None or row.user_id != user_id or row.deleted_at is not None:
+        return None
+    messages, has_more = reader.messages_of(thread_id, limit=limit,
+                                            before_sequence=before_sequence)
+    return {"kind": "thread", "sequence": sequence, "thread": thread_wire(row),
+            "messages": [message_wire(m) for m in messages], "hasMore": has_more}
+
+
+def _int_param(value: str | None, name: str) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit():
+        raise invalid(f"{name} must be a non-negative integer.")
+    return int(value)
+
+
+@router.get("/api/threads")
+async def get_threads(request: Request) -> dict[str, Any]:
+    device = await device_of(request)
+    return await services_of(request).store.read(lambda r: shell_snapshot(r, device.user_id))
+
+
+@router.get("/api/threads/{thread_id}")
+async def get_thread(request: Request, thread_id: str) -> dict[str, Any]:
+    device = await device_of(request)
+    turns = _int_param(request.query_params.get("turnLimit"), "turnLimit")
+    before = _int_param(request.query_params.get("beforeSequence"), "beforeSequence")
+    limit = None if turns is None else max(1, turns) * 2
+    snapshot = await services_of(request).store.read(
+        lambda r: thread_snapshot(r, device.user_id, thread_id, limit=limit,
+                                  before_sequence=before))
+    if snapshot is None:
+        raise not_found()
+    return snapshot

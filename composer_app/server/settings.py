@@ -1,0 +1,46 @@
+"""Server settings: one immutable object handed to ``build_app`` (no globals).
+
+Invariants: size limits are what ``GET /api/environment`` advertises; URL lifetimes are in seconds;
+``storage_dir`` holds attachment bytes under server-chosen names only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from composer_app.core.limits import FILE_MAX_BYTES_DEFAULT, IMAGE_MAX_BYTES
+from composer_app.server import SERVER_VERSION
+from composer_app.server.providers.base import Provider
+from composer_app.server.providers.echo import EchoProvider
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    data_dir: Path
+    database_url: str | None = None
+    storage_dir: Path | None = None
+    server_version: str = SERVER_VERSION
+    image_max_bytes: int = IMAGE_MAX_BYTES
+    file_max_bytes: int = FILE_MAX_BYTES_DEFAULT
+    max_command_bytes: int = 40_000_000
+    max_json_bytes: int = 1_000_000
+    upload_url_ttl: float = 600.0
+    asset_url_ttl: float = 300.0
+    pending_upload_ttl: float = 24 * 3600.0
+    replay_limit: int = 1_000
+    delta_interval: float = 0.05
+    delta_chars: int = 256
+    inline_message_context: bool = True
+    provider: Provider = field(default_factory=EchoProvider)
+
+    @property
+    def attachments_dir(self) -> Path:
+        """Where attachment bytes live (shared by all processes of one deployment)."""
+        return self.storage_dir or (self.data_dir / "attachments")
+
+    def max_upload_bytes(self, mime_type: str) -> int:
+        """The size limit for an upload of ``mime_type``."""
+        if mime_type.lower().startswith("image/"):
+            return self.image_max_bytes
+        return self.file_max_bytes

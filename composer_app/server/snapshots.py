@@ -1,0 +1,81 @@
+"""Read models as wire JSON: thread summaries and messages (with the legacy upgrade on read).
+
+Invariants: a user message stored without ``context`` is upgraded in memory each time it is read
+(``upgrade_legacy_message``) and never rewritten; a stored ``context`` is projected as stored.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from composer_app.core.codecs.legacy import upgrade_legacy_message
+from composer_app.core.contracts.messages import encode_message_context, message_context_of
+from composer_app.core.errors import ContractError
+from composer_app.server.store.base import JsonObject, MessageRow, StoredEvent, ThreadRow
+
+_log = logging.getLogger(__name__)
+
+
+def thread_wire(row: ThreadRow) -> JsonObject:
+    """``ThreadSummary`` JSON."""
+    data: JsonObject = {"threadId": row.thread_id}
+    if row.title is not None:
+        data["title"] = row.title
+    data.update(createdAt=row.created_at, updatedAt=row.updated_at,
+                lastSequence=row.last_sequence)
+    return data
+
+
+def upgraded(text: str) -> tuple[str, JsonObject | None]:
+    """Canonical text and context of a legacy user message (``context`` None when no records)."""
+    try:
+        new_text, records = upgrade_legacy_message(text)
+        ctx = message_context_of(list(records))
+    except ContractError:
+        _log.warning("legacy upgrade produced an invalid context; message kept as text")
+        return text, None
+    if ctx is None:
+        return text, None
+    return new_text, encode_message_context(ctx)
+
+
+def message_wire(row: MessageRow, *, upgrade: bool = True) -> JsonObject:
+    """``Message`` JSON of a stored row (``upgrade=False``: exactly as stored, for the log)."""
+    text, context = row.text, row.context
+    if upgrade and row.role == "user" and context is None:
+        text, context = upgraded(text)
+    data: JsonObject = {
+        "messageId": row.message_id,
+        "threadId": row.thread_id,
+        "role": row.role,
+        "text": text,
+        "isStreaming": row.is_streaming,
+        "attachments": list(row.attachments),
+    }
+    optional: dict[str, Any] = {
+        "context": context,
+        "turnId": row.turn_id,
+        "sources": row.sources,
+        "metadata": row.metadata,
+        "createdAt": row.created_at,
+        "updatedAt": row.updated_at,
+        "completedAt": row.completed_at,
+    }
+    data.update({k: v for k, v in optional.items() if v is not None})
+    return data
+
+
+def event_wire(event: StoredEvent) -> JsonObject:
+    """The event envelope; a legacy ``thread.message-sent`` message is upgraded in memory."""
+    data = event.to_wire()
+    if event.event_type == "thread.message-sent":
+        message = event.payload.get("message")
+        if isinstance(message, dict) and message.get("role") == "user" and (
+            message.get("context") is None
+        ):
+            text, context = upgraded(str(message.get("text", "")))
+            if context is not None:
+                data["payload"] = {**event.payload,
+                                   "message": {**message, "text": text, "context": context}}
+    return data

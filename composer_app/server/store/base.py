@@ -1,0 +1,247 @@
+"""The ``ThreadStore`` interface: one event log plus the projections it feeds.
+
+Invariants: every write is one transaction run by ``ThreadStore.write`` (receipt, events and
+projections commit together or not at all); event sequences are strictly increasing and gap-free in
+commit order; committed events reach ``on_commit`` subscribers in sequence order, only after commit;
+readers never see a half-applied command.
+"""
+
+from __future__ import annotations
+
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+JsonObject = dict[str, Any]
+
+
+def new_id(prefix: str) -> str:
+    """A fresh ``<prefix>_<32 hex>`` identifier."""
+    return f"{prefix}_{secrets.token_hex(16)}"
+
+
+@dataclass(frozen=True)
+class Device:
+    """One token: a device of one user."""
+
+    device_id: str
+    user_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """A committed event with the owner of its thread (for fan-out filtering)."""
+
+    sequence: int
+    event_id: str
+    thread_id: str
+    event_type: str
+    occurred_at: str
+    command_id: str | None
+    payload: JsonObject
+    user_id: str
+
+    def to_wire(self) -> JsonObject:
+        """The event envelope of sync-and-server §4."""
+        data: JsonObject = {
+            "sequence": self.sequence,
+            "eventId": self.event_id,
+            "type": self.event_type,
+            "threadId": self.thread_id,
+            "occurredAt": self.occurred_at,
+        }
+        if self.command_id is not None:
+            data["commandId"] = self.command_id
+        data["payload"] = self.payload
+        return data
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """The stored outcome of a ``(device, commandId)``."""
+
+    command_type: str
+    request_hash: str
+    status: str
+    result_sequence: int | None
+    error: JsonObject | None
+
+
+@dataclass(frozen=True)
+class ThreadRow:
+    thread_id: str
+    user_id: str
+    title: str | None
+    created_at: str
+    updated_at: str
+    last_sequence: int
+    deleted_at: str | None
+
+
+@dataclass
+class MessageRow:
+    message_id: str
+    thread_id: str
+    turn_id: str | None
+    role: str
+    text: str
+    is_streaming: bool
+    attachments: list[JsonObject] = field(default_factory=list)
+    context: JsonObject | None = None
+    sources: JsonObject | None = None
+    metadata: JsonObject | None = None
+    created_at: str = ""
+    updated_at: str | None = None
+    completed_at: str | None = None
+    created_sequence: int = 0
+
+
+@dataclass(frozen=True)
+class AttachmentRow:
+    attachment_id: str
+    device_id: str
+    user_id: str
+    state: str
+    name: str
+    mime_type: str
+    size_bytes: int
+    sha256: str
+    storage_path: str
+    message_id: str | None
+    created_at: str
+    expires_at: str | None
+
+
+class Transaction(ABC):
+    """What a write may do inside its one transaction (runs on the store's writer)."""
+
+    @abstractmethod
+    def append_event(
+        self,
+        thread_id: str,
+        event_type: str,
+        payload: JsonObject,
+        *,
+        device_id: str | None = None,
+        command_id: str | None = None,
+    ) -> StoredEvent:
+        """Append one event (sequence assigned here) and bump the thread's ``last_sequence``."""
+
+    @abstractmethod
+    def max_sequence(self) -> int: ...
+
+    @abstractmethod
+    def receipt(self, device_id: str, command_id: str) -> Receipt | None: ...
+
+    @abstractmethod
+    def put_receipt(
+        self, device_id: str, command_id: str, command_type: str, thread_id: str | None,
+        request_hash: str, status: str, result_sequence: int | None, error: JsonObject | None,
+    ) -> None: ...
+
+    @abstractmethod
+    def thread(self, thread_id: str) -> ThreadRow | None: ...
+
+    @abstractmethod
+    def insert_thread(self, thread_id: str, user_id: str, title: str | None, at: str) -> None: ...
+
+    @abstractmethod
+    def update_thread(self, thread_id: str, *, title: str | None = None,
+                      deleted_at: str | None = None, at: str) -> None: ...
+
+    @abstractmethod
+    def message(self, message_id: str) -> MessageRow | None: ...
+
+    @abstractmethod
+    def assistant_message_for_turn(self, turn_id: str) -> MessageRow | None: ...
+
+    @abstractmethod
+    def streaming_messages(self) -> list[MessageRow]:
+        """Assistant messages still marked streaming (orphaned turns after a restart)."""
+
+    @abstractmethod
+    def insert_message(self, row: MessageRow) -> None: ...
+
+    @abstractmethod
+    def update_message(self, row: MessageRow) -> None: ...
+
+    @abstractmethod
+    def attachment(self, attachment_id: str) -> AttachmentRow | None: ...
+
+    @abstractmethod
+    def stale_uploads(self, now: str) -> list[AttachmentRow]:
+        """Pending or uploaded attachments whose ``expires_at`` is before ``now``."""
+
+    @abstractmethod
+    def insert_attachment(self, row: AttachmentRow) -> None: ...
+
+    @abstractmethod
+    def set_attachment(self, attachment_id: str, *, state: str, new_id: str | None = None,
+                       message_id: str | None = None) -> None: ...
+
+
+class ThreadStore(ABC):
+    """Durable log + projections. ``write`` runs ``fn`` in one transaction on the single writer."""
+
+    environment_id: str = ""
+    secret: bytes = b""
+
+    @abstractmethod
+    def open(self) -> None:
+        """Connect, migrate, load the environment id and signing secret."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @abstractmethod
+    async def write(self, fn: Callable[[Transaction], T]) -> T:
+        """Run ``fn`` in one transaction; committed events are then published in order."""
+
+    def set_commit_listener(self, listener: Callable[[list[StoredEvent]], None] | None) -> None:
+        """``listener`` is called on the event loop with each batch of committed events."""
+        self._listener = listener
+
+    # Reads ---------------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def read(self, fn: Callable[[Reader], T]) -> T:
+        """Run ``fn`` in one consistent read transaction on a reader connection."""
+
+    # Administration (synchronous; used by the command line) --------------------------------------
+
+    @abstractmethod
+    def create_token(self, user_name: str, device_name: str) -> tuple[str, Device]:
+        """Create (or reuse) the user and a new device; returns the one-time token."""
+
+
+class Reader(ABC):
+    """Read-only queries inside one consistent snapshot."""
+
+    @abstractmethod
+    def max_sequence(self) -> int: ...
+
+    @abstractmethod
+    def device_by_token_hash(self, token_sha256: str) -> Device | None: ...
+
+    @abstractmethod
+    def thread(self, thread_id: str) -> ThreadRow | None: ...
+
+    @abstractmethod
+    def threads_of(self, user_id: str) -> list[ThreadRow]: ...
+
+    @abstractmethod
+    def messages_of(self, thread_id: str, *, limit: int | None = None,
+                    before_sequence: int | None = None) -> tuple[list[MessageRow], bool]:
+        """Messages oldest first (the newest ``limit`` before ``before_sequence``), and has_more."""
+
+    @abstractmethod
+    def events_after(self, after: int, user_id: str, *, thread_id: str | None = None,
+                     types: tuple[str, ...] | None = None, limit: int | None = None
+                     ) -> list[StoredEvent]: ...
+
+    @abstractmethod
+    def attachment(self, attachment_id: str) -> AttachmentRow | None: ...

@@ -1,0 +1,304 @@
+"""SQL shared by the SQLite and PostgreSQL stores (written with ``?`` placeholders).
+
+Invariants: every statement is parameterized; JSON columns hold compact JSON; a connection given to
+``SqlTransaction`` is inside an open transaction owned by the caller (commit/rollback are theirs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from composer_app.core.contracts.wire import format_timestamp
+from composer_app.server.store.base import (
+    AttachmentRow,
+    Device,
+    JsonObject,
+    MessageRow,
+    Reader,
+    Receipt,
+    StoredEvent,
+    ThreadRow,
+    Transaction,
+    new_id,
+)
+
+Execute = Callable[[str, Sequence[Any]], Any]
+
+_THREAD_COLS = "thread_id, user_id, title, created_at, updated_at, last_sequence, deleted_at"
+_MESSAGE_COLS = (
+    "message_id, thread_id, turn_id, role, text, is_streaming, attachments_json, context_json, "
+    "sources_json, metadata_json, created_at, updated_at, completed_at, created_sequence"
+)
+_ATTACHMENT_COLS = (
+    "a.attachment_id, a.device_id, d.user_id, a.state, a.name, a.mime_type, a.size_bytes, "
+    "a.sha256, a.storage_path, a.message_id, a.created_at, a.expires_at"
+)
+_EVENT_COLS = (
+    "e.sequence, e.event_id, e.thread_id, e.event_type, e.occurred_at, e.command_id, "
+    "e.payload_json, t.user_id"
+)
+
+
+def dump(value: Any) -> str | None:
+    """Compact JSON, or None for None."""
+    if value is None:
+        return None
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def load(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _thread(row: Sequence[Any] | None) -> ThreadRow | None:
+    if row is None:
+        return None
+    return ThreadRow(row[0], row[1], row[2], row[3], row[4], int(row[5] or 0), row[6])
+
+
+def _message(row: Sequence[Any] | None) -> MessageRow | None:
+    if row is None:
+        return None
+    return MessageRow(
+        message_id=row[0], thread_id=row[1], turn_id=row[2], role=row[3], text=row[4],
+        is_streaming=bool(row[5]), attachments=load(row[6]) or [], context=load(row[7]),
+        sources=load(row[8]), metadata=load(row[9]), created_at=row[10], updated_at=row[11],
+        completed_at=row[12], created_sequence=int(row[13] or 0),
+    )
+
+
+def _attachment(row: Sequence[Any] | None) -> AttachmentRow | None:
+    if row is None:
+        return None
+    return AttachmentRow(
+        row[0], row[1], row[2], row[3], row[4], row[5], int(row[6]), row[7], row[8], row[9],
+        row[10], row[11],
+    )
+
+
+def _event(row: Sequence[Any]) -> StoredEvent:
+    return StoredEvent(
+        int(row[0]), row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), row[7]
+    )
+
+
+class SqlQueries:
+    """Row access over one ``execute(sql, params) -> cursor`` callable."""
+
+    def __init__(self, execute: Execute) -> None:
+        self._x = execute
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._x(sql, params).fetchone()
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return list(self._x(sql, params).fetchall())
+
+    def max_sequence(self) -> int:
+        row = self.one("SELECT COALESCE(MAX(sequence), 0) FROM events")
+        return int(row[0])
+
+    def thread(self, thread_id: str) -> ThreadRow | None:
+        return _thread(self.one(f"SELECT {_THREAD_COLS} FROM threads WHERE thread_id = ?",
+                                (thread_id,)))
+
+    def message(self, message_id: str) -> MessageRow | None:
+        return _message(self.one(f"SELECT {_MESSAGE_COLS} FROM messages WHERE message_id = ?",
+                                 (message_id,)))
+
+    def attachment(self, attachment_id: str) -> AttachmentRow | None:
+        return _attachment(self.one(
+            f"SELECT {_ATTACHMENT_COLS} FROM attachments a JOIN devices d "
+            "ON d.device_id = a.device_id WHERE a.attachment_id = ?", (attachment_id,)))
+
+
+class SqlTransaction(SqlQueries, Transaction):
+    """``Transaction`` over an open SQL transaction; collects the events it appends."""
+
+    def __init__(self, execute: Execute) -> None:
+        super().__init__(execute)
+        self.events: list[StoredEvent] = []
+        self._streams: dict[str, tuple[str, int]] = {}  # thread -> (owner, last stream_version)
+        self._last_sequences: dict[str, int] = {}  # thread -> last appended sequence
+
+    def finalize(self) -> None:
+        """Write each touched thread's ``last_sequence`` once (called right before commit)."""
+        for thread_id, sequence in self._last_sequences.items():
+            self._x("UPDATE threads SET last_sequence = ? WHERE thread_id = ?",
+                    (sequence, thread_id))
+        self._last_sequences.clear()
+
+    def _stream_of(self, thread_id: str) -> tuple[str, int]:
+        known = self._streams.get(thread_id)
+        if known is not None:
+            return known
+        row = self.one(
+            "SELECT t.user_id, (SELECT COALESCE(MAX(stream_version), 0) FROM events "
+            "WHERE thread_id = t.thread_id) FROM threads t WHERE t.thread_id = ?", (thread_id,))
+        if row is None:
+            raise LookupError(f"append_event: no thread {thread_id}")
+        return row[0], int(row[1])
+
+    def forget_streams(self) -> None:
+        """Drop cached stream versions (after a rollback to a savepoint)."""
+        self._streams.clear()
+        self._last_sequences.clear()
+
+    def append_event(self, thread_id: str, event_type: str, payload: JsonObject, *,
+                     device_id: str | None = None, command_id: str | None = None) -> StoredEvent:
+        owner, last_version = self._stream_of(thread_id)
+        version = last_version + 1
+        self._streams[thread_id] = (owner, version)
+        event_id = new_id("evt")
+        at = format_timestamp()
+        row = self.one(
+            "INSERT INTO events (event_id, thread_id, stream_version, event_type, occurred_at, "
+            "device_id, command_id, payload_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "RETURNING sequence",
+            (event_id, thread_id, int(version), event_type, at, device_id, command_id,
+             dump(payload)))
+        sequence = int(row[0])
+        self._last_sequences[thread_id] = sequence
+        event = StoredEvent(sequence, event_id, thread_id, event_type, at, command_id, payload,
+                            owner)
+        self.events.append(event)
+        return event
+
+    def receipt(self, device_id: str, command_id: str) -> Receipt | None:
+        row = self.one(
+            "SELECT command_type, request_hash, status, result_sequence, error_json "
+            "FROM command_receipts WHERE device_id = ? AND command_id = ?", (device_id, command_id))
+        if row is None:
+            return None
+        return Receipt(row[0], row[1], row[2], None if row[3] is None else int(row[3]),
+                       load(row[4]))
+
+    def put_receipt(self, device_id: str, command_id: str, command_type: str,
+                    thread_id: str | None, request_hash: str, status: str,
+                    result_sequence: int | None, error: JsonObject | None) -> None:
+        self._x(
+            "INSERT INTO command_receipts (device_id, command_id, command_type, thread_id, "
+            "request_hash, status, result_sequence, error_json, accepted_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (device_id, command_id, command_type, thread_id, request_hash, status,
+             result_sequence, dump(error), format_timestamp()))
+
+    def insert_thread(self, thread_id: str, user_id: str, title: str | None, at: str) -> None:
+        self._x(f"INSERT INTO threads ({_THREAD_COLS}) VALUES (?, ?, ?, ?, ?, 0, NULL)",
+                (thread_id, user_id, title, at, at))
+
+    def update_thread(self, thread_id: str, *, title: str | None = None,
+                      deleted_at: str | None = None, at: str) -> None:
+        if title is not None:
+            self._x("UPDATE threads SET title = ? WHERE thread_id = ?", (title, thread_id))
+        if deleted_at is not None:
+            self._x("UPDATE threads SET deleted_at = ? WHERE thread_id = ?",
+                    (deleted_at, thread_id))
+        self._x("UPDATE threads SET updated_at = ? WHERE thread_id = ?", (at, thread_id))
+
+    def assistant_message_for_turn(self, turn_id: str) -> MessageRow | None:
+        return _message(self.one(
+            f"SELECT {_MESSAGE_COLS} FROM messages WHERE turn_id = ? AND role = 'assistant'",
+            (turn_id,)))
+
+    def streaming_messages(self) -> list[MessageRow]:
+        rows = self.all(f"SELECT {_MESSAGE_COLS} FROM messages WHERE is_streaming = 1 "
+                        "ORDER BY created_sequence")
+        return [m for m in map(_message, rows) if m is not None]
+
+    def _message_params(self, r: MessageRow) -> tuple[Any, ...]:
+        return (r.message_id, r.thread_id, r.turn_id, r.role, r.text, int(r.is_streaming),
+                dump(r.attachments), dump(r.context), dump(r.sources), dump(r.metadata),
+                r.created_at, r.updated_at, r.completed_at, r.created_sequence)
+
+    def insert_message(self, row: MessageRow) -> None:
+        self._x(f"INSERT INTO messages ({_MESSAGE_COLS}) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._message_params(row))
+
+    def update_message(self, row: MessageRow) -> None:
+        self._x(
+            "UPDATE messages SET text = ?, is_streaming = ?, sources_json = ?, metadata_json = ?, "
+            "updated_at = ?, completed_at = ? WHERE message_id = ?",
+            (row.text, int(row.is_streaming), dump(row.sources), dump(row.metadata),
+             row.updated_at, row.completed_at, row.message_id))
+
+    def stale_uploads(self, now: str) -> list[AttachmentRow]:
+        rows = self.all(
+            f"SELECT {_ATTACHMENT_COLS} FROM attachments a JOIN devices d "
+            "ON d.device_id = a.device_id WHERE a.state IN ('pending', 'uploaded') "
+            "AND a.expires_at < ?", (now,))
+        return [a for a in map(_attachment, rows) if a is not None]
+
+    def insert_attachment(self, row: AttachmentRow) -> None:
+        self._x(
+            "INSERT INTO attachments (attachment_id, device_id, state, name, mime_type, "
+            "size_bytes, sha256, storage_path, message_id, created_at, expires_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (row.attachment_id, row.device_id, row.state, row.name, row.mime_type,
+             row.size_bytes, row.sha256, row.storage_path, row.message_id, row.created_at,
+             row.expires_at))
+
+    def set_attachment(self, attachment_id: str, *, state: str, new_id: str | None = None,
+                       message_id: str | None = None) -> None:
+        self._x(
+            "UPDATE attachments SET state = ?, attachment_id = ?, "
+            "message_id = COALESCE(?, message_id) WHERE attachment_id = ?",
+            (state, new_id or attachment_id, message_id, attachment_id))
+
+
+class SqlReader(SqlQueries, Reader):
+    """``Reader`` over one open read transaction."""
+
+    def device_by_token_hash(self, token_sha256: str) -> Device | None:
+        row = self.one("SELECT device_id, user_id, name FROM devices "
+                       "WHERE token_sha256 = ? AND revoked_at IS NULL", (token_sha256,))
+        return None if row is None else Device(row[0], row[1], row[2] or "")
+
+    def threads_of(self, user_id: str) -> list[ThreadRow]:
+        rows = self.all(f"SELECT {_THREAD_COLS} FROM threads WHERE user_id = ? "
+                        "AND deleted_at IS NULL ORDER BY updated_at DESC, thread_id", (user_id,))
+        return [t for t in map(_thread, rows) if t is not None]
+
+    def messages_of(self, thread_id: str, *, limit: int | None = None,
+                    before_sequence: int | None = None) -> tuple[list[MessageRow], bool]:
+        sql = f"SELECT {_MESSAGE_COLS} FROM messages WHERE thread_id = ?"
+        params: list[Any] = [thread_id]
+        if before_sequence is not None:
+            sql += " AND created_sequence < ?"
+            params.append(before_sequence)
+        sql += " ORDER BY created_sequence DESC, role DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit + 1)
+        rows = [m for m in map(_message, self.all(sql, params)) if m is not None]
+        has_more = limit is not None and len(rows) > limit
+        rows = rows[:limit] if limit is not None else rows
+        rows.reverse()
+        return rows, has_more
+
+    def events_after(self, after: int, user_id: str, *, thread_id: str | None = None,
+                     types: tuple[str, ...] | None = None, limit: int | None = None
+                     ) -> list[StoredEvent]:
+        sql = (f"SELECT {_EVENT_COLS} FROM events e JOIN threads t ON t.thread_id = e.thread_id "
+               "WHERE e.sequence > ? AND t.user_id = ?")
+        params: list[Any] = [after, user_id]
+        if thread_id is not None:
+            sql += " AND e.thread_id = ?"
+            params.append(thread_id)
+        if types:
+            sql += f" AND e.event_type IN ({', '.join('?' for _ in types)})"
+            params.extend(types)
+        sql += " ORDER BY e.sequence"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_event(row) for row in self.all(sql, params)]
+
+    def all_events_after(self, after: int, limit: int) -> list[StoredEvent]:
+        """Every user's events after ``after`` (fan-out pump)."""
+        rows = self.all(f"SELECT {_EVENT_COLS} FROM events e JOIN threads t "
+                        "ON t.thread_id = e.thread_id WHERE e.sequence > ? "
+                        "ORDER BY e.sequence LIMIT ?", (after, limit))
+        return [_event(row) for row in rows]

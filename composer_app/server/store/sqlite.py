@@ -1,0 +1,75 @@
+"""The SQLite ``ThreadStore``: one file in the data directory, WAL mode, exactly one writer.
+
+Invariants: every connection runs with ``journal_mode=WAL``, ``synchronous=NORMAL``,
+``busy_timeout=5000`` and ``foreign_keys=ON``; one writer connection (used under one lock, on the
+event loop thread while serving) does every write, so
+``INTEGER PRIMARY KEY AUTOINCREMENT`` is gap-free in commit order and safe as a resume cursor.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from composer_app.core.errors import StorageError
+from composer_app.server.store.executor import ExecutorStore
+
+DATABASE_FILE = "composer-server.sqlite3"
+
+
+class SqliteStore(ExecutorStore):
+    """``ThreadStore`` on one SQLite file."""
+
+    dialect = "sqlite"
+    inline_writes = True
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = Path(path)
+
+    @classmethod
+    def in_dir(cls, data_dir: Path) -> SqliteStore:
+        """The store of a server data directory (created if missing)."""
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+        return cls(Path(data_dir) / DATABASE_FILE)
+
+    def _connect(self, *, writer: bool) -> Any:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                               timeout=5.0)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA busy_timeout=5000")
+        conn.execute("PRAGMA foreign_keys=ON")
+        return _Connection(conn)
+
+    def _execute(self, conn: Any) -> Callable[[str, Sequence[Any]], Any]:
+        raw: sqlite3.Connection = conn.raw
+        return lambda sql, params: raw.execute(sql, tuple(params))
+
+    def _begin(self, conn: Any, *, writer: bool) -> None:
+        conn.raw.execute("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+    def _translate(self, exc: Exception) -> Exception | None:
+        if isinstance(exc, sqlite3.Error):
+            return StorageError(f"sqlite: {exc}")
+        return None
+
+
+class _Connection:
+    """An autocommit sqlite3 connection with explicit BEGIN/COMMIT/ROLLBACK."""
+
+    def __init__(self, raw: sqlite3.Connection) -> None:
+        self.raw = raw
+
+    def commit(self) -> None:
+        if self.raw.in_transaction:
+            self.raw.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self.raw.in_transaction:
+            self.raw.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self.raw.close()

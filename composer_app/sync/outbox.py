@@ -1,0 +1,375 @@
+"""The persistent outbox: queued commands, one ordered queue per thread, delivered with retries.
+
+Invariants:
+* Queueing writes the command and its local echo in one transaction; the echo carries the client
+  ``messageId`` and is later replaced in place by the server copy.
+* Every attempt of an item reuses its ``commandId`` and the exact stored body (bound to the same
+  uploads), so a retry after a lost answer is answered from the server's receipt.
+* Within a thread only the head item is ever in flight; items behind a head that is ``unsent`` wait
+  as ``blocked``. Other threads keep flowing.
+* The schedule (``attempts``, ``first_attempt_at``, ``next_attempt_at``) lives in the row, so a
+  restart resumes it. After ``SEND_BUDGET_SECONDS`` from the first attempt, or on a non-retryable
+  answer, the item becomes ``unsent`` (shown as *Not sent* with Retry, Edit and Delete).
+* The body is folded for the destination at delivery time: without ``inlineMessageContext`` the
+  message goes as ``serialize_legacy_message(text, records)`` with no ``context``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from composer_app.core.contracts.messages import decode_message_context
+from composer_app.core.contracts.wire import (
+    AttachmentRef,
+    Capabilities,
+    CreateThreadBootstrap,
+    ThreadCreateCommand,
+    ThreadDeleteCommand,
+    ThreadMetaUpdateCommand,
+    ThreadTurnInterruptCommand,
+    ThreadTurnStartCommand,
+    TurnBootstrap,
+    UserMessageInput,
+    format_timestamp,
+)
+from composer_app.core.errors import ContractError, TransportError
+from composer_app.sync.backoff import (
+    SEND_BUDGET_SECONDS,
+    Clock,
+    is_retryable_status,
+    parse_retry_after,
+    send_delay,
+)
+from composer_app.sync.store import ClientStore, MessageRow, OutboxRow, ThreadRow, UploadRow
+from composer_app.sync.transport import HttpTransport
+
+SENDING = "sending"
+BLOCKED = "blocked"
+UNSENT = "unsent"
+SENT = "sent"
+UPLOAD_READY = "uploaded"
+UPLOAD_DEAD = frozenset({"failed", "cancelled"})
+BINARY_KINDS = frozenset({"image", "file"})
+ThreadCommand = ThreadMetaUpdateCommand | ThreadDeleteCommand | ThreadTurnInterruptCommand
+
+
+def new_id(prefix: str) -> str:
+    """A client-minted id: ``<prefix>_<32 hex>``."""
+    return f"{prefix}_{secrets.token_hex(16)}"
+
+
+@dataclass(frozen=True)
+class EditedMessage:
+    """What *Edit* gives back to the composer: the text and the wire context (or None)."""
+
+    thread_id: str
+    text: str
+    context: dict[str, Any] | None
+    upload_ids: tuple[str, ...]
+
+
+def plan_failure(row: OutboxRow, now: float, status: int | None, retry_after: float | None,
+                 error: str, rng: random.Random) -> OutboxRow:
+    """The row after a failed attempt at ``now`` (``status`` None: no HTTP answer).
+
+    Retryable failures are rescheduled with backoff (at least ``retry_after``); the last retry is
+    placed at the end of the budget; past the budget, or on a non-retryable status, the item is
+    ``unsent``.
+    """
+    first = row.first_attempt_at if row.first_attempt_at is not None else now
+    if status is not None and not is_retryable_status(status):
+        return replace(row, state=UNSENT, last_error=error, first_attempt_at=first)
+    attempts = row.attempts + 1
+    deadline = first + SEND_BUDGET_SECONDS
+    if now >= deadline:
+        return replace(row, state=UNSENT, attempts=attempts, last_error=error,
+                       first_attempt_at=first)
+    at = now + send_delay(attempts, rng, retry_after)
+    if at > deadline:
+        if retry_after is not None and now + retry_after > deadline:
+            return replace(row, state=UNSENT, attempts=attempts, last_error=error,
+                           first_attempt_at=first)
+        at = deadline
+    return replace(row, state=SENDING, attempts=attempts, next_attempt_at=at, last_error=error,
+                   first_attempt_at=first)
+
+
+def bind_uploads(payload: dict[str, Any], uploads: list[UploadRow]) -> dict[str, Any]:
+    """The turn body with ``message.attachments`` and binary records bound to server pending ids."""
+    body = {**payload, "message": dict(payload["message"])}
+    ids = {u.local_id: u.server_attachment_id for u in uploads}
+    body["message"]["attachments"] = [
+        AttachmentRef(attachment_id=str(u.server_attachment_id), name=u.name,
+                      mime_type=u.mime_type, size_bytes=u.size).to_wire()
+        for u in uploads
+    ]
+    context = body["message"].get("context")
+    if context is not None:
+        records = []
+        for record in context.get("records", []):
+            if (isinstance(record, dict) and record.get("kind") in BINARY_KINDS
+                    and record.get("attachmentId") in ids):
+                record = {**record, "attachmentId": ids[record["attachmentId"]]}
+            records.append(record)
+        body["message"]["context"] = {**context, "records": records}
+    return body
+
+
+def fold_for_destination(body: dict[str, Any], capabilities: Capabilities) -> dict[str, Any]:
+    """Fold records into legacy text when the destination lacks ``inlineMessageContext``."""
+    message = body.get("message")
+    if capabilities.inline_message_context or not isinstance(message, dict):
+        return body
+    context = message.get("context")
+    folded = {k: v for k, v in message.items() if k != "context"}
+    if context is not None:
+        from composer_app.core.codecs.legacy import serialize_legacy_message
+
+        records = decode_message_context(context).records
+        folded["text"] = serialize_legacy_message(message["text"], records)
+    return {**body, "message": folded}
+
+
+class Outbox:
+    """Delivers queued commands; runs on the engine's loop."""
+
+    def __init__(self, store: ClientStore, clock: Clock, rng: random.Random,
+                 changed: Callable[[str, str, str], None],
+                 message_changed: Callable[[str, str, bool], None],
+                 toast: Callable[[str, str, str], None]) -> None:
+        self._store = store
+        self._clock = clock
+        self._rng = rng
+        self._changed = changed
+        self._message_changed = message_changed
+        self._toast = toast
+        self._wake = asyncio.Event()
+        self._inflight: dict[str, asyncio.Task[None]] = {}
+        self.http: HttpTransport | None = None
+        self.capabilities: Capabilities | None = None
+
+    def wake(self) -> None:
+        """Re-examine the queues now."""
+        self._wake.set()
+
+    def resume_now(self) -> None:
+        """The connection returned (or *Retry now*): due-date every waiting item to now."""
+        now = self._clock.now()
+        for row in self._store.outbox():
+            if row.state == SENDING and row.next_attempt_at > now:
+                self._store.update_outbox(replace(row, next_attempt_at=now))
+        self.wake()
+
+    # queueing ---------------------------------------------------------------------------------
+    def enqueue_thread_create(self, thread_id: str, title: str | None) -> str:
+        """Queue ``thread.create`` and show the thread at once (``creating``)."""
+        command = ThreadCreateCommand(command_id=new_id("cmd"), thread_id=thread_id, title=title,
+                                      created_at=format_timestamp())
+        row = OutboxRow(command.command_id, thread_id, command.type, command.to_wire(), SENDING,
+                        next_attempt_at=self._clock.now())
+        with self._store.transaction():
+            self._store.upsert_thread(ThreadRow(thread_id, title, command.created_at,
+                                                local_state="creating"))
+            self._store.add_outbox(row)
+        self.wake()
+        return command.command_id
+
+    def enqueue_thread_command(self, command: ThreadCommand) -> str:
+        """Queue ``thread.meta.update``, ``thread.delete`` or ``thread.turn.interrupt``."""
+        row = OutboxRow(command.command_id, command.thread_id, command.type, command.to_wire(),
+                        SENDING, next_attempt_at=self._clock.now())
+        self._store.add_outbox(row)
+        self.wake()
+        return command.command_id
+
+    def enqueue_turn(self, thread_id: str, text: str, context: dict[str, Any] | None,
+                     upload_ids: tuple[str, ...], create_title: str | None = None,
+                     create_thread: bool = False) -> str:
+        """Queue ``thread.turn.start`` with its local echo; returns the client ``messageId``."""
+        message_id = new_id("msg")
+        uploads = [u for lid in upload_ids if (u := self._store.upload(lid)) is not None]
+        bootstrap = (TurnBootstrap(create_thread=CreateThreadBootstrap(title=create_title))
+                     if create_thread else None)
+        command = ThreadTurnStartCommand(
+            command_id=new_id("cmd"), thread_id=thread_id, created_at=format_timestamp(),
+            message=UserMessageInput(message_id=message_id, text=text, context=context),
+            bootstrap=bootstrap)
+        row = OutboxRow(command.command_id, thread_id, command.type, command.to_wire(), SENDING,
+                        message_id=message_id, next_attempt_at=self._clock.now(),
+                        depends_on_uploads=tuple(u.local_id for u in uploads))
+        echo = MessageRow(
+            message_id, thread_id, "user", text, context=context, local_state=SENDING,
+            created_at=command.created_at,
+            attachments=tuple(AttachmentRef(attachment_id=u.local_id, name=u.name,
+                                            mime_type=u.mime_type, size_bytes=u.size).to_wire()
+                              for u in uploads))
+        with self._store.transaction():
+            if create_thread and self._store.thread(thread_id) is None:
+                self._store.upsert_thread(ThreadRow(thread_id, create_title, command.created_at,
+                                                    local_state="creating"))
+            self._store.add_outbox(row, echo)
+        self._message_changed(thread_id, message_id, False)
+        self._changed(thread_id, message_id, SENDING)
+        self.wake()
+        return message_id
+
+    # user actions on queued items ----------------------------------------------------------
+    def _find(self, message_id: str) -> OutboxRow | None:
+        for row in self._store.outbox():
+            if message_id in (row.message_id, row.command_id):
+                return row
+        return None
+
+    def retry(self, message_id: str) -> bool:
+        """*Retry*: restart the budget of an unsent item (and release the items behind it)."""
+        row = self._find(message_id)
+        if row is None or row.state != UNSENT:
+            return False
+        self._store.update_outbox(replace(row, state=SENDING, attempts=0, first_attempt_at=None,
+                                          next_attempt_at=self._clock.now(), last_error=None))
+        self.wake()
+        return True
+
+    def remove(self, message_id: str) -> EditedMessage | None:
+        """*Edit* / *Delete*: take an item that is not in flight out of the queue with its echo."""
+        row = self._find(message_id)
+        if row is None or row.command_id in self._inflight:
+            return None
+        message = row.payload.get("message") or {}
+        with self._store.transaction():
+            self._store.remove_outbox(row.command_id)
+            if row.message_id is not None:
+                self._store.delete_message(row.message_id)
+        if row.message_id is not None:
+            self._message_changed(row.thread_id, row.message_id, True)
+            self._changed(row.thread_id, row.message_id, "removed")
+        self.wake()
+        return EditedMessage(row.thread_id, str(message.get("text", "")), message.get("context"),
+                             row.depends_on_uploads)
+
+    # delivery ---------------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Schedule forever: start each thread's due head, sleep until the next due time."""
+        while True:
+            self._wake.clear()
+            deadlines = self._schedule()
+            timeout = self._clock.timeout_until(min(deadlines)) if deadlines else None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+
+    def _schedule(self) -> list[float]:
+        by_thread: dict[str, list[OutboxRow]] = {}
+        for row in self._store.outbox():
+            by_thread.setdefault(row.thread_id, []).append(row)
+        deadlines: list[float] = []
+        now = self._clock.now()
+        for rows in by_thread.values():
+            head, rest = rows[0], rows[1:]
+            if head.state == BLOCKED:
+                head = replace(head, state=SENDING, next_attempt_at=now)
+                self._set_state(head)
+            behind = BLOCKED if head.state == UNSENT else SENDING
+            for row in rest:
+                if row.state != behind and row.state in (SENDING, BLOCKED):
+                    self._set_state(replace(row, state=behind, next_attempt_at=now))
+            if head.state != SENDING or head.command_id in self._inflight:
+                continue
+            if self.http is None or self.capabilities is None or not self._uploads_ready(head):
+                continue
+            if head.next_attempt_at <= now:
+                task = asyncio.create_task(self._attempt(head))
+                self._inflight[head.command_id] = task
+                task.add_done_callback(functools.partial(self._done, head.command_id))
+            else:
+                deadlines.append(head.next_attempt_at)
+        return deadlines
+
+    def _done(self, command_id: str, _task: object = None) -> None:
+        self._inflight.pop(command_id, None)
+        self.wake()
+
+    def _uploads_ready(self, row: OutboxRow) -> bool:
+        for local_id in row.depends_on_uploads:
+            upload = self._store.upload(local_id)
+            if upload is None or upload.state in UPLOAD_DEAD:
+                self._set_state(replace(row, state=UNSENT,
+                                        last_error="An attachment could not be uploaded."))
+                return False
+            if upload.state != UPLOAD_READY:
+                return False
+        return True
+
+    def _set_state(self, row: OutboxRow) -> None:
+        with self._store.transaction():
+            self._store.update_outbox(row)
+            if row.message_id is not None:
+                echo = self._store.message(row.message_id)
+                if echo is not None and echo.local_state is not None:
+                    self._store.upsert_message(replace(echo, local_state=row.state))
+        if row.message_id is not None:
+            self._message_changed(row.thread_id, row.message_id, False)
+        self._changed(row.thread_id, row.message_id or "", row.state)
+
+    def _body(self, row: OutboxRow, capabilities: Capabilities) -> dict[str, Any]:
+        body = row.payload
+        if row.kind == "thread.turn.start":
+            uploads = [u for lid in row.depends_on_uploads
+                       if (u := self._store.upload(lid)) is not None]
+            body = fold_for_destination(bind_uploads(body, uploads), capabilities)
+        return body
+
+    async def _attempt(self, head: OutboxRow) -> None:
+        http, capabilities = self.http, self.capabilities
+        if http is None or capabilities is None:
+            return
+        now = self._clock.now()
+        if head.first_attempt_at is None:
+            head = replace(head, first_attempt_at=now)
+            self._store.update_outbox(head)
+        try:
+            body = self._body(head, capabilities)
+        except ContractError as exc:
+            self._set_state(replace(head, state=UNSENT, last_error=str(exc)))
+            return
+        try:
+            reply = await http.post("/api/commands", body)
+        except TransportError as exc:
+            self._set_state(plan_failure(head, self._clock.now(), None, None, str(exc), self._rng))
+            return
+        if reply.ok:
+            self._accepted(head)
+            return
+        retry_after = parse_retry_after(reply.retry_after, self._clock.now())
+        error = reply.error_code or f"HTTP {reply.status}"
+        if reply.status == 401:
+            self._toast("error", "Sign in again", "The server refused this device's token.")
+        self._set_state(plan_failure(head, self._clock.now(), reply.status, retry_after, error,
+                                     self._rng))
+
+    def _accepted(self, row: OutboxRow) -> None:
+        copies = [u.path for lid in row.depends_on_uploads
+                  if (u := self._store.upload(lid)) is not None]
+        with self._store.transaction():
+            self._store.remove_outbox(row.command_id)
+            for local_id in row.depends_on_uploads:  # the server holds the bytes now
+                self._store.delete_upload(local_id)
+            thread = self._store.thread(row.thread_id)
+            if thread is not None and thread.local_state == "creating":
+                self._store.upsert_thread(replace(thread, local_state=None))
+            if row.message_id is not None:
+                echo = self._store.message(row.message_id)
+                if echo is not None and echo.local_state is not None:
+                    self._store.upsert_message(replace(echo, local_state=SENT))
+        for path in copies:
+            Path(path).unlink(missing_ok=True)
+        if row.message_id is not None:
+            self._message_changed(row.thread_id, row.message_id, False)
+        self._changed(row.thread_id, row.message_id or "", SENT)

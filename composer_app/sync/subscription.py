@@ -1,0 +1,163 @@
+"""The event socket: one WebSocket, resubscribed from the cursors after every reconnect.
+
+Invariants: every (re)connect first refreshes the environment's capabilities, then subscribes the
+shell and every cached thread with its stored cursor (``afterSequence``; ``null`` when none), so the
+server replays the gap or sends a snapshot and nothing is missed; duplicates are dropped by the
+replica's per-stream cursor. Reconnects back off 1 s doubling to 64 s with jitter, forever; after 7
+failures the state is ``offline``; ``wake()`` (*Retry now*) cuts a wait short. A refused token
+(``401``) puts the state to ``error`` and waits for ``wake()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import random
+from collections.abc import Awaitable, Callable
+
+import websockets
+from websockets.exceptions import InvalidStatus, WebSocketException
+
+from composer_app.core.contracts.wire import (
+    Environment,
+    ErrorFrame,
+    EventFrame,
+    ShellStream,
+    SnapshotFrame,
+    SubscribeFrame,
+    SynchronizedFrame,
+    ThreadStream,
+    UnsubscribeFrame,
+    decode_server_frame,
+)
+from composer_app.core.errors import AuthError, ContractError, TransportError
+from composer_app.sync.backoff import Clock, ReconnectBackoff
+from composer_app.sync.replica import SHELL, Changes, Replica, thread_stream
+from composer_app.sync.transport import ws_url
+
+CONNECTING = "connecting"
+CONNECTED = "connected"
+RECONNECTING = "reconnecting"
+OFFLINE = "offline"
+ERROR = "error"
+PING_INTERVAL_SECONDS = 20.0
+OPEN_TIMEOUT_SECONDS = 10.0
+
+
+class Subscription:
+    """Keeps the socket up and feeds frames to the replica."""
+
+    def __init__(self, base_url: str, token: str, replica: Replica, clock: Clock,
+                 rng: random.Random, *, thread_ids: Callable[[], list[str]],
+                 fetch_environment: Callable[[], Awaitable[Environment]],
+                 on_connected: Callable[[Environment], None],
+                 on_disconnected: Callable[[], None],
+                 on_state: Callable[[str, int], None]) -> None:
+        self._url = ws_url(base_url)
+        self._token = token
+        self._replica = replica
+        self._clock = clock
+        self._backoff = ReconnectBackoff(rng)
+        self._thread_ids = thread_ids
+        self._fetch_environment = fetch_environment
+        self._on_connected = on_connected
+        self._on_disconnected = on_disconnected
+        self._on_state = on_state
+        self._wake = asyncio.Event()
+        self._ws: websockets.ClientConnection | None = None
+        self._subscribed: set[str] = set()
+        self.synchronized: set[str] = set()
+
+    def wake(self) -> None:
+        """*Retry now*: end the current backoff wait."""
+        self._wake.set()
+
+    async def drop(self) -> None:
+        """Close the current socket (the loop reconnects)."""
+        if self._ws is not None:
+            await self._ws.close()
+
+    async def run(self) -> None:
+        """Connect, resubscribe, consume; reconnect with backoff on any failure, forever."""
+        while True:
+            self._on_state(CONNECTING if self._backoff.failures == 0 else RECONNECTING, 0)
+            try:
+                await self._session()
+                failed_auth = False
+            except AuthError:
+                failed_auth = True
+            except (TransportError, ContractError, OSError, WebSocketException, TimeoutError):
+                failed_auth = False
+            self._ws = None
+            self._subscribed.clear()
+            self.synchronized.clear()
+            self._on_disconnected()
+            self._wake.clear()
+            if failed_auth:
+                self._on_state(ERROR, 0)
+                await self._wake.wait()
+                continue
+            delay = self._backoff.next_delay()
+            self._on_state(OFFLINE if self._backoff.offline else RECONNECTING, math.ceil(delay))
+            timeout = self._clock.timeout_until(self._clock.now() + delay)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+
+    async def _session(self) -> None:
+        environment = await self._fetch_environment()
+        try:
+            ws = await websockets.connect(
+                self._url, additional_headers={"Authorization": f"Bearer {self._token}"},
+                ping_interval=PING_INTERVAL_SECONDS, open_timeout=OPEN_TIMEOUT_SECONDS,
+                max_size=None)
+        except InvalidStatus as exc:
+            if exc.response.status_code in (401, 403):
+                raise AuthError("the server refused the token") from exc
+            raise
+        async with ws:
+            self._ws = ws
+            await self._subscribe(SHELL, self._replica.cursor(SHELL))
+            for thread_id in self._thread_ids():
+                stream = thread_stream(thread_id)
+                await self._subscribe(stream, self._replica.cursor(stream))
+            self._backoff.reset()
+            self._on_connected(environment)
+            self._on_state(CONNECTED, 0)
+            async for raw in ws:
+                await self._handle(json.loads(raw))
+
+    async def _subscribe(self, stream: str, after: int | None) -> None:
+        if self._ws is None or stream in self._subscribed:
+            return
+        target = (ShellStream() if stream == SHELL
+                  else ThreadStream(thread_id=stream.removeprefix("thread:")))
+        frame = SubscribeFrame(subscription_id=stream, stream=target, after_sequence=after)
+        self._subscribed.add(stream)
+        await self._ws.send(json.dumps(frame.to_wire()))
+
+    async def _unsubscribe(self, stream: str) -> None:
+        if self._ws is None or stream not in self._subscribed:
+            return
+        self._subscribed.discard(stream)
+        await self._ws.send(json.dumps(UnsubscribeFrame(subscription_id=stream).to_wire()))
+
+    async def _handle(self, raw: object) -> None:
+        frame = decode_server_frame(raw)
+        changes: Changes | None = None
+        if isinstance(frame, EventFrame):
+            changes = self._replica.apply_event(frame.subscription_id, frame.event)
+        elif isinstance(frame, SnapshotFrame):
+            changes = self._replica.apply_snapshot(frame.subscription_id, frame.snapshot)
+        elif isinstance(frame, SynchronizedFrame):
+            self.synchronized.add(frame.subscription_id)
+        elif isinstance(frame, ErrorFrame) and frame.subscription_id:
+            self._subscribed.discard(frame.subscription_id)
+        if changes is None:
+            return
+        for thread_id, after in changes.new_threads:
+            stream = thread_stream(thread_id)
+            await self._subscribe(stream, None if after < 0 else after)
+        for thread_id in changes.deleted_threads:
+            await self._unsubscribe(thread_stream(thread_id))

@@ -1,0 +1,448 @@
+"""Clipboard, drag-and-drop and attachments of the composer editor (a ``QTextEdit`` mix-in).
+
+Each handler reads the Qt input (``mime.read_offer``), asks a pure function what to do
+(``paste_logic.choose_paste``, ``attachments_logic.vet_files``, ``plan_fragment_import``) and
+applies the result. Invariants: a paste or drop is one undo step; a dropped or pasted file becomes
+a chip (never ``file://`` text); hostile clipboard data ends as plain text or unresolved chips and
+never raises out of a Qt virtual; an import that completes after its draft was replaced (thread
+switch, send, clear) or whose record left the draft is discarded and its upload released; records
+are added to the draft before their chips appear, so chips are born resolved, pending or
+unresolved, never missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QMimeData, QMimeDatabase
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QImage,
+    QKeySequence,
+    QMouseEvent,
+    QTextCursor,
+    QTextDocumentFragment,
+)
+
+from composer_app.core.codecs.imports import BinaryFetch, plan_fragment_import
+from composer_app.core.contracts.clipboard import FragmentSource
+from composer_app.core.document.edits import add_record
+from composer_app.core.document.model import Draft, RecordState
+from composer_app.core.document.segments import ChipSegment, Segment
+from composer_app.core.limits import PROMPT_MAX_CHARS
+from composer_app.core.text import utf16_len
+from composer_app.sync.assets import NOT_CONNECTED
+from composer_app.ui.composer.attachment_uploads import AttachmentUploads
+from composer_app.ui.composer.attachments_logic import (
+    FileFacts,
+    Notice,
+    fetch_failure_notice,
+    held_attachments,
+    ids_removed_with,
+    kind_for_mime,
+    new_attachment_record,
+    remove_records,
+    send_notice,
+    upload_phrase,
+    vet_files,
+)
+from composer_app.ui.composer.document_bridge import chip_occurrences, markdown_of
+from composer_app.ui.composer.editor_logic import ChipLook
+from composer_app.ui.composer.image_paste import StoredFile
+from composer_app.ui.composer.mime import can_accept, copy_mime_data, describe_formats, read_offer
+from composer_app.ui.composer.paste_logic import (
+    FilesPaste,
+    FoldedTextPaste,
+    FragmentPaste,
+    HtmlPaste,
+    ImagePaste,
+    PasteAction,
+    TextPaste,
+    choose_paste,
+    rewrite_pasted_text,
+    text_action,
+)
+
+if TYPE_CHECKING:
+    from composer_app.ui.composer.editor import ComposerEditor
+
+    _Base = ComposerEditor
+else:
+    _Base = object
+
+_log = logging.getLogger(__name__)
+_LINK_UNITS_PER_CHIP = 800  # upper bound of one canonical link (label 200 + href 200 + syntax)
+
+
+def new_local_id() -> str:
+    """A fresh local attachment id (``local_<32 hex>``)."""
+    return "local_" + uuid.uuid4().hex
+
+
+def file_facts(path: str) -> FileFacts:
+    """What the disk says about ``path`` (called on drop/paste, never on drag moves)."""
+    name = os.path.basename(path.rstrip("/\\")) or path
+    try:
+        st = os.stat(path)
+    except OSError:
+        return FileFacts(path, name, exists=False, readable=False)
+    if os.path.isdir(path):
+        return FileFacts(path, name, is_dir=True, size=st.st_size)
+    readable = os.access(path, os.R_OK)
+    mime = QMimeDatabase().mimeTypeForFile(path).name() or "application/octet-stream"
+    return FileFacts(path, name, readable=readable, size=st.st_size, mime_type=mime)
+
+
+class ComposerAttachments(_Base):
+    """Clipboard and attachment handling for ``ComposerEditor``; mixed in before its other bases."""
+
+    thread_id: str | None = None
+    _uploads: AttachmentUploads | None = None
+    last_upload_ids: tuple[str, ...] = ()
+
+    # -- wiring --------------------------------------------------------------------------------
+    @property
+    def uploads(self) -> AttachmentUploads:
+        """The upload glue (a local one, without a server, until ``use_uploads`` is called)."""
+        if self._uploads is None:
+            self.use_uploads(AttachmentUploads(environment_id=self.environment_id, parent=self))
+        assert self._uploads is not None
+        return self._uploads
+
+    def use_uploads(self, uploads: AttachmentUploads) -> None:
+        """Attach through ``uploads`` (one per app; shared by every composer)."""
+        if self._uploads is not None:
+            self._uploads.status_changed.disconnect(self._on_uploads_status_changed)
+            self.records_released.disconnect(self._on_editor_records_released)
+        self._uploads = uploads
+        uploads.status_changed.connect(self._on_uploads_status_changed)
+        self.records_released.connect(self._on_editor_records_released)
+        self.draft.keep_shelf_images = True
+
+    def _on_uploads_status_changed(self, attachment_id: str) -> None:
+        if any(getattr(r, "attachment_id", None) == attachment_id
+               for r in self.draft.records.values()):
+            self.invalidate_looks()
+            self.context_changed.emit()
+
+    def _on_editor_records_released(self, records: list[Any]) -> None:
+        self.uploads.release(records)
+
+    def notify(self, notice: Notice) -> None:
+        """Post a notice (the composer's toast)."""
+        self.notice_posted.emit(notice.title, notice.detail)
+
+    def chip_counts(self) -> Counter[str]:
+        """How many chips point at each context id."""
+        return Counter(o.context_id for o in self._tracker.occurrences)
+
+    # -- copy ----------------------------------------------------------------------------------
+    def fragment_source(self) -> FragmentSource:
+        """Where a copy from this composer comes from."""
+        if self.thread_id:
+            return FragmentSource(environment_id=self.environment_id, thread_id=self.thread_id)
+        return FragmentSource(environment_id=self.environment_id)
+
+    def createMimeDataFromSelection(self) -> QMimeData:
+        cursor = self.textCursor()
+        markdown = markdown_of(self.document(), cursor.selectionStart(), cursor.selectionEnd())
+        uploads = self.uploads
+        records = {cid: uploads.export_record(r) for cid, r in self.draft.records.items()}
+        return copy_mime_data(markdown, records, self.fragment_source())
+
+    # -- paste and drop ------------------------------------------------------------------------
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        try:
+            return can_accept(source)
+        except Exception:
+            _log.exception("could not inspect dragged data")
+            return False
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        try:
+            self._insert_offer(source)
+        except Exception:  # never raise out of a Qt virtual
+            _log.exception("paste failed (formats: %s)", describe_formats(source))
+            self.notify(Notice("Couldn't paste", "The clipboard held data the composer can't use."))
+
+    def _prompt_units(self, incoming: int) -> int:
+        doc = self.document()
+        bound = doc.characterCount() + len(self._tracker.occurrences) * _LINK_UNITS_PER_CHIP
+        if bound + incoming <= PROMPT_MAX_CHARS:
+            return doc.characterCount()  # cannot overflow: the exact length does not matter
+        return utf16_len(self.markdown())
+
+    def _replaced_units(self) -> int:
+        cursor = self.textCursor()
+        return cursor.selectionEnd() - cursor.selectionStart()
+
+    def _insert_offer(self, source: QMimeData) -> None:
+        offer = read_offer(source)
+        incoming = len(offer.text or "")
+        action: PasteAction = choose_paste(
+            offer, plain=bool(self._plain_paste), prompt_units=self._prompt_units(incoming),
+            replaced_units=self._replaced_units())
+        if isinstance(action, HtmlPaste):
+            text = QTextDocumentFragment.fromHtml(action.html).toPlainText()
+            action = text_action(text, prompt_units=self._prompt_units(len(text)),
+                                 replaced_units=self._replaced_units())
+        if isinstance(action, TextPaste):
+            self.insert_markdown(action.text)
+        elif isinstance(action, FoldedTextPaste):
+            self.attach_text(action.text, action.name)
+        elif isinstance(action, FragmentPaste):
+            self.paste_fragment(action)
+        elif isinstance(action, FilesPaste):
+            self.attach_paths(action.paths)
+        elif isinstance(action, ImagePaste):
+            image = None
+            if action.data is None:
+                data = source.imageData()
+                image = data if isinstance(data, QImage) else QImage(data)
+            self.attach_image(action.data, action.mime_type, image)
+        else:
+            _log.info("nothing to paste from formats: %s", describe_formats(source))
+
+    # -- fragments -----------------------------------------------------------------------------
+    def paste_fragment(self, action: FragmentPaste) -> None:
+        """Import the fragment's records (§10) and insert its text; binaries are fetched."""
+        draft = self.draft
+        uploads = self.uploads
+        connected = uploads.connected_environment_ids() | {self.environment_id}
+        plan = plan_fragment_import(action.fragment, draft.records,
+                                    connected_environment_ids=connected, new_id=new_local_id)
+        for record in plan.records_to_add:
+            add_record(draft, record, RecordState(plan.state_of(record.context_id)))
+        self.insert_markdown(rewrite_pasted_text(action.text, plan.id_map))
+        for context_id in plan.unresolved_ids:
+            record = draft.records.get(context_id) or draft.tombstones.get(context_id)
+            if record is not None:
+                self.notify(fetch_failure_notice(record.name, NOT_CONNECTED))
+        for fetch in plan.binary_fetches:
+            self._start_fetch(draft, fetch)
+        self.invalidate_looks()
+
+    def _start_fetch(self, draft: Draft, fetch: BinaryFetch) -> None:
+        record = draft.records.get(fetch.new_context_id) or draft.tombstones.get(
+            fetch.new_context_id)
+        if record is None:
+            return
+        attachment_id = record.attachment_id
+
+        def done(ok: bool, reason: str) -> None:
+            current = self.draft is draft and (
+                fetch.new_context_id in draft.records or fetch.new_context_id in draft.tombstones)
+            if not current:  # the draft was replaced or the record left it: discard
+                if ok:
+                    self.uploads.release([record])
+                return
+            if ok:
+                self._set_state(draft, fetch.new_context_id, RecordState.RESOLVED)
+            else:
+                self._set_state(draft, fetch.new_context_id, RecordState.UNRESOLVED)
+                self.notify(fetch_failure_notice(fetch.name, reason))
+
+        self.uploads.fetch(fetch, attachment_id, done)
+
+    def _set_state(self, draft: Draft, context_id: str, state: RecordState) -> None:
+        if context_id in draft.records:
+            self.set_record_state(context_id, state)
+        elif state is RecordState.RESOLVED:
+            draft.states.pop(context_id, None)
+        else:
+            draft.states[context_id] = state
+
+    # -- attaching -----------------------------------------------------------------------------
+    def _insert_attachment_chips(self, records: list[Any]) -> None:
+        segments: list[Segment] = []
+        for record in records:
+            if segments:
+                segments.append(" ")
+            segments.append(ChipSegment(record.kind, record.context_id, record.label))
+        if segments:
+            self._insert_chips(segments)
+
+    def attach_paths(self, paths: tuple[str, ...] | list[str]) -> list[Any]:
+        """Attach local files at the caret (one chip each, in order); returns the new records."""
+        uploads = self.uploads
+        accepted, notices = vet_files([file_facts(p) for p in paths],
+                                      held=held_attachments(self.draft), limits=uploads.limits())
+        for notice in notices:
+            self.notify(notice)
+        records = []
+        for facts in accepted:
+            local_id = new_local_id()
+            record = new_attachment_record(kind_for_mime(facts.mime_type), local_id, facts.name,
+                                           facts.mime_type, facts.size)
+            add_record(self.draft, record)
+            records.append((record, facts))
+        self._insert_attachment_chips([r for r, _ in records])
+        for record, facts in records:
+            uploads.start(record.attachment_id, facts.path, facts.name, facts.mime_type,
+                          facts.size)
+        return [r for r, _ in records]
+
+    def _admit_one(self, name: str, size: int, mime_type: str) -> bool:
+        facts = FileFacts(name, name, size=size, mime_type=mime_type)
+        _ok, notices = vet_files([facts], held=held_attachments(self.draft),
+                                 limits=self.uploads.limits())
+        for notice in notices:
+            self.notify(notice)
+        return not notices
+
+    def attach_text(self, text: str, name: str) -> Any | None:
+        """Fold pasted text into a file attachment (chip now, file written off-thread)."""
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if not self._admit_one(name, size, "text/plain"):
+            return None
+        record = new_attachment_record("file", new_local_id(), name, "text/plain", size)
+        add_record(self.draft, record)
+        self._insert_attachment_chips([record])
+        self.a11y.announce(f"Long text attached as {name}")
+        self.uploads.files.store_text(text, name, self._stored_callback(self.draft, record))
+        return record
+
+    def attach_image(self, data: bytes | None, mime_type: str, image: QImage | None) -> Any | None:
+        """Attach pasted image data (original bytes kept, else PNG encoded off-thread)."""
+        files = self.uploads.files
+        if data is None and (image is None or image.isNull()):
+            self.notify(Notice("Couldn't paste the image", "The clipboard image is empty."))
+            return None
+        pending = data is None
+        mime = mime_type if data is not None else "image/png"
+        if not self._admit_one("pasted image", len(data or b""), mime):
+            return None
+        path = files.image_path(data, mime)
+        record = new_attachment_record("image", new_local_id(), path.name, mime,
+                                       len(data) if data is not None else 0)
+        draft = self.draft
+        add_record(draft, record, RecordState.PENDING if pending else RecordState.RESOLVED)
+        self._insert_attachment_chips([record])
+        files.store_image(path, data, mime, image, self._stored_callback(draft, record))
+        return record
+
+    def _stored_callback(self, draft: Draft, record: Any) -> Any:
+        """What runs (GUI thread) when a pasted file is on disk: upload it, or say why not."""
+        def done(result: StoredFile | Exception) -> None:
+            cid = record.context_id
+            current = self.draft is draft and (cid in draft.records or cid in draft.tombstones)
+            if isinstance(result, Exception):
+                if current:
+                    self._set_state(draft, cid, RecordState.UNRESOLVED)
+                    self.notify(Notice(f"Couldn't attach {record.name}", str(result)))
+                return
+            if not current:
+                Path(result.path).unlink(missing_ok=True)
+                return
+            held = draft.records.get(cid) or draft.tombstones.get(cid)
+            if held is not None and held.size_bytes != result.size:
+                updated = held.model_copy(update={"size_bytes": result.size})
+                if cid in draft.records:
+                    draft.records[cid] = updated
+                else:
+                    draft.tombstones[cid] = updated
+            self.uploads.start(record.attachment_id, result.path, record.name,
+                               record.mime_type, result.size)
+            self._set_state(draft, cid, RecordState.RESOLVED)
+
+        return done
+
+    # -- removal (the shelf) -------------------------------------------------------------------
+    def remove_context(self, context_id: str) -> list[Any]:
+        """Remove an item and every chip pointing at it (one undo step); returns records removed.
+
+        Removing a screenshot also removes the preview annotations that use it.
+        """
+        ids = set(ids_removed_with(self.draft, context_id))
+        doc = self.document()
+        positions = [o.position for o in chip_occurrences(doc) if o.context_id in ids]
+        if positions:
+            cursor = QTextCursor(doc)
+            cursor.beginEditBlock()
+            for pos in reversed(positions):
+                cursor.setPosition(pos)
+                cursor.setPosition(pos + 1, QTextCursor.MoveMode.KeepAnchor)
+                cursor.removeSelectedText()
+            cursor.endEditBlock()
+        removed = remove_records(self.draft, ids)
+        for record in removed:
+            self.a11y.announce(f"{getattr(record, 'name', record.label)} removed from the message")
+        self.invalidate_looks()
+        self.context_changed.emit()
+        self.draft_changed.emit()
+        return removed
+
+    def retry_upload(self, context_id: str) -> bool:
+        """Retry a failed upload of an attachment; True when it started again."""
+        record = self.draft.records.get(context_id)
+        if record is None or record.kind not in ("image", "file"):
+            return False
+        return self.uploads.retry(record.attachment_id)
+
+    # -- chips: upload state and retry -------------------------------------------------------------
+    def _look(self, kind: str, context_id: str, label: str) -> ChipLook:
+        look: ChipLook = super()._look(kind, context_id, label)
+        if look.state != "resolved" or kind not in ("image", "file") or self._uploads is None:
+            return look
+        record = self.draft.records.get(context_id)
+        status = self._uploads.status(record.attachment_id) if record is not None else None
+        if status is None:
+            return look
+        if status.busy:
+            look = ChipLook("pending", look.tone, look.glyph,
+                            f"{look.tooltip}\n{upload_phrase(status).capitalize()}",
+                            look.description)
+        elif status.failed:
+            look = ChipLook("unresolved", "unresolved", look.glyph,
+                            f"{look.tooltip}\nUpload failed. Click the chip to retry.",
+                            look.description)
+        self._looks[(kind, context_id, label)] = look
+        return look
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        chip = self.chip_at(event.position().toPoint())
+        if chip is not None and not self.textCursor().hasSelection():
+            record = self.draft.records.get(chip[1])
+            if record is not None and record.kind in ("image", "file"):
+                status = self.uploads.status(record.attachment_id)
+                if status is not None and status.failed:
+                    self.retry_upload(chip[1])
+        super().mouseReleaseEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = self.createStandardContextMenu(event.pos())
+        plain = menu.addAction("Paste as plain text")
+        plain.setShortcut(QKeySequence("Ctrl+Shift+V"))
+        plain.setEnabled(not self.isReadOnly() and self.canPaste())
+        plain.triggered.connect(self.paste_plain)
+        paste = next((a for a in menu.actions() if a.objectName() == "edit-paste"), None)
+        if paste is not None:
+            menu.removeAction(plain)
+            index = menu.actions().index(paste)
+            after = menu.actions()[index + 1] if index + 1 < len(menu.actions()) else None
+            menu.insertAction(after, plain) if after is not None else menu.addAction(plain)
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+
+    # -- send ----------------------------------------------------------------------------------
+    def uploads_allow_send(self) -> bool:
+        """False when an upload failed (Send is refused); says so when uploads still run.
+
+        ``last_upload_ids`` then holds the local upload ids the message must wait for.
+        """
+        referenced = set(self.chip_counts())
+        records = [r for cid, r in self.draft.records.items()
+                   if cid in referenced or r.kind == "image"]
+        pending, failed = self.uploads.unfinished(records)
+        ok, notice = send_notice(pending, failed)
+        if notice is not None:
+            self.notify(notice)
+        if not ok:
+            return False
+        self.last_upload_ids = tuple(self.uploads.upload_ids(records))
+        return True

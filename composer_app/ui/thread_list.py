@@ -1,0 +1,151 @@
+"""``ThreadListPane``: the left pane — a title search, the thread list and a *New thread* button.
+
+Invariants: the pane renders what ``visible_threads`` returns for the rows it was given and the
+current search; it never talks to the engine — creating, renaming and archiving are requests
+(signals) the window carries out; the selection follows ``select_thread`` and the user's clicks,
+and a refresh keeps the selected thread selected when it is still shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QLineEdit,
+    QListView,
+    QMenu,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from composer_app.sync.store import ThreadRow
+from composer_app.ui.thread_list_model import ThreadIdRole, ThreadListModel, visible_threads
+
+
+class ThreadListPane(QWidget):
+    """Search box, list of threads and the new-thread button."""
+
+    thread_selected = Signal(str)
+    new_requested = Signal()
+    rename_requested = Signal(str)
+    archive_requested = Signal(str, bool)  # thread id, archived
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("threadListPane")
+        self._rows: list[ThreadRow] = []
+        self._archived: frozenset[str] = frozenset()
+        self._current = ""
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText("Search threads")
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("Search threads by title")
+        self.list = QListView(self)
+        self.list.setAccessibleName("Threads")
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setUniformItemSizes(True)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.setStyleSheet("QListView::item { padding: 6px 6px; }")
+        self.model = ThreadListModel(self)
+        self.list.setModel(self.model)
+        self.new_button = QPushButton("New thread", self)
+        self.new_button.setToolTip("New thread (Ctrl+N)")
+        self.show_archived = QCheckBox("Show archived", self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 4, 8)
+        layout.setSpacing(6)
+        layout.addWidget(self.search)
+        layout.addWidget(self.list, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.new_button)
+        bottom.addStretch(1)
+        bottom.addWidget(self.show_archived)
+        layout.addLayout(bottom)
+        self._connect_signals()
+
+    def _connect_signals(self) -> None:
+        self.search.textChanged.connect(self._on_search_text_changed)
+        self.show_archived.toggled.connect(self._on_show_archived_toggled)
+        self.new_button.clicked.connect(self.new_requested)
+        self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
+        self.list.customContextMenuRequested.connect(self._on_list_context_menu)
+
+    # -- state ----------------------------------------------------------------------------------
+    def set_threads(self, rows: Sequence[ThreadRow], archived: Collection[str] = ()) -> None:
+        """Show these threads (filtered by the search), keeping the selection."""
+        self._rows = list(rows)
+        self._archived = frozenset(archived)
+        self._refresh()
+
+    def threads(self) -> list[ThreadRow]:
+        """Every thread given (shown or not)."""
+        return list(self._rows)
+
+    def model_rows(self, *, all_rows: bool = False) -> list[ThreadRow]:
+        """The rows shown, or (``all_rows``) every row the search would show when empty."""
+        if all_rows:
+            return visible_threads(self._rows, "", self._archived, self.show_archived.isChecked())
+        return [r for i in range(self.model.rowCount()) if (r := self.model.thread_at(i))]
+
+    @property
+    def current_thread(self) -> str:
+        return self._current
+
+    def select_thread(self, thread_id: str) -> None:
+        """Select ``thread_id`` in the list (without emitting ``thread_selected``)."""
+        self._current = thread_id
+        self._select_row(self.model.row_of(thread_id))
+
+    def _refresh(self) -> None:
+        shown = visible_threads(self._rows, self.search.text(), self._archived,
+                                self.show_archived.isChecked())
+        self.list.selectionModel().blockSignals(True)
+        try:
+            self.model.set_rows(shown, self._archived)
+            self._select_row(self.model.row_of(self._current))
+        finally:
+            self.list.selectionModel().blockSignals(False)
+
+    def _select_row(self, row: int) -> None:
+        selection = self.list.selectionModel()
+        blocked = selection.blockSignals(True)
+        try:
+            if row < 0:
+                selection.clearSelection()
+                return
+            index = self.model.index(row)
+            selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            self.list.scrollTo(index)
+        finally:
+            selection.blockSignals(blocked)
+
+    # -- handlers -------------------------------------------------------------------------------
+    def _on_search_text_changed(self, _text: str) -> None:
+        self._refresh()
+
+    def _on_show_archived_toggled(self, _checked: bool) -> None:
+        self._refresh()
+
+    def _on_list_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        thread_id = current.data(ThreadIdRole) if current.isValid() else None
+        if thread_id and thread_id != self._current:
+            self._current = str(thread_id)
+            self.thread_selected.emit(self._current)
+
+    def _on_list_context_menu(self, pos: QPoint) -> None:
+        index = self.list.indexAt(pos)
+        if not index.isValid():
+            return
+        thread_id = str(index.data(ThreadIdRole))
+        archived = thread_id in self._archived
+        menu = QMenu(self)
+        menu.addAction("Rename…", lambda: self.rename_requested.emit(thread_id))
+        menu.addAction("Unarchive" if archived else "Archive",
+                       lambda: self.archive_requested.emit(thread_id, not archived))
+        menu.exec(self.list.viewport().mapToGlobal(pos))

@@ -1,0 +1,1 @@
+"""The transcript: messages with chips, sourced answers, and the Sources panel."""

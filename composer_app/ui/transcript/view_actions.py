@@ -1,0 +1,201 @@
+"""What the transcript view does on activation, hover and copy, kept apart from painting.
+
+Invariants: a chip opens its registry-declared expanded surface (popover, media viewer, asset
+callback or pull-request URL) and nothing else; public threads get no file-open or download path;
+URLs reach the app's opener only when they are safe http(s) links; token cards show title, source
+label, account label and snippet — never ids; the clipboard receives exactly ``clipboard_payload``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, QMimeData, QPoint, QRect
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QFontMetrics,
+    QGuiApplication,
+    QPalette,
+    QTextCharFormat,
+    QTextCursor,
+)
+
+from composer_app.core.codecs.sources import is_safe_link, link_host
+from composer_app.ui.transcript.copy_logic import (
+    clipboard_payload,
+    fragment_source,
+    plain_selection,
+)
+from composer_app.ui.transcript.popovers import DetailsPopover, MediaViewer
+from composer_app.ui.transcript.render import ACTIONS_H, RowLayout, is_dark
+from composer_app.ui.transcript.sources_logic import build_row
+from composer_app.ui.transcript.transcript_logic import TranscriptMessage, selected_source
+
+if TYPE_CHECKING:
+    from composer_app.ui.transcript.view import TranscriptView
+
+
+def action_rects(
+    message: TranscriptMessage, layout: RowLayout, rect: QRect, metrics: QFontMetrics
+) -> list[tuple[str, str, QRect]]:
+    """``(action, text, area)`` of the row's action bar (assistant messages, once complete)."""
+    if message.role != "assistant" or message.streaming:
+        return []
+    top = round(rect.top() + layout.y + layout.text_height + 4)
+    height = ACTIONS_H - 6
+    x = round(rect.left() + layout.x)
+    out: list[tuple[str, str, QRect]] = []
+    labels = [("copy", "Copy")]
+    sources = message.sources_action()
+    if sources:
+        labels.append(("sources", sources))
+    for name, text in labels:
+        width = metrics.horizontalAdvance(text)
+        out.append((name, text, QRect(x, top, width, height)))
+        x += width + 18
+    return out
+
+
+def write_clipboard(payload: dict[str, str]) -> None:
+    """Put a copy payload on the system clipboard (``text/plain`` plus optional formats)."""
+    data = QMimeData()
+    data.setText(payload["text/plain"])
+    for mime, value in payload.items():
+        if mime == "text/html":
+            data.setHtml(value)
+        elif mime != "text/plain":
+            data.setData(mime, QByteArray(value.encode("utf-8")))
+    QGuiApplication.clipboard().setMimeData(data)
+
+
+def _open_url(view: TranscriptView, url: str) -> bool:
+    if not is_safe_link(url):
+        return False
+    view.link_activated.emit(url)
+    if view.url_opener is not None:
+        view.url_opener(url)
+    return True
+
+
+def open_chip(
+    view: TranscriptView, message: TranscriptMessage, context_id: str, global_pos: QPoint | None
+) -> str:
+    """Open the expanded surface of a chip; returns ``popover``, ``media``, ``asset``, ``url`` or
+    ``none``."""
+    _, records = message.resolved()
+    segment = message.chip(context_id)
+    if segment is None or segment.kind is None:
+        return "none"
+    record = records.get(context_id)
+    registry = view.renderer.registry
+    expanded = registry.expanded(segment.kind, segment.label, record)
+    public = view.transcript_model().public
+    where = global_pos or view.viewport().mapToGlobal(view.viewport().rect().center())
+    if expanded.action == "url" and expanded.url:
+        return "url" if _open_url(view, expanded.url) else "none"
+    if expanded.action == "asset":
+        if public or view.asset_opener is None or record is None:
+            return "none"
+        view.asset_opener(record)
+        return "asset"
+    if expanded.action == "media" and record is not None:
+        data = view.media_loader(record) if view.media_loader is not None else None
+        opener = view.asset_opener
+        view.media_viewer = MediaViewer(
+            getattr(record, "name", segment.label),
+            data,
+            view,
+            open_asset=(lambda: opener(record)) if opener is not None and not public else None,
+        )
+        view.media_viewer.show()
+        return "media"
+    details = registry.details(segment.kind, segment.label, record)
+    view.popover = DetailsPopover(
+        details, view, dark=is_dark(view.palette()), open_link=lambda url: _open_url(view, url)
+    )
+    view.popover.show_at(where)
+    return "popover"
+
+
+def token_card(message: TranscriptMessage, entry_id: str, public: bool) -> str:
+    """Hover card of an inline token: title, source label, account label and snippet."""
+    answer = message.answer()
+    entry = next((e for e in answer.entries if e.id == entry_id), None)
+    if entry is None:
+        return ""
+    row = build_row(entry, answer.numbers.get(entry_id), public=public)
+    lines = [row.accessible_name, row.source_label]
+    if row.account:
+        lines.append(row.account)
+    if row.snippet and not public:
+        lines.append(row.snippet)
+    return "\n".join(lines)
+
+
+def tooltip_at(view: TranscriptView, pos: QPoint) -> str:
+    """The hover text at a viewport point."""
+    row, what, value, _ = view.hit(pos)
+    message = view.message_at(row)
+    if message is None:
+        return ""
+    if what == "chip":
+        return view.layout_for(message).tooltips.get(f"chip:{value}", "")
+    if what == "cite":
+        return token_card(message, value, view.transcript_model().public)
+    if what == "action":
+        return "Show the sources of this answer" if value == "sources" else "Copy message"
+    if what == "link":
+        host = link_host(value) if is_safe_link(value) else None
+        return f"{host} — {value}" if host else ""
+    return ""
+
+
+def painted_selection(
+    view: TranscriptView, layout: RowLayout, anchor: int, position: int
+) -> QAbstractTextDocumentLayout.Selection | None:
+    """The highlight of a text selection inside one row's document."""
+    if anchor == position:
+        return None
+    cursor = QTextCursor(layout.doc)
+    cursor.setPosition(anchor)
+    cursor.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
+    selection = QAbstractTextDocumentLayout.Selection()
+    selection.cursor = cursor
+    fmt = QTextCharFormat()
+    fmt.setBackground(view.palette().color(QPalette.ColorRole.Highlight))
+    fmt.setForeground(view.palette().color(QPalette.ColorRole.HighlightedText))
+    selection.format = fmt
+    return selection
+
+
+def selected_markdown(
+    view: TranscriptView, selection: tuple[int, int, int] | None
+) -> tuple[TranscriptMessage, str] | None:
+    """The message and canonical Markdown of a ``(row, anchor, position)`` selection: chips are
+    copied as their links; in answers, citation pills are left out."""
+    if selection is None:
+        return None
+    row, anchor, position = selection
+    message = view.message_at(row)
+    if message is None or anchor == position:
+        return None
+    start, end = sorted((anchor, position))
+    layout = view.layout_for(message)
+    if message.role == "user":
+        text = message.resolved()[0]
+        return message, selected_source(message.segments(), text, layout.spans, start, end)
+    cursor = QTextCursor(layout.doc)
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+    return message, plain_selection(cursor.selectedText())
+
+
+def copy_markdown(
+    view: TranscriptView, message: TranscriptMessage, markdown: str
+) -> dict[str, str]:
+    """Write one copy of ``markdown`` taken from ``message``; returns the payload."""
+    records = message.resolved()[1] if message.role == "user" else {}
+    source = fragment_source(view.environment_id, message.thread_id, message.message_id)
+    payload = clipboard_payload(markdown, records, source)
+    write_clipboard(payload)
+    return payload

@@ -1,0 +1,48 @@
+"""The FTS5 passage store: replace, delete, rank with bm25()."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from composer_app.server.providers.passage_store import PassageStore
+from composer_app.server.providers.passages import Passage
+
+
+@pytest.fixture
+def store() -> Iterator[PassageStore]:
+    opened = PassageStore()
+    yield opened
+    opened.close()
+
+
+def test_replacing_a_document_replaces_all_its_passages(store: PassageStore):
+    store.put_document("a", "a.txt", [Passage(1, 1, "apple pie"), Passage(3, 3, "apple tart")])
+    store.put_document("a", "a.txt", [Passage(1, 1, "pear crumble")])
+    assert store.passage_count() == 1
+    assert store.search(["apple"]) == []
+    assert [h.text for h in store.search(["pear"])] == ["pear crumble"]
+    store.delete_document("a")
+    store.delete_document("a")
+    assert store.passage_count() == 0 and store.document_titles() == []
+
+
+def test_ranking_prefers_more_specific_passages_and_counts_terms(store: PassageStore):
+    store.put_document("long", "long.txt", [Passage(1, 1, "kiwi " + "filler " * 200)])
+    store.put_document("short", "short.txt", [Passage(1, 1, "kiwi and mango salad")])
+    hits = store.search(["kiwi", "mango"])
+    assert [(h.key, h.matched) for h in hits] == [("short", 2), ("long", 1)]
+    assert hits[0].score < hits[1].score
+
+
+def test_title_matches_count(store: PassageStore):
+    store.put_document("r", "roadmap.md", [Passage(1, 1, "quarterly goals")])
+    assert [h.key for h in store.search(["roadmap"])] == ["r"]
+
+
+def test_meta_values_round_trip(store: PassageStore):
+    assert store.get_meta("schema") == "1"
+    store.set_meta("root", "x")
+    store.set_meta("root", "y")
+    assert store.get_meta("root") == "y" and store.get_meta("missing") is None

@@ -1,0 +1,41 @@
+"""Search terms and listing requests read from a question."""
+
+from __future__ import annotations
+
+import pytest
+
+from composer_app.server.providers.questions import (
+    ListingRequest,
+    listing_request,
+    question_terms,
+)
+
+
+def test_terms_drop_stop_words_and_keep_order_and_numbers():
+    assert question_terms("What port does the Staging server use on 8443? Staging!") == [
+        "port", "staging", "server", "use", "8443"
+    ]
+    assert question_terms("What's in it for me?") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("List the files in the knowledge folder", ListingRequest()),
+        ("list markdown files", ListingRequest((".md", ".markdown"))),
+        ("Show me the python files about billing", ListingRequest((".py", ".pyi"), ("billing",))),
+        ("which documents are there?", ListingRequest()),
+        ("What's in my knowledge folder?", ListingRequest()),
+    ],
+)
+def test_listing_requests(question: str, expected: ListingRequest):
+    assert listing_request(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What does the deploy doc say about ports?", "Which port does staging use?",
+     "Why did the file upload fail?"],
+)
+def test_other_questions_are_not_listings(question: str):
+    assert listing_request(question) is None

@@ -1,0 +1,47 @@
+"""Per-thread provider choice: chosen on thread.create / thread.meta.update, used by turns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from composer_app.server.providers.registry import ProviderOptions, ProviderRouter
+from tests.server.harness import Harness, cid, create_thread, harness, tid, turn_start
+
+
+def reply_text(h: Harness, who: dict[str, str], thread_id: str) -> str:
+    h.wait_turns()
+    snapshot: dict[str, Any] = h.client.get(f"/api/threads/{thread_id}", headers=who).json()
+    replies = [m for m in snapshot["messages"] if m["role"] == "assistant"]
+    assert replies, snapshot
+    text: str = replies[-1]["text"]
+    return text
+
+
+def test_thread_choice_overrides_the_server_default(tmp_path: Path) -> None:
+    router = ProviderRouter(ProviderOptions(data_dir=tmp_path))
+    with harness(tmp_path, provider=router) as h:
+        local, echo = tid(), tid()
+        h.ok(h.alice, create_thread(local, "Local"))
+        h.ok(h.alice, {**create_thread(echo, "Echo"), "provider": "echo"})
+        h.ok(h.alice, turn_start(local, "What is the capital of Freedonia?"))
+        h.ok(h.alice, turn_start(echo, "ping"))
+        assert reply_text(h, h.alice, echo).startswith("Echo: ")
+        assert "offline retrieval assistant" in reply_text(h, h.alice, local)
+        # Switching back to the default on rename keeps the choice persisted by name only.
+        h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": echo,
+                       "title": "Now local", "provider": "local"})
+        assert router.name_for(echo) == "local"
+    router.close()
+    assert ProviderRouter(ProviderOptions(data_dir=tmp_path)).name_for(echo) == "local"
+
+
+def test_unknown_provider_is_a_400_and_creates_nothing(tmp_path: Path) -> None:
+    router = ProviderRouter(ProviderOptions(data_dir=tmp_path))
+    with harness(tmp_path, provider=router) as h:
+        thread = tid()
+        response = h.command(h.alice, {**create_thread(thread), "provider": "gpt-9000"})
+        assert response.status_code == 400
+        assert "Unknown assistant provider" in response.json()["error"]["message"]
+        assert h.client.get(f"/api/threads/{thread}", headers=h.alice).status_code == 404
+    router.close()

@@ -1,0 +1,126 @@
+"""The command line and real server processes: crash safety and multi-process fan-out."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from composer_app.server.store.sqlite import SqliteStore
+from tests.server.harness import create_thread, tid, turn_start
+from tests.server.live import ServerProcess, cli, data_args
+
+
+@pytest.fixture
+def processes() -> Iterator[list[ServerProcess]]:
+    started: list[ServerProcess] = []
+    yield started
+    for process in started:
+        process.stop()
+
+
+def test_create_token_prints_it_once_and_stores_only_its_hash(tmp_path: Path) -> None:
+    token = cli("create-token", "--user", "alice", "--name", "laptop", *data_args(tmp_path))
+    assert token.startswith("cmp_") and "\n" not in token
+    raw = (tmp_path / "composer-server.sqlite3").read_bytes()
+    assert token.encode() not in raw
+    cli("migrate", *data_args(tmp_path))
+    store = SqliteStore.in_dir(tmp_path)
+    store.open()
+    try:
+        import hashlib
+
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        assert store.read_sync(lambda r: r.device_by_token_hash(digest)) is not None
+    finally:
+        store.close()
+
+
+def _raw_post(url: str, token: str, body: dict[str, object]) -> socket.socket:
+    """Write a complete POST /api/commands and return the socket without reading the answer."""
+    host, port = url.removeprefix("http://").split(":")
+    payload = json.dumps(body).encode()
+    sock = socket.create_connection((host, int(port)))
+    sock.sendall(b"POST /api/commands HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 + f"Authorization: Bearer {token}\r\nContent-Length: {len(payload)}\r\n\r\n"
+                 .encode() + payload)
+    return sock
+
+
+def test_kill_9_mid_send_then_restart_keeps_each_message_exactly_once(
+    tmp_path: Path, processes: list[ServerProcess]
+) -> None:
+    token = cli("create-token", "--user", "alice", "--name", "laptop", *data_args(tmp_path))
+    headers = {"Authorization": f"Bearer {token}"}
+    server = ServerProcess(data_args(tmp_path))
+    processes.append(server.start())
+    thread = tid()
+    assert httpx.post(server.url + "/api/commands", headers=headers,
+                      json=create_thread(thread)).status_code == 200
+    bodies = [turn_start(thread, f"message {n}") for n in range(20)]
+    sockets = [_raw_post(server.url, token, body) for body in bodies]
+    server.kill9()  # some commands committed, some maybe not, answers lost
+    for sock in sockets:
+        sock.close()
+    restarted = ServerProcess(data_args(tmp_path), port=server.port)
+    processes.append(restarted.start())
+    for body in bodies:  # the client retries every unanswered command with the same id
+        response = httpx.post(restarted.url + "/api/commands", headers=headers, json=body,
+                              timeout=30)
+        assert response.status_code == 200, response.text
+    snapshot = httpx.get(f"{restarted.url}/api/threads/{thread}", headers=headers).json()
+    user_ids = [m["messageId"] for m in snapshot["messages"] if m["role"] == "user"]
+    assert sorted(user_ids) == sorted(b["message"]["messageId"] for b in bodies)  # type: ignore[index]
+    assert len(user_ids) == len(set(user_ids)) == 20
+
+
+@pytest.mark.postgres
+def test_two_processes_on_one_postgres_share_events(
+    tmp_path: Path, postgres_dsn: str, processes: list[ServerProcess]
+) -> None:
+    args = ["--database-url", f"postgresql+psycopg://?{_query(postgres_dsn)}",
+            "--data-dir", str(tmp_path / "data"), "--storage-dir", str(tmp_path / "blobs")]
+    token = cli("create-token", "--user", "alice", "--name", "laptop", *args)
+    headers = {"Authorization": f"Bearer {token}"}
+    a = ServerProcess(args)
+    b = ServerProcess(args)
+    processes.extend([a.start(), b.start()])
+    env_a = httpx.get(a.url + "/api/environment").json()["environmentId"]
+    assert httpx.get(b.url + "/api/environment").json()["environmentId"] == env_a
+    thread = tid()
+    ws_url = b.url.replace("http://", "ws://") + "/api/ws"
+    with connect(ws_url, additional_headers=headers, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "subscribe", "subscriptionId": "s",
+                            "stream": {"kind": "shell"}, "afterSequence": 0}))
+        assert json.loads(ws.recv(10))["type"] == "synchronized"
+        ws.send(json.dumps({"type": "subscribe", "subscriptionId": "t",
+                            "stream": {"kind": "thread", "threadId": thread},
+                            "afterSequence": 0}))
+        assert json.loads(ws.recv(10))["type"] == "error"  # no such thread yet
+        accepted = httpx.post(a.url + "/api/commands", headers=headers,
+                              json=turn_start(thread, "hello", bootstrap=True)).json()
+        frame = json.loads(ws.recv(10))
+        assert frame["event"]["type"] == "thread.created"
+        assert frame["event"]["threadId"] == thread
+        ws.send(json.dumps({"type": "subscribe", "subscriptionId": "t",
+                            "stream": {"kind": "thread", "threadId": thread},
+                            "afterSequence": frame["event"]["sequence"]}))
+        seen = []
+        while not seen or seen[-1]["type"] != "thread.assistant.completed":
+            message = json.loads(ws.recv(10))
+            if message["type"] == "event":
+                seen.append(message["event"])
+        sequences = [e["sequence"] for e in seen]
+        assert sequences == sorted(sequences) and sequences[1] == accepted["sequence"]
+        assert seen[-1]["payload"]["text"] == "Echo: hello"
+
+
+def _query(dsn: str) -> str:
+    from psycopg.conninfo import conninfo_to_dict
+
+    return "&".join(f"{k}={v}" for k, v in conninfo_to_dict(dsn).items())

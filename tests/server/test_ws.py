@@ -1,0 +1,139 @@
+"""WS /api/ws: replay after a cursor, snapshot on null or a large gap, live events, isolation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from composer_app.core.contracts.wire import decode_server_frame
+from tests.server.harness import Harness, cid, create_thread, harness, tid, turn_start
+
+
+def subscribe(ws: Any, sid: str, after: int | None, thread_id: str | None = None) -> None:
+    stream = {"kind": "shell"} if thread_id is None else {"kind": "thread", "threadId": thread_id}
+    ws.send_json({"type": "subscribe", "subscriptionId": sid, "stream": stream,
+                  "afterSequence": after})
+
+
+def until_synchronized(ws: Any) -> list[dict[str, Any]]:
+    frames = []
+    while True:
+        frame = ws.receive_json()
+        decode_server_frame(frame)  # every frame matches the wire models
+        frames.append(frame)
+        if frame["type"] in ("synchronized", "error"):
+            return frames
+
+
+def test_replay_after_cursor_then_live(h: Harness) -> None:
+    thread = tid()
+    first = h.ok(h.alice, create_thread(thread))["sequence"]
+    h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": thread,
+                   "title": "B"})
+    last = h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": thread,
+                          "title": "C"})["sequence"]
+    with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        subscribe(ws, "s1", first)
+        frames = until_synchronized(ws)
+        assert [f["type"] for f in frames] == ["event", "event", "synchronized"]
+        assert [f["event"]["payload"]["title"] for f in frames[:2]] == ["B", "C"]
+        assert frames[-1] == {"type": "synchronized", "subscriptionId": "s1", "sequence": last}
+        live = h.ok(h.alice, {"type": "thread.delete", "commandId": cid(), "threadId": thread})
+        frame = ws.receive_json()
+        assert frame["type"] == "event" and frame["subscriptionId"] == "s1"
+        assert frame["event"]["type"] == "thread.deleted"
+        assert frame["event"]["sequence"] == live["sequence"]
+
+
+def test_null_cursor_gets_a_snapshot(h: Harness) -> None:
+    thread = tid()
+    h.ok(h.alice, create_thread(thread, "Mine"))
+    h.ok(h.bob, create_thread(tid(), "Not yours"))
+    with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        subscribe(ws, "s", None)
+        snap, synced = until_synchronized(ws)
+        assert snap["type"] == "snapshot" and snap["snapshot"]["kind"] == "shell"
+        assert [t["title"] for t in snap["snapshot"]["threads"]] == ["Mine"]
+        assert snap["sequence"] == synced["sequence"] == snap["snapshot"]["sequence"]
+
+
+def test_large_gap_gets_a_snapshot(tmp_path: Path) -> None:
+    with harness(tmp_path, replay_limit=3) as h:
+        thread = tid()
+        first = h.ok(h.alice, create_thread(thread))["sequence"]
+        for n in range(4):
+            h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": thread,
+                           "title": f"T{n}"})
+        with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+            subscribe(ws, "t", first, thread)
+            frames = until_synchronized(ws)
+            assert [f["type"] for f in frames] == ["snapshot", "synchronized"]
+            assert frames[0]["snapshot"]["thread"]["title"] == "T3"
+            subscribe(ws, "u", first + 1, thread)  # a gap of 3: replay
+            assert [f["type"] for f in until_synchronized(ws)] == ["event"] * 3 + ["synchronized"]
+
+
+def test_cursor_ahead_of_the_log_gets_a_snapshot(h: Harness) -> None:
+    h.ok(h.alice, create_thread(tid()))
+    with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        subscribe(ws, "s", 10_000)
+        assert [f["type"] for f in until_synchronized(ws)] == ["snapshot", "synchronized"]
+
+
+def test_shell_stream_carries_only_own_thread_list_events(h: Harness) -> None:
+    with h.client.websocket_connect("/api/ws", headers=h.bob) as ws:
+        subscribe(ws, "s", 0)
+        assert [f["type"] for f in until_synchronized(ws)] == ["synchronized"]
+        h.ok(h.alice, turn_start(tid(), "alice's secret", bootstrap=True))
+        h.wait_turns()
+        mine = tid()
+        h.ok(h.bob, turn_start(mine, "bob's", bootstrap=True))
+        h.wait_turns()
+        frame = ws.receive_json()
+        assert frame["event"]["type"] == "thread.created"
+        assert frame["event"]["threadId"] == mine
+        subscribe(ws, "again", 0)  # replay for bob never includes alice's events
+        frames = until_synchronized(ws)
+        assert {f["event"]["threadId"] for f in frames if f["type"] == "event"} == {mine}
+
+
+def test_other_users_thread_stream_is_an_error(h: Harness) -> None:
+    thread = tid()
+    h.ok(h.alice, create_thread(thread))
+    with h.client.websocket_connect("/api/ws", headers=h.bob) as ws:
+        for after in (None, 0):
+            subscribe(ws, "x", after, thread)
+            frame = ws.receive_json()
+            assert frame == {"type": "error", "subscriptionId": "x", "code": "unknown_thread",
+                             "message": frame["message"]}
+
+
+def test_invalid_frames_get_an_error_and_the_socket_stays(h: Harness) -> None:
+    with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        ws.send_text("{nope")
+        assert ws.receive_json()["type"] == "error"
+        ws.send_json({"type": "subscribe", "subscriptionId": "s", "stream": {"kind": "moon"}})
+        assert ws.receive_json()["type"] == "error"
+        subscribe(ws, "s", 0)
+        assert until_synchronized(ws)[-1]["type"] == "synchronized"
+
+
+def test_unsubscribe_stops_events(h: Harness) -> None:
+    with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        subscribe(ws, "a", 0)
+        until_synchronized(ws)
+        ws.send_json({"type": "unsubscribe", "subscriptionId": "a"})
+        subscribe(ws, "b", None)
+        until_synchronized(ws)  # processed in order: "a" is gone before "b" exists
+        h.ok(h.alice, create_thread(tid()))
+        frame = ws.receive_json()
+        assert frame["subscriptionId"] == "b"
+
+
+def test_socket_without_token_is_refused(h: Harness) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), h.client.websocket_connect("/api/ws") as ws:
+        ws.receive_json()

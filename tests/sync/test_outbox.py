@@ -1,0 +1,235 @@
+"""Outbox scheduling, upload binding and the legacy fold (pure parts)."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from composer_app.core.codecs.legacy import serialize_legacy_message, upgrade_legacy_message
+from composer_app.core.contracts.messages import decode_message_context
+from composer_app.core.contracts.records import decode_record
+from composer_app.core.contracts.wire import Capabilities
+from composer_app.sync.backoff import SEND_BUDGET_SECONDS
+from composer_app.sync.engine import SyncEngine
+from composer_app.sync.outbox import (
+    SENDING,
+    UNSENT,
+    bind_uploads,
+    fold_for_destination,
+    plan_failure,
+)
+from composer_app.sync.store import OutboxRow, UploadRow
+from tests.sync.conftest import WAIT, Fault, LoopbackServer, ManualClock
+
+Make = Any
+
+T0 = 1_000_000.0
+
+TERMINAL = {
+    "version": 1, "kind": "terminal", "contextId": "ctx_term", "label": "build log",
+    "terminalId": "t1", "terminalLabel": "Terminal 1", "lineStart": 3, "lineEnd": 4,
+    "text": "make: ok\nmake: done",
+}
+IMAGE = {
+    "version": 1, "kind": "image", "contextId": "ctx_img", "label": "shot.png",
+    "attachmentId": "upl_local", "name": "shot.png", "mimeType": "image/png", "sizeBytes": 4,
+}
+TEXT = ("See [build log](t3-context://v1/terminal/ctx_term) and "
+        "![shot.png](t3-context://v1/image/ctx_img)")
+
+
+def _row(**kw: Any) -> OutboxRow:
+    base: dict[str, Any] = {"command_id": "cmd_1", "thread_id": "thr_1",
+                            "kind": "thread.turn.start", "payload": {}, "state": SENDING}
+    base.update(kw)
+    return OutboxRow(**base)
+
+
+def test_first_failure_schedules_about_a_second_and_starts_the_budget() -> None:
+    row = plan_failure(_row(), T0, None, None, "timeout", random.Random(1))
+    assert row.state == SENDING and row.attempts == 1 and row.first_attempt_at == T0
+    assert T0 + 0.5 <= row.next_attempt_at <= T0 + 1
+
+
+def test_schedule_doubles_and_honours_retry_after() -> None:
+    rng = random.Random(2)
+    row = _row(first_attempt_at=T0)
+    delays = []
+    now = T0
+    for _ in range(5):
+        row = plan_failure(row, now, 503, None, "unavailable", rng)
+        delays.append(row.next_attempt_at - now)
+        now = row.next_attempt_at
+    for n, d in enumerate(delays, start=1):
+        assert 2 ** (n - 1) / 2 <= d <= 2 ** (n - 1)
+    row = plan_failure(row, now, 429, 42.0, "rate_limited", rng)
+    assert row.next_attempt_at - now >= 42.0
+
+
+def test_budget_ends_in_unsent_with_a_last_try_at_the_limit() -> None:
+    rng = random.Random(3)
+    row = _row(first_attempt_at=T0)
+    now = T0
+    seen_unsent = False
+    for _ in range(100):
+        row = plan_failure(row, now, 503, None, "unavailable", rng)
+        if row.state == UNSENT:
+            seen_unsent = True
+            break
+        assert row.next_attempt_at <= T0 + SEND_BUDGET_SECONDS
+        now = row.next_attempt_at
+    assert seen_unsent
+    assert now == pytest.approx(T0 + SEND_BUDGET_SECONDS)
+    assert row.last_error == "unavailable"
+
+
+def test_retry_after_beyond_the_budget_gives_up_at_once() -> None:
+    row = plan_failure(_row(first_attempt_at=T0), T0 + 290, 429, 30.0, "rate_limited",
+                       random.Random(4))
+    assert row.state == UNSENT
+
+
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 409, 413, 422])
+def test_non_retryable_answers_end_in_unsent(status: int) -> None:
+    row = plan_failure(_row(), T0, status, None, "nope", random.Random(5))
+    assert row.state == UNSENT and row.last_error == "nope"
+
+
+def _payload() -> dict[str, Any]:
+    return {"type": "thread.turn.start", "commandId": "cmd_1", "threadId": "thr_1",
+            "message": {"messageId": "msg_1", "role": "user", "text": TEXT, "attachments": [],
+                        "context": {"version": 1, "records": [TERMINAL, IMAGE]}}}
+
+
+def test_bind_uploads_rewrites_local_ids_to_pending_ids() -> None:
+    upload = UploadRow("upl_local", "/x", "shot.png", "image/png", "0" * 64, 4, "uploaded",
+                       server_attachment_id="att_pending")
+    body = bind_uploads(_payload(), [upload])
+    assert body["message"]["attachments"] == [
+        {"attachmentId": "att_pending", "name": "shot.png", "mimeType": "image/png",
+         "sizeBytes": 4}]
+    records = body["message"]["context"]["records"]
+    assert records[1]["attachmentId"] == "att_pending"
+    assert records[0] == TERMINAL
+    assert _payload()["message"]["context"]["records"][1]["attachmentId"] == "upl_local"
+
+
+def test_fold_keeps_context_for_inline_capable_destinations() -> None:
+    body = _payload()
+    assert fold_for_destination(body, Capabilities(inline_message_context=True)) == body
+
+
+@pytest.mark.parametrize("caps", [Capabilities(), Capabilities(inline_message_context=False)])
+def test_fold_serializes_legacy_text_without_context(caps: Capabilities) -> None:
+    folded = fold_for_destination(_payload(), caps)
+    message = folded["message"]
+    assert "context" not in message
+    records = decode_message_context(_payload()["message"]["context"]).records
+    assert message["text"] == serialize_legacy_message(TEXT, records)
+    assert "<terminal_context>" in message["text"]
+    _, upgraded = upgrade_legacy_message(message["text"])
+    assert [r.kind for r in upgraded] == ["terminal"]
+
+
+# --- against the real server on loopback ---------------------------------------------------------
+
+def _row_of(engine: SyncEngine, message_id: str) -> OutboxRow | None:
+    rows = [r for r in engine.outbox_items().result(WAIT) if r.message_id == message_id]
+    return rows[0] if rows else None
+
+
+def _users(server: LoopbackServer, token: str, thread_id: str) -> list[str]:
+    data = server.get(f"/api/threads/{thread_id}", token, missing={"messages": []})
+    return [m["text"] for m in data["messages"] if m["role"] == "user"]
+
+
+def _commands_for(server: LoopbackServer, message_id: str) -> list[dict[str, Any]]:
+    return [b for b in server.faults.forwarded
+            if b.get("message", {}).get("messageId") == message_id]
+
+
+def test_backoff_retry_after_budget_then_retry_edit_delete(server: LoopbackServer,
+                                                           make_engine: Make) -> None:
+    clock = ManualClock(T0)
+    token = server.token()
+    engine, rec = make_engine(server.base_url, token, clock=clock, rng=random.Random(9))
+    rec.wait(lambda: engine.connection_state[0] == "connected")
+    thread_a = engine.create_thread("A").result(WAIT)
+    thread_b = engine.create_thread("B").result(WAIT)
+    rec.wait(lambda: not engine.outbox_items().result(WAIT))
+    server.faults.rules.append(Fault(status=503, retry_after="7", thread_id=thread_a))
+    m1 = engine.send_message(thread_a, "first").result(WAIT)
+    m2 = engine.send_message(thread_a, "second").result(WAIT)
+    m3 = engine.send_message(thread_b, "other thread").result(WAIT)
+    rec.wait(lambda: rec.saw("outbox", thread_b, m3, "sent"))  # other threads keep flowing
+
+    row = rec.wait(lambda: (r := _row_of(engine, m1)) and r.attempts == 1 and r)
+    assert row.first_attempt_at == T0 and row.next_attempt_at == T0 + 7  # Retry-After floor
+    assert _commands_for(server, m2) == []  # nothing overtakes the head
+
+    clock.t = T0 + 7
+    engine.wake()
+    row = rec.wait(lambda: (r := _row_of(engine, m1)) and r.attempts == 2 and r)
+    assert T0 + 14 <= row.next_attempt_at <= T0 + 14 + 2
+    server.faults.clear()
+    server.faults.rules.append(Fault(status=429, thread_id=thread_a, retry_after=format_datetime(
+        datetime.fromtimestamp(row.next_attempt_at + 40, UTC), usegmt=True)))
+    clock.t = row.next_attempt_at
+    engine.wake()
+    row = rec.wait(lambda: (r := _row_of(engine, m1)) and r.attempts == 3 and r)
+    assert row.next_attempt_at >= clock.t + 39  # HTTP-date Retry-After (second precision)
+    assert row.last_error == "rate_limited"
+
+    clock.t = T0 + SEND_BUDGET_SECONDS
+    engine.wake()
+    rec.wait(lambda: rec.saw("outbox", thread_a, m1, "unsent"))
+    rec.wait(lambda: rec.saw("outbox", thread_a, m2, "blocked"))
+    states = {m.message_id: m.local_state for m in engine.messages(thread_a).result(WAIT)}
+    assert states[m1] == "unsent" and states[m2] == "blocked"
+    assert len({b["commandId"] for b in _commands_for(server, m1)}) == 1  # one command id
+
+    m4 = engine.send_message(thread_a, "third").result(WAIT)
+    rec.wait(lambda: (r := _row_of(engine, m4)) and r.state == "blocked")
+    edited = engine.edit(m2).result(WAIT)
+    assert edited is not None and edited.text == "second" and edited.thread_id == thread_a
+    assert rec.saw("message_removed", thread_a, m2)
+    assert m2 not in {m.message_id for m in engine.messages(thread_a).result(WAIT)}
+
+    server.faults.clear()
+    assert engine.retry(m1).result(WAIT)
+    rec.wait(lambda: rec.saw("outbox", thread_a, m4, "sent"))
+    rec.wait(lambda: _users(server, token, thread_a) == ["first", "third"])
+
+    server.faults.rules.append(Fault(status=400, thread_id=thread_a))
+    m5 = engine.send_message(thread_a, "refused").result(WAIT)
+    rec.wait(lambda: rec.saw("outbox", thread_a, m5, "unsent"))
+    assert engine.delete(m5).result(WAIT)
+    assert _row_of(engine, m5) is None
+    assert m5 not in {m.message_id for m in engine.messages(thread_a).result(WAIT)}
+    assert not engine.retry(m5).result(WAIT)
+
+
+def test_legacy_fold_for_a_destination_without_inline_context(tmp_path: Path,
+                                                              make_engine: Make) -> None:
+    server = LoopbackServer(tmp_path / "old", inline_message_context=False).start()
+    try:
+        token = server.token()
+        engine, rec = make_engine(server.base_url, token)
+        thread_id = engine.create_thread().result(WAIT)
+        text = "See [build log](t3-context://v1/terminal/ctx_term)"
+        message_id = engine.send_message(thread_id, text, [decode_record(TERMINAL)]).result(WAIT)
+        rec.wait(lambda: rec.saw("outbox", thread_id, message_id, "sent"))
+        (body,) = _commands_for(server, message_id)
+        assert "context" not in body["message"]
+        expected = serialize_legacy_message(text, [decode_record(TERMINAL)])
+        assert body["message"]["text"] == expected
+        assert expected.startswith("See @terminal-1:3-4") and "<terminal_context>" in expected
+        stored = server.get(f"/api/threads/{thread_id}", token)["messages"][0]
+        assert stored["messageId"] == message_id
+    finally:
+        server.stop()

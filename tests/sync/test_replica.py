@@ -1,0 +1,116 @@
+"""Applying events and snapshots to the cache: dedupe by sequence, in-place replacement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from composer_app.core.contracts.wire import decode_event, decode_server_frame
+from composer_app.sync.replica import SHELL, Changes, Replica, thread_stream
+from composer_app.sync.store import ClientStore, MessageRow
+
+AT = "2026-11-30T14:02:11.000Z"
+TID = "thr_1"
+STREAM = thread_stream(TID)
+
+
+def _event(seq: int, kind: str, payload: dict[str, Any]) -> Any:
+    return decode_event({"sequence": seq, "eventId": f"evt_{seq}", "type": kind,
+                         "threadId": TID, "occurredAt": AT, "payload": payload})
+
+
+def _message(mid: str, text: str, role: str = "user") -> dict[str, Any]:
+    return {"messageId": mid, "threadId": TID, "role": role, "text": text, "createdAt": AT}
+
+
+@pytest.fixture
+def replica(tmp_path: Path) -> Any:
+    store = ClientStore(tmp_path / "c.sqlite3")
+    seen: list[Changes] = []
+    yield Replica(store, seen.append), store, seen
+    store.close()
+
+
+def test_events_at_or_below_the_cursor_are_skipped(replica: Any) -> None:
+    rep, store, _ = replica
+    created = _event(1, "thread.created", {"thread": {"threadId": TID, "title": "t",
+                                                      "createdAt": AT, "updatedAt": AT}})
+    assert rep.apply_event(STREAM, created) is not None
+    delta = _event(4, "thread.assistant.delta",
+                   {"messageId": "msg_a", "turnId": "turn_1", "textDelta": "Hel"})
+    delta2 = _event(5, "thread.assistant.delta",
+                    {"messageId": "msg_a", "turnId": "turn_1", "textDelta": "lo"})
+    for event in (delta, delta2, delta, delta2):  # replay overlapping live delivery
+        rep.apply_event(STREAM, event)
+    row = store.message("msg_a")
+    assert row.text == "Hello" and row.is_streaming
+    assert store.cursor(STREAM) == 5
+    assert rep.apply_event(STREAM, delta) is None
+    completed = _event(6, "thread.assistant.completed",
+                       {"messageId": "msg_a", "turnId": "turn_1", "text": "Hello!",
+                        "sources": {"entries": []}, "completedAt": AT})
+    rep.apply_event(STREAM, completed)
+    row = store.message("msg_a")
+    assert (row.text, row.is_streaming, row.sources) == ("Hello!", False, {"entries": []})
+
+
+def test_message_sent_replaces_the_local_echo_in_place(replica: Any) -> None:
+    rep, store, seen = replica
+    store.upsert_message(MessageRow("msg_u", TID, "user", "hi", local_state="sending",
+                                    attachments=({"attachmentId": "upl_1", "name": "a.png",
+                                                  "mimeType": "image/png", "sizeBytes": 1},)))
+    sent = _event(3, "thread.message-sent", {"message": {
+        **_message("msg_u", "hi"),
+        "attachments": [{"attachmentId": "att_9", "name": "a.png", "mimeType": "image/png",
+                         "sizeBytes": 1}]}})
+    changes = rep.apply_event(STREAM, sent)
+    assert changes.messages == [(TID, "msg_u")] and seen[-1] is changes
+    (row,) = store.messages(TID)
+    assert row.local_state is None and row.sequence == 3
+    assert row.attachments[0]["attachmentId"] == "att_9"
+
+
+def test_a_failed_turn_stops_streaming(replica: Any) -> None:
+    rep, store, _ = replica
+    rep.apply_event(STREAM, _event(2, "thread.assistant.delta",
+                                   {"messageId": "msg_a", "turnId": "turn_1", "textDelta": "x"}))
+    rep.apply_event(STREAM, _event(3, "thread.turn-failed",
+                                   {"turnId": "turn_1", "error": {"code": "x", "message": "y"}}))
+    assert not store.message("msg_a").is_streaming
+
+
+def test_thread_snapshot_replaces_server_rows_and_keeps_pending_ones(replica: Any) -> None:
+    rep, store, _ = replica
+    store.upsert_message(MessageRow("msg_stale", TID, "user", "stale", sequence=2))
+    store.upsert_message(MessageRow("msg_mine", TID, "user", "pending", local_state="sending"))
+    store.upsert_message(MessageRow("msg_b", TID, "user", "b", local_state="sent"))
+    frame = decode_server_frame({"type": "snapshot", "subscriptionId": STREAM, "sequence": 40,
+                                 "snapshot": {"kind": "thread", "sequence": 40,
+                                              "thread": {"threadId": TID, "createdAt": AT,
+                                                         "updatedAt": AT, "lastSequence": 39},
+                                              "messages": [_message("msg_a", "a"),
+                                                           _message("msg_b", "b")]}})
+    rep.apply_snapshot(STREAM, frame.snapshot)
+    assert [(m.message_id, m.local_state) for m in store.messages(TID)] == [
+        ("msg_a", None), ("msg_b", None), ("msg_mine", "sending")]
+    assert store.cursor(STREAM) == 40
+
+
+def test_shell_events_announce_new_and_deleted_threads(replica: Any) -> None:
+    rep, store, _ = replica
+    created = _event(7, "thread.created", {"thread": {"threadId": TID, "createdAt": AT,
+                                                      "updatedAt": AT}})
+    changes = rep.apply_event(SHELL, created)
+    assert changes.new_threads == [(TID, 6)] and changes.thread_list
+    rep.apply_event(SHELL, _event(8, "thread.meta-updated", {"title": "Renamed"}))
+    assert store.thread(TID).title == "Renamed"
+    changes = rep.apply_event(SHELL, _event(9, "thread.deleted", {}))
+    assert changes.deleted_threads == [TID] and store.thread(TID) is None
+    frame = decode_server_frame({"type": "snapshot", "subscriptionId": SHELL, "sequence": 12,
+                                 "snapshot": {"kind": "shell", "sequence": 12, "threads": [
+                                     {"threadId": "thr_2", "createdAt": AT, "updatedAt": AT}]}})
+    changes = rep.apply_snapshot(SHELL, frame.snapshot)
+    assert changes.new_threads == [("thr_2", -1)]
+    assert [t.thread_id for t in store.threads()] == ["thr_2"]

@@ -1,0 +1,81 @@
+"""The client cache on a real SQLite file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from composer_app.core.errors import StorageError
+from composer_app.sync.store import ClientStore, MessageRow, OutboxRow, ThreadRow, UploadRow
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> ClientStore:
+    s = ClientStore(tmp_path / "client.sqlite3")
+    yield s
+    s.close()
+
+
+def test_opens_in_wal_mode(tmp_path: Path, store: ClientStore) -> None:
+    db = sqlite3.connect(tmp_path / "client.sqlite3")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.close()
+
+
+def test_server_copy_replaces_the_echo_in_place(store: ClientStore) -> None:
+    store.upsert_message(MessageRow("msg_1", "thr_1", "user", "hi", local_state="sending"))
+    store.upsert_message(MessageRow("msg_0", "thr_1", "user", "older", sequence=3))
+    store.upsert_message(MessageRow("msg_1", "thr_1", "user", "hi", sequence=9,
+                                    attachments=({"attachmentId": "att_9"},)))
+    rows = store.messages("thr_1")
+    assert [r.message_id for r in rows] == ["msg_0", "msg_1"]
+    assert rows[1].local_state is None and rows[1].attachments == ({"attachmentId": "att_9"},)
+
+
+def test_snapshot_keeps_local_echoes_on_top(store: ClientStore) -> None:
+    store.upsert_message(MessageRow("msg_old", "thr_1", "user", "gone", sequence=1))
+    store.upsert_message(MessageRow("msg_local", "thr_1", "user", "mine", local_state="sending"))
+    store.replace_messages("thr_1", [MessageRow("msg_a", "thr_1", "user", "a", sequence=0),
+                                     MessageRow("msg_b", "thr_1", "assistant", "b", sequence=0)])
+    assert [r.message_id for r in store.messages("thr_1")] == ["msg_a", "msg_b", "msg_local"]
+
+
+def test_outbox_and_echo_are_written_together(store: ClientStore) -> None:
+    row = OutboxRow("cmd_1", "thr_1", "thread.turn.start", {"a": 1}, "sending",
+                    message_id="msg_1", depends_on_uploads=("upl_1",))
+    store.add_outbox(row, MessageRow("msg_1", "thr_1", "user", "x", local_state="sending"))
+    assert store.outbox() == [row]
+    with pytest.raises(StorageError):  # same command id twice: the whole unit is refused
+        store.add_outbox(row, MessageRow("msg_2", "thr_1", "user", "y", local_state="sending"))
+    assert store.message("msg_2") is None
+
+
+def test_failed_transaction_rolls_back(store: ClientStore) -> None:
+    with pytest.raises(RuntimeError), store.transaction():
+        store.upsert_thread(ThreadRow("thr_1", "t"))
+        raise RuntimeError
+    assert store.threads() == []
+
+
+def test_shell_snapshot_keeps_threads_being_created(store: ClientStore) -> None:
+    store.upsert_thread(ThreadRow("thr_gone", "old"))
+    store.upsert_thread(ThreadRow("thr_new", "mine", local_state="creating"))
+    store.set_cursor("thread:thr_gone", 4)
+    store.replace_threads([ThreadRow("thr_srv", "srv", "2026-11-30T00:00:00Z", 5)])
+    assert {t.thread_id for t in store.threads()} == {"thr_new", "thr_srv"}
+    assert store.cursor("thread:thr_gone") is None
+
+
+def test_cursor_uploads_and_environments_round_trip(tmp_path: Path, store: ClientStore) -> None:
+    store.set_cursor("shell", 12)
+    upload = UploadRow("upl_1", "/x", "a.png", "image/png", "0" * 64, 3, "queued")
+    store.save_upload(upload)
+    store.save_environment("env_1", "http://h", {"inlineMessageContext": True}, 1.0)
+    store.close()
+    again = ClientStore(tmp_path / "client.sqlite3")
+    assert again.cursor("shell") == 12
+    assert again.upload("upl_1") == upload
+    assert again.environment_capabilities("http://h") == {"inlineMessageContext": True}
+    again.close()

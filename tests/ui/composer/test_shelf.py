@@ -1,0 +1,189 @@
+"""The attachment shelf: a real list view over the draft's images and context items."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, QTimer, QUrl
+from PySide6.QtGui import QImage, QKeyEvent
+from PySide6.QtWidgets import QApplication, QMessageBox, QVBoxLayout, QWidget
+
+from composer_app.core.document.segments import ChipSegment
+from composer_app.ui.composer.attachments_logic import Notice
+from composer_app.ui.composer.document_bridge import read_segments
+from composer_app.ui.composer.shelf import AttachmentShelf, ask, confirmation_box
+from composer_app.ui.composer.shelf_model import CONTEXT_ID_ROLE
+from tests.core.document import sample_records as rec
+from tests.ui.composer.attachment_support import link, make_composer, make_uploads
+
+
+@pytest.fixture
+def w(qtbot, tmp_path):
+    return make_composer(qtbot, make_uploads(tmp_path))
+
+
+@pytest.fixture
+def shelf(w, qtbot):
+    questions = []
+    answers = []
+
+    def confirm(notice):
+        questions.append(notice)
+        return answers.pop(0) if answers else False
+
+    view = AttachmentShelf(w, confirm=confirm)
+    view.questions, view.answers = questions, answers
+    qtbot.addWidget(view)
+    return view
+
+
+def paste_image(w, tmp_path, name="shot.png"):
+    path = tmp_path / name
+    QImage(6, 6, QImage.Format.Format_ARGB32).save(str(path))
+    md = QMimeData()
+    md.setUrls([QUrl.fromLocalFile(str(path))])
+    w.insertFromMimeData(md)
+    return next(r for r in w.draft.records.values() if r.name == name)
+
+
+def chip_ids(w):
+    return [s.context_id for s in read_segments(w.document()) if isinstance(s, ChipSegment)]
+
+
+def names(shelf):
+    m = shelf.shelf_model
+    return [m.data(m.index(n, 0), Qt.ItemDataRole.AccessibleTextRole) for n in range(m.rowCount())]
+
+
+def test_shelf_shows_images_with_names_then_mirrored_items(w, shelf, tmp_path, qtbot):
+    assert shelf.isHidden()
+    image = paste_image(w, tmp_path)
+    w.insert_context(rec.terminal())
+    assert shelf.isVisible()
+    assert names(shelf) == ["Image shot.png, 1 reference",
+                            f"Terminal output {rec.terminal().label or 'terminal'}, 1 reference"]
+    index = shelf.shelf_model.index(0, 0)
+    assert shelf.shelf_model.data(index, CONTEXT_ID_ROLE) == image.context_id
+    assert shelf.shelf_model.data(index, Qt.ItemDataRole.DisplayRole) == "shot.png"
+    qtbot.waitUntil(lambda: shelf.shelf_model.has_thumbnail(image.context_id), timeout=5000)
+    icon = shelf.shelf_model.data(index, Qt.ItemDataRole.DecorationRole)
+    assert not icon.isNull()
+    assert shelf.accessibleName() == "Attachments"
+    assert shelf.focusPolicy() == Qt.FocusPolicy.StrongFocus
+    shelf.grab()
+
+
+def test_deleting_an_image_chip_keeps_the_image_on_the_shelf(w, shelf, tmp_path):
+    image = paste_image(w, tmp_path)
+    w.selectAll()
+    w.textCursor().removeSelectedText()
+    assert chip_ids(w) == []
+    assert image.context_id in w.draft.records
+    assert names(shelf) == ["Image shot.png, no references"]
+    shelf.setCurrentIndex(shelf.shelf_model.index(0, 0))
+    shelf.setFocus()
+    QApplication.sendEvent(shelf, _key(Qt.Key.Key_Delete))
+    assert shelf.questions == []  # unreferenced: removed without asking
+    assert image.context_id not in w.draft.records and shelf.isHidden()
+
+
+def _key(key):
+    return QKeyEvent(QEvent.Type.KeyPress, key, Qt.KeyboardModifier.NoModifier)
+
+
+def test_removing_a_referenced_image_asks_then_removes_every_chip(w, shelf, tmp_path):
+    image = paste_image(w, tmp_path)
+    w.insertPlainText("text ")
+    w.insert_context(image)  # a second chip for the same image
+    w.insert_context(rec.skill())
+    assert chip_ids(w).count(image.context_id) == 2
+    shelf.setCurrentIndex(shelf.shelf_model.index(0, 0))
+    QApplication.sendEvent(shelf, _key(Qt.Key.Key_Delete))  # answered "no"
+    assert shelf.questions == [Notice("Remove shot.png from the message?",
+                                      "Removing it also removes every reference.")]
+    assert chip_ids(w).count(image.context_id) == 2
+    shelf.answers.append(True)
+    QApplication.sendEvent(shelf, _key(Qt.Key.Key_Backspace))
+    assert chip_ids(w) == ["skill_s1"] and image.context_id not in w.draft.records
+    assert "shot.png" not in " ".join(names(shelf))
+    assert any("shot.png removed" in a for a in w.a11y.history)
+    w.undo()  # the removal is one undo step: chips and the image come back
+    assert chip_ids(w).count(image.context_id) == 2 and image.context_id in w.draft.records
+    assert names(shelf)[0] == "Image shot.png, 2 references"
+
+
+def test_removing_a_mirrored_row_removes_its_chips(w, shelf):
+    w.insert_context(rec.review())
+    shelf.answers.append(True)
+    assert shelf.request_removal(0)
+    assert chip_ids(w) == [] and not w.draft.records
+
+
+def test_removing_a_screenshot_removes_its_annotation(w, shelf):
+    shot = rec.image("image_shot", "shot.png")
+    note = rec.annotation(shot="image_shot")
+    w.insert_context(note)
+    w.insert_context(shot)
+    shelf.answers.append(True)
+    assert shelf.request_removal(0)
+    assert chip_ids(w) == [] and not w.draft.records
+
+
+def test_remove_button_on_the_item(w, shelf, tmp_path, qtbot):
+    paste_image(w, tmp_path)
+    shelf.answers.append(True)
+    rect = shelf.visualRect(shelf.shelf_model.index(0, 0))
+    qtbot.mouseClick(shelf.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(rect.right() - 8, rect.top() + 8))
+    assert len(shelf.questions) == 1 and not w.draft.records
+
+
+def test_confirmation_box_texts_and_default(qtbot):
+    box = confirmation_box(None, Notice("Remove shot.png from the message?",
+                                        "Removing it also removes every reference."))
+    qtbot.addWidget(box)
+    assert box.text() == "Remove shot.png from the message?"
+    assert box.informativeText() == "Removing it also removes every reference."
+    assert box.defaultButton() is box.escapeButton()
+    assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
+
+
+def test_ask_returns_the_users_choice(qtbot):
+    def click(name):
+        def run():
+            box = QApplication.activeModalWidget()
+            assert isinstance(box, QMessageBox)
+            target = next(b for b in box.buttons() if b.objectName() == name) if name else (
+                box.button(QMessageBox.StandardButton.Cancel))
+            target.click()
+        QTimer.singleShot(0, run)
+
+    notice = Notice("Remove a from the message?", "Removing it also removes every reference.")
+    click("remove")
+    assert ask(None, notice) is True
+    click("")
+    assert ask(None, notice) is False
+
+
+def test_old_drafts_do_not_gain_image_chips(w, shelf):
+    w.set_markdown("plain old text", [rec.image()])
+    assert chip_ids(w) == [] and names(shelf) == ["Image shot.png, no references"]
+
+
+def test_shelf_is_reachable_with_tab(w, shelf, qtbot):
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.addWidget(w)
+    layout.addWidget(shelf)
+    qtbot.addWidget(box)
+    w.insert_context(rec.skill())
+    box.show()
+    w.show()  # reparenting hid it
+    qtbot.waitExposed(box)
+    chain = w.nextInFocusChain()
+    while chain is not shelf and not chain.focusPolicy() & Qt.FocusPolicy.TabFocus:
+        chain = chain.nextInFocusChain()
+    assert chain is shelf  # Tab from the composer (tab changes focus) lands on the shelf
+    assert w.tabChangesFocus() and shelf.isVisibleTo(box)
+    w.setParent(None)  # qtbot owns the composer and the shelf
+    shelf.setParent(None)
+    assert link(rec.skill()) in w.markdown()

@@ -1,0 +1,124 @@
+"""The app entry: arguments, identity, the embedded server with the local provider, shutdown."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from composer_app import APP_ID, __version__
+from composer_app.ui.app import (
+    EarlyServer,
+    build_parser,
+    create_application,
+    icons_dir,
+    release_clipboard,
+    stop_embedded_server,
+)
+from composer_app.ui.settings_logic import AppSettings, app_paths
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_arguments() -> None:
+    args = build_parser().parse_args(["--server", "https://c.example", "--token", "t",
+                                      "--data-dir", "/tmp/x", "--self-test"])
+    assert (args.server, args.token, args.data_dir, args.self_test) == (
+        "https://c.example", "t", Path("/tmp/x"), True)
+    assert build_parser().parse_args([]).server is None
+
+
+def test_version_through_python_dash_m() -> None:
+    out = subprocess.run([sys.executable, "-m", "composer_app", "--version"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == f"composer-app {__version__}"
+
+
+def test_application_identity_and_icon(qtbot: QtBot) -> None:
+    app = create_application()
+    assert app is QApplication.instance()
+    assert QGuiApplication.desktopFileName() == APP_ID
+    assert (icons_dir() / "hicolor" / "48x48" / "apps" / f"{APP_ID}.png").exists()
+    assert not app.windowIcon().isNull()
+
+
+def test_embedded_server_starts_early_with_the_local_provider(tmp_path: Path) -> None:
+    paths = app_paths(tmp_path)
+    knowledge = tmp_path / "knowledge"
+    knowledge.mkdir()
+    server = EarlyServer(paths, AppSettings(knowledge_dir=str(knowledge))).wait()
+    try:
+        assert server.url.startswith("http://127.0.0.1:")
+        assert server.router.options.provider == "local"
+        assert server.router.options.knowledge_dir == knowledge
+        reply = httpx.get(f"{server.url}/api/environment", timeout=10,
+                          headers={"Authorization": f"Bearer {server.token}"})
+        assert reply.status_code == 200
+    finally:
+        stop_embedded_server(server)
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"{server.url}/api/environment", timeout=2)
+
+
+def test_release_clipboard_keeps_the_text_only(qtbot: QtBot) -> None:
+    from PySide6.QtCore import QMimeData
+
+    data = QMimeData()
+    data.setText("see [notes](context://file/x)")
+    data.setData("application/x-example", b"1")
+    QGuiApplication.clipboard().setMimeData(data)
+    release_clipboard()
+    now = QGuiApplication.clipboard().mimeData()
+    assert now.text() == "see [notes](context://file/x)"
+    assert not now.hasFormat("application/x-example")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals and offscreen Qt on POSIX")
+def test_remote_server_without_token_fails_with_a_reason(tmp_path: Path) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    code = ("import sys\nimport composer_app.ui.app as a\na.ask_token = lambda url: None\n"
+            "sys.exit(a.main(['--server', 'http://127.0.0.1:9', '--data-dir', sys.argv[1]]))")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1
+    assert "no token for http://127.0.0.1:9" in out.stderr
+
+
+def test_server_argument_connects_to_a_remote_server(tmp_path: Path) -> None:
+    from composer_app.server.embedded import start_embedded
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    code = (
+        "import sys\n"
+        "import composer_app.ui.main_window as mw\n"
+        "from PySide6.QtCore import QTimer\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "show = mw.MainWindow.show\n"
+        "def patched(self):\n"
+        "    show(self)\n"
+        "    def poll():\n"
+        "        if self.status.connection.text() == 'Connected':\n"
+        "            print('STATUS', self.status.connection.text(), self.session.embedded,\n"
+        "                  flush=True)\n"
+        "            QApplication.instance().quit()\n"
+        "        else:\n"
+        "            QTimer.singleShot(20, poll)\n"
+        "    poll()\n"
+        "mw.MainWindow.show = patched\n"
+        "from composer_app.ui.app import main\n"
+        "sys.exit(main(sys.argv[1:]))\n")
+    with start_embedded(tmp_path / "server") as server:
+        out = subprocess.run(
+            [sys.executable, "-c", code, "--server", server.url, "--token", server.token,
+             "--data-dir", str(tmp_path / "client")],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "STATUS Connected False"
+    assert not (tmp_path / "client" / "server").exists()  # no embedded server was started

@@ -1,0 +1,271 @@
+"""The main window against a real embedded server: first thread, threads, shortcuts, panes,
+status bar and what it remembers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from composer_app.sync.secrets import TokenStore
+from composer_app.ui.app import connect_backend, start_embedded_server, stop_embedded_server
+from composer_app.ui.main_window import MainWindow, Session
+from composer_app.ui.settings_logic import AppSettings, Connection, app_paths
+
+WAIT_MS = 20_000
+
+
+class _Backend:
+    """An embedded server and the sync engine for one test; windows share them."""
+
+    def __init__(self, root: Path) -> None:
+        self.paths = app_paths(root)
+        self.settings = AppSettings()
+        self.server = start_embedded_server(self.paths, self.settings)
+        app = QApplication.instance()
+        self.started = connect_backend(app, self.paths, Connection(True, self.server.url),
+                                       self.server.token)
+        self.windows: list[MainWindow] = []
+
+    def window(self, qtbot: QtBot) -> MainWindow:
+        session = Session(self.started.bridge, self.paths, self.settings,
+                          TokenStore(self.paths.config_dir), True, self.started.url)
+        window = MainWindow(session)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitUntil(lambda: window.thread_pane.model.row_of(window.current_thread) >= 0,
+                        timeout=WAIT_MS)
+        self.windows.append(window)
+        return window
+
+    def close(self) -> None:
+        for window in self.windows:
+            window.close()
+        self.started.bridge.stop()
+        stop_embedded_server(self.server)
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> Iterator[_Backend]:
+    running = _Backend(tmp_path / "data")
+    yield running
+    running.close()
+
+
+def _titles(window: MainWindow) -> list[str]:
+    model = window.thread_pane.model
+    return [model.index(i).data() for i in range(model.rowCount())]
+
+
+def test_first_run_has_a_ready_thread_and_embedded_status(backend: _Backend,
+                                                          qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    assert _titles(window) == ["New thread"]
+    assert window.editor.isEnabled() and window.send_button.isEnabled()
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
+                    timeout=WAIT_MS)
+    assert not window.status.unsent.isVisible()
+    assert not window.status.banner.isVisible()  # no token to keep for the embedded server
+
+
+def test_ctrl_n_creates_and_shows_a_thread_then_rename_and_search(backend: _Backend,
+                                                                  qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    second = window.current_thread
+    qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
+    window.rename_thread(second, "Budget  review")
+    qtbot.waitUntil(lambda: "Budget review" in _titles(window), timeout=WAIT_MS)
+    assert window.windowTitle() == "Budget review — Composer"
+    window.thread_pane.search.setText("budget")
+    assert _titles(window) == ["Budget review"]
+    window.thread_pane.search.setText("zzz")
+    assert _titles(window) == []
+    assert window.current_thread == second  # searching never switches thread
+
+
+def test_archive_hides_a_thread_until_show_archived(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    window.toggle_archive_current()
+    assert _titles(window) == []
+    assert window.archive_action.text() == "Un&archive thread"
+    window.show_archived_action.setChecked(True)
+    assert _titles(window) == ["New thread"]
+    window.set_archived(thread, False)
+    window.show_archived_action.setChecked(False)
+    assert _titles(window) == ["New thread"]
+
+
+def test_sending_shows_the_echo_and_the_answer(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
+                    timeout=WAIT_MS)
+    assert window.transcript_stack.currentWidget() is window.empty_hint
+    window.editor.setFocus()
+    window.editor.insertPlainText("What is in my knowledge folder?")
+    qtbot.keyClick(window.editor, Qt.Key.Key_Return)
+    assert window.editor.markdown() == ""
+
+    def answered() -> bool:
+        roles = [(m.role, m.streaming) for m in window.transcript.messages]
+        return roles == [("user", False), ("assistant", False)]
+
+    qtbot.waitUntil(answered, timeout=WAIT_MS)
+    assert window.transcript_stack.currentWidget() is window.transcript
+    assert window.transcript.messages[0].text == "What is in my knowledge folder?"
+    assert window.transcript.messages[1].text.strip()
+
+
+def test_sources_shortcut_toggles_even_from_the_composer(backend: _Backend,
+                                                          qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    window.activateWindow()
+    window.editor.setFocus()
+    assert not window.sources_dock.isVisible()
+    window.sources_action.trigger()
+    assert window.sources_dock.isVisible() and window.sources_action.isChecked()
+    window.sources_action.trigger()
+    assert not window.sources_dock.isVisible()
+    # the composer claims Ctrl+Shift+S for itself; the window's filter gives it to Sources
+    qtbot.keyClick(window.editor, Qt.Key.Key_S,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.sources_dock.isVisible()
+
+
+def test_f6_cycles_focus_through_the_visible_panes(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    window.activateWindow()
+    window.thread_pane.list.setFocus()
+    seen = []
+    for _ in range(3):
+        window.next_pane_action.trigger()
+        seen.append(window._focused_pane())
+    assert seen == [1, 2, 0]  # transcript, composer, back to the list (Sources hidden)
+    window.sources_dock.show()
+    window.focus_previous_pane()
+    assert window._focused_pane() == 3
+
+
+def test_every_action_is_in_a_menu_with_the_issue_shortcuts(backend: _Backend,
+                                                            qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    in_menus = {a.objectName() for menu in window.menuBar().findChildren(type(
+        window.menuBar().actions()[0].menu())) for a in menu.actions()}
+    shortcuts = {a.objectName(): a.shortcut().toString() for a in window.actions()}
+    assert shortcuts["newThread"] == "Ctrl+N"
+    assert shortcuts["quickSwitcher"] == "Ctrl+K"
+    assert shortcuts["stash"] == "Ctrl+S"
+    assert shortcuts["plainPaste"] == "Ctrl+Shift+V"
+    assert shortcuts["toggleSources"] == "Ctrl+Shift+S"
+    assert shortcuts["nextPane"] == "F6"
+    assert set(shortcuts) <= in_menus
+
+
+def test_quick_switcher_opens_on_ctrl_k_and_switches(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.rename_thread(first, "Alpha notes")
+    window.new_thread("Beta plan")
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: sorted(_titles(window)) == ["Alpha notes", "Beta plan"],
+                    timeout=WAIT_MS)
+    window.switcher_action.trigger()
+    assert window.switcher.isVisible()
+    qtbot.keyClicks(window.switcher.query, "alph")
+    assert [window.thread_row(t).title for t in window.switcher.shown_ids()] == ["Alpha notes"]
+    qtbot.keyClick(window.switcher.query, Qt.Key.Key_Return)
+    assert not window.switcher.isVisible()
+    assert window.current_thread == first
+
+
+def test_stash_shortcut_and_drafts_follow_the_thread(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.editor.insertPlainText("half-written idea")
+    window.thread_pane.list.setFocus()  # Ctrl+S works from anywhere in the window
+    window.stash_action.trigger()
+    assert window.editor.markdown() == ""
+    assert len(window.editor.draft.stash) == 1
+    assert window.notices.isVisible() and window.notices.history[-1][0] == "Prompt stashed."
+    window.stash_action.trigger()  # empty composer: brings it back
+    assert window.editor.markdown() == "half-written idea"
+    window.new_thread()
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    assert window.editor.markdown() == ""
+    window.open_thread(first)
+    assert window.editor.markdown() == "half-written idea"
+
+
+def test_geometry_and_last_thread_are_remembered(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.new_thread("Second")
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    second = window.current_thread
+    qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
+    window.open_thread(first)
+    window.resize(780, 700)
+    qtbot.waitUntil(lambda: (window.width(), window.height()) == (780, 700), timeout=WAIT_MS)
+    window.close()
+    again = backend.window(qtbot)
+    assert again.current_thread == first != second
+    assert (again.width(), again.height()) == (780, 700)
+
+
+def test_unsent_count_appears_when_the_server_is_gone(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
+                    timeout=WAIT_MS)
+    stop_embedded_server(backend.server)
+    backend.started.bridge.engine.disconnect()
+    qtbot.waitUntil(lambda: window.status.retry.isVisible(), timeout=WAIT_MS)
+    window.editor.insertPlainText("queued while offline")
+    window.send_action.trigger()
+    qtbot.waitUntil(lambda: window.status.unsent.isVisible(), timeout=WAIT_MS)
+    assert window.status.unsent.text().startswith("1 unsent")
+    window.status.unsent.click()
+    assert window.unsent_dialog.isVisible()
+    assert window.unsent_dialog.items.count() == 1
+    assert "queued while offline" in window.unsent_dialog.items.item(0).text()
+    assert window.unsent_dialog.edit_button.isEnabled()
+    window.unsent_dialog.edit_button.click()  # Edit: back into the composer, out of the queue
+    qtbot.waitUntil(lambda: window.editor.markdown() == "queued while offline", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not window.status.unsent.isVisible(), timeout=WAIT_MS)
+    assert window.unsent_dialog.items.count() == 0
+    backend.server = _Stopped()
+
+
+class _Stopped:
+    """Stands in for a server the test already stopped."""
+
+    def stop(self, *_: Any) -> None:
+        return None
+
+
+def test_remote_session_without_keyring_shows_the_banner_and_can_remember(
+        backend: _Backend, qtbot: QtBot, tmp_path: Path) -> None:
+    from keyring.backends import fail
+
+    tokens = TokenStore(tmp_path / "config", backend=fail.Keyring())
+    tokens.set(backend.started.url, backend.server.token)
+    session = Session(backend.started.bridge, backend.paths, backend.settings, tokens, False,
+                      backend.started.url)
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    backend.windows.append(window)
+    assert window.status.banner.isVisible()
+    assert "keyring is unavailable" in window.status.banner.text()
+    assert window.status.remember.text() == "Remember on this device (unencrypted)"
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Connected", timeout=WAIT_MS)
+    window.status.remember.click()
+    assert not window.status.banner.isVisible()
+    assert (tokens.credentials_path.stat().st_mode & 0o777) == 0o600

@@ -1,0 +1,94 @@
+"""The Sources panel model: groups, counts, collapse, empty states, actions and names."""
+
+from __future__ import annotations
+
+from composer_app.core.contracts.sources import decode_sources
+from composer_app.ui.transcript.samples import SOURCES
+from composer_app.ui.transcript.sources_logic import (
+    GENERAL_KNOWLEDGE_EMPTY,
+    NONE_SUPPORTED,
+    build_sources_panel,
+    format_date,
+)
+
+ENTRIES = decode_sources(SOURCES)
+NUMBERS = {"src_1": 1, "src_2": 2}
+
+
+def test_groups_in_order_with_counts_and_collapse() -> None:
+    panel = build_sources_panel(ENTRIES, NUMBERS, "mixed")
+    assert [(g.header, g.collapsed) for g in panel.groups] == [
+        ("Used in answer (2)", False),
+        ("Checked (1)", True),
+        ("Listed (1)", True),
+    ]
+    assert [r.title for r in panel.groups[0].rows] == [
+        "Q3 budget plan.xlsx",
+        "Revised plans due 14 October",
+    ]
+    assert [r.number for r in panel.groups[0].rows] == [1, 2]
+    assert panel.notice is None and panel.empty_text is None
+
+
+def test_numbered_used_entries_come_first_in_number_order() -> None:
+    panel = build_sources_panel(ENTRIES, {"src_2": 1}, "mixed")
+    assert [r.entry_id for r in panel.groups[0].rows] == ["src_2", "src_1"]
+    assert panel.groups[0].rows[1].number is None
+
+
+def test_row_actions_follow_the_contract() -> None:
+    panel = build_sources_panel(ENTRIES, NUMBERS, "mixed")
+    actions = {r.entry_id: r.actions for g in panel.groups for r in g.rows}
+    assert actions == {
+        "src_1": ["open", "download"],
+        "src_2": ["open"],
+        "src_3": ["open"],
+        "src_4": ["open"],
+    }
+    row = panel.row("src_1")
+    assert row is not None and row.open_tooltip is not None
+    assert row.open_tooltip.startswith("docs.example.com")
+
+
+def test_public_threads_offer_no_download_and_nothing_on_private_kinds() -> None:
+    panel = build_sources_panel(ENTRIES, NUMBERS, "mixed", public=True)
+    actions = {r.entry_id: r.actions for g in panel.groups for r in g.rows}
+    assert actions == {"src_1": [], "src_2": [], "src_3": [], "src_4": ["open"]}
+    assert all(r.account is None for g in panel.groups for r in g.rows)
+
+
+def test_row_text_is_display_safe_and_collapsed_details_hold_hints() -> None:
+    panel = build_sources_panel(ENTRIES, NUMBERS, "mixed")
+    row = panel.row("src_1")
+    assert row is not None
+    assert row.account == "From alice@example.com's Google Drive"
+    assert row.date == "Created 2 Sep 2026" and row.confidence == "strong"
+    assert ("Folder", "Finance / Planning") in row.details
+    text = repr(panel)
+    for secret in ("conn_7f3a9", "1AbCdEfGhIjKlMnOpQrStUvWxYz0123", "drive.search"):
+        assert secret not in text
+    checked = panel.row("src_3")
+    assert (
+        checked is not None
+        and checked.coverage == "Checked the 50 most recent messages in #finance."
+    )
+    assert checked.freshness is not None and checked.has_details
+
+
+def test_accessible_names() -> None:
+    panel = build_sources_panel(ENTRIES, NUMBERS, "mixed")
+    names = [r.accessible_name for g in panel.groups for r in g.rows]
+    assert names[0] == "Source 1, used: Q3 budget plan.xlsx"
+    assert names[2] == "Source, checked: Budget discussion"
+
+
+def test_empty_states() -> None:
+    assert build_sources_panel([], {}, "general-knowledge").empty_text == GENERAL_KNOWLEDGE_EMPTY
+    only_checked = [e for e in ENTRIES if e.source_usage != "used"]
+    panel = build_sources_panel(only_checked, {}, "source-backed")
+    assert panel.notice == NONE_SUPPORTED
+    assert [g.collapsed for g in panel.groups] == [False, False]
+
+
+def test_dates_are_formatted_as_written() -> None:
+    assert format_date("2026-10-03T23:30:00-05:00") == "3 Oct 2026"
