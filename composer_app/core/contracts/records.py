@@ -170,24 +170,25 @@ class RecordBase(WireModel):
         return value
 
 
-class ImageRecord(RecordBase):
+class AttachmentRecordBase(RecordBase):
+    """The shape image and file records share: a binding to an attachment, never its bytes."""
+
+    attachment_id: AttachmentId
+    name: Name
+    mime_type: MimeType
+    size_bytes: JsonInt
+
+
+class ImageRecord(AttachmentRecordBase):
     """An image attachment, bound by ``attachmentId``."""
 
     kind: Literal["image"]
-    attachment_id: AttachmentId
-    name: Name
-    mime_type: MimeType
-    size_bytes: JsonInt
 
 
-class FileRecord(RecordBase):
+class FileRecord(AttachmentRecordBase):
     """A file attachment, bound by ``attachmentId``."""
 
     kind: Literal["file"]
-    attachment_id: AttachmentId
-    name: Name
-    mime_type: MimeType
-    size_bytes: JsonInt
 
 
 class TerminalRecord(RecordBase):
