@@ -25,6 +25,7 @@ from composer_app.core.codecs.sources_blocks import (
     enumerate_blocks,
     parse_markdown,
 )
+from composer_app.core.codecs.sources_links import is_safe_link
 from composer_app.core.contracts.sources import SourceEntry, decode_sources, encode_sources
 
 SHARE_KEYS = (
@@ -109,7 +110,8 @@ def _sources_markdown(entries: Sequence[SourceEntry], numbers: Mapping[str, int]
         group.sort(key=lambda e: (numbers.get(e.id, len(entries) + 1), entries.index(e)))
         out += ["", f"*{header} ({len(group)})*", ""]
         for entry in group:
-            number = f"{numbers[entry.id]}. " if usage == "used" and entry.id in numbers else ""
+            numbered = usage == "used" and entry.id in numbers
+            number = f"\\[{numbers[entry.id]}\\] " if numbered else ""
             out.append(
                 f"- {number}{_escape_md(entry.title or entry.source_label)} · "
                 f"{_escape_md(entry.source_label)}"
@@ -160,7 +162,47 @@ def _external_link(renderer: Any, tokens: Sequence[Token], idx: int, options: An
     return rendered
 
 
+def _plain_span(_renderer: object, tokens: Sequence[Token], idx: int, *_: object) -> str:
+    kind = tokens[idx].meta.get("class", "")
+    return f'<span class="{kind}">' if tokens[idx].nesting == 1 else "</span>"
+
+
+def _chip_image(_renderer: object, tokens: Sequence[Token], idx: int, *_: object) -> str:
+    """An image as its label: a context chip, or a link to a safe page (nothing is loaded)."""
+    token = tokens[idx]
+    alt = html.escape(token.content or str(token.attrGet("alt") or "") or "image")
+    src = str(token.attrGet("src") or "")
+    if is_safe_link(src):
+        href = html.escape(src, quote=True)
+        return f'<a href="{href}" target="_blank" rel="noopener noreferrer">{alt}</a>'
+    return f'<span class="context-chip">{alt}</span>'
+
+
+def _unlink(tokens: Sequence[Token]) -> None:
+    """Keep links only to safe http(s) pages: context references become chip labels and any
+    other target plain text (a shared page links to nothing private)."""
+    for token in tokens:
+        children = token.children or []
+        open_kinds: list[str] = []
+        for child in children:
+            if child.type == "link_open":
+                href = str(child.attrGet("href") or "")
+                kind = ("context-chip" if href.startswith("t3-context:")
+                        else "" if is_safe_link(href) else "link-text")
+                open_kinds.append(kind)
+                if kind:
+                    child.type, child.meta = "plain_span_open", {"class": kind}
+            elif child.type == "link_close" and open_kinds:
+                if open_kinds.pop():
+                    child.type = "plain_span_close"
+            elif child.type == "image":
+                child.type = "chip_image"
+
+
 _RENDERER.add_render_rule("link_open", _external_link)
+_RENDERER.add_render_rule("plain_span_open", _plain_span)
+_RENDERER.add_render_rule("plain_span_close", _plain_span)
+_RENDERER.add_render_rule("chip_image", _chip_image)
 _RENDERER.add_render_rule("html_block", _escaped_html)
 _RENDERER.add_render_rule("html_inline", _escaped_html)
 _RENDERER.add_render_rule("source_tokens", _raw_markup)
@@ -186,6 +228,7 @@ def _body_html(text: str, groups: Mapping[int, list[tuple[int, str]]]) -> str:
         else:  # heading, paragraph, list item: the inline token right after the opener
             inline = tokens[position + 1]
             inline.children = [*(inline.children or []), _marker(numbers, block=False)]
+    _unlink(tokens)
     stream: list[Token] = []
     for position, token in enumerate(tokens):
         stream.append(token)
@@ -221,11 +264,24 @@ def _sources_html(entries: Sequence[SourceEntry], numbers: Mapping[str, int]) ->
     return "\n".join(out)
 
 
+_PAGE_CSS = (
+    "body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;"
+    "line-height:1.5;color:#1f2328}.message{margin:1.5rem 0}"
+    ".user{background:#eef2f8;border-radius:12px;padding:.25rem 1rem}"
+    ".context-chip{background:#e5e7eb;border-radius:6px;padding:0 .35em;font-size:.9em}"
+    ".source-token{color:#6b7280;font-size:.7em;margin-left:.15em}"
+    ".source-number{color:#6b7280;margin-right:.25em}"
+    ".sources{border-top:1px solid #d1d5db;margin-top:1rem;font-size:.9em;color:#374151}"
+    "pre{background:#f3f4f6;padding:.75rem;overflow:auto}"
+)
+
+
 def export_html(messages: Iterable[Mapping[str, Any]], *, title: str = "Thread") -> str:
     """A thread as a standalone HTML page with the same stripping as ``export_markdown``."""
     parts = [
         "<!DOCTYPE html>",
-        f'<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head><body>',
+        f'<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>',
+        f"<style>{_PAGE_CSS}</style></head><body>",
     ]
     for message in messages:
         shared = strip_for_share(message)

@@ -57,7 +57,7 @@ def marked_terms(marked: str) -> set[str]:
     return {m.casefold() for m in _MARKED.findall(marked)}
 
 
-def prose_excerpt(marked: str, max_chars: int = EXCERPT_MAX_CHARS) -> str:
+def prose_excerpt(marked: str, max_chars: int = EXCERPT_MAX_CHARS, max_sentences: int = 3) -> str:
     """The passage's best-matching sentences, in their original order, as plain text."""
     units: list[tuple[int, str, bool]] = []
     for line in marked.split("\n"):
@@ -74,7 +74,7 @@ def prose_excerpt(marked: str, max_chars: int = EXCERPT_MAX_CHARS) -> str:
         body = [scored[0]]
     chosen: list[tuple[int, str]] = []
     total = 0
-    for score, index, sentence, _ in sorted(body, key=lambda u: (-u[0], u[1]))[:3]:
+    for score, index, sentence, _ in sorted(body, key=lambda u: (-u[0], u[1]))[:max_sentences]:
         plain = unmark(sentence)
         if chosen and total + len(plain) > max_chars:
             continue
@@ -85,14 +85,30 @@ def prose_excerpt(marked: str, max_chars: int = EXCERPT_MAX_CHARS) -> str:
     return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + "…"
 
 
+def best_sentence(marked: str) -> str:
+    """The passage's single best-matching sentence as plain text (its direct answer)."""
+    return prose_excerpt(marked, max_sentences=1)
+
+
 def code_excerpt(marked: str, first_line: int) -> tuple[str, int, int]:
-    """The lines around the matches of a code passage and their line numbers (inclusive)."""
+    """The lines around the densest cluster of matches of a code passage and their line numbers
+    (inclusive): hits closer than ``2 * CODE_CONTEXT_LINES`` lines form one cluster, the cluster
+    with the most distinct matched terms wins (the first on a tie)."""
     lines = marked.split("\n")
-    hits = [i for i, line in enumerate(lines) if MARK_OPEN in line]
-    if not hits:
-        hits = [0]
-    start = max(hits[0] - CODE_CONTEXT_LINES, 0)
-    end = min(hits[-1] + CODE_CONTEXT_LINES, start + CODE_MAX_LINES - 1, len(lines) - 1)
+    hits = [i for i, line in enumerate(lines) if MARK_OPEN in line] or [0]
+    clusters: list[list[int]] = [[hits[0]]]
+    for hit in hits[1:]:
+        if hit - clusters[-1][-1] <= 2 * CODE_CONTEXT_LINES:
+            clusters[-1].append(hit)
+        else:
+            clusters.append([hit])
+
+    def strength(cluster: list[int]) -> int:
+        return len(set().union(*(marked_terms(lines[i]) for i in cluster)))
+
+    best = max(clusters, key=strength)  # max keeps the first of equals
+    start = max(best[0] - CODE_CONTEXT_LINES, 0)
+    end = min(best[-1] + CODE_CONTEXT_LINES, start + CODE_MAX_LINES - 1, len(lines) - 1)
     while end > start and not lines[end].strip():
         end -= 1
     while start < end and not lines[start].strip():

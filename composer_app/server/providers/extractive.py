@@ -1,11 +1,16 @@
 """Composing the offline assistant's extractive answer: Markdown blocks, sources and grounding.
 
-Invariants: every answer says that it comes from an offline retrieval assistant; each quoted
-passage is its own block whose first rendered block (by ``enumerate_blocks``) is the
-``citationTarget`` of exactly one ``used`` entry; retrieved passages that are not quoted are
-``checked``; folder listings are ``listed`` and never targeted; a reply without quoted passages is
-``general-knowledge`` and says so, with no ``used`` entry; grounding segments cover every rendered
-block, in order, without overlap, and carry categories only.
+An answer reads: a direct answer (the best-matching sentence of the best passage, verbatim),
+then the supporting quotes, then one short italic note saying that an offline retrieval assistant
+wrote it.
+
+Invariants: every answer ends with that note; the direct answer and each supporting quote are
+blocks whose first rendered block (by ``enumerate_blocks``) is the ``citationTarget`` of exactly one
+``used`` entry; retrieved passages that are not quoted are ``checked``; folder listings are
+``listed`` and never targeted; a reply without quoted passages is ``general-knowledge`` and says
+so, with no ``used`` entry; grounding segments cover every rendered block but the closing note
+(which is about the assistant, not the question), in order, without overlap, and carry categories
+only.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 from composer_app.core.codecs.sources_blocks import enumerate_blocks
 from composer_app.core.text import cut_utf16
 from composer_app.server.providers.excerpts import (
+    best_sentence,
     code_excerpt,
     fenced,
     inline_markdown,
@@ -25,16 +31,9 @@ from composer_app.server.providers.excerpts import (
 )
 from composer_app.server.providers.passage_store import Hit
 
-OFFLINE_NOTE = (
-    "I'm an offline retrieval assistant: I answer by quoting the passages of your attached "
-    "context, attached files and knowledge folder that match your question, and I don't make up "
-    "new facts."
-)
-GENERAL_NOTE = (
-    "This reply is general knowledge, not a sourced answer: I can't look anything up beyond your "
-    "files. To get a sourced answer, attach the file or output that covers it, add it to the "
-    "knowledge folder, or ask again using words that appear in your documents."
-)
+OFFLINE_NOTE = "*I'm an offline retrieval assistant: this answer quotes your files.*"
+LISTING_NOTE = "*I'm an offline retrieval assistant: this list comes from your knowledge folder.*"
+GENERAL_NOTE = "*I'm an offline retrieval assistant: I answer only from your files.*"
 SNIPPET_MAX_UNITS = 2_000
 LISTING_MAX_ENTRIES = 50
 
@@ -84,7 +83,7 @@ class Answer:
 @dataclass
 class _Block:
     markdown: str
-    mode: str
+    mode: str | None
     contributors: tuple[str, ...]
     cites: str | None = None
 
@@ -94,8 +93,8 @@ class _Draft:
     blocks: list[_Block] = field(default_factory=list)
     entries: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, markdown: str, mode: str, contributors: Sequence[str], cites: str | None = None
-            ) -> None:
+    def add(self, markdown: str, mode: str | None, contributors: Sequence[str] = (),
+            cites: str | None = None) -> None:
         self.blocks.append(_Block(markdown, mode, tuple(contributors), cites))
 
     def finish(self) -> Answer:
@@ -110,7 +109,9 @@ class _Draft:
                 first = rendered[index]
                 targets[block.cites] = {"blockIndex": first.index, "blockType": first.type}
             last = segments[-1] if segments else None
-            if last and last["groundingMode"] == block.mode:
+            if block.mode is None:
+                pass  # the closing note: about the assistant, in no segment
+            elif last and last["groundingMode"] == block.mode and last["blockEnd"] == index - 1:
                 last["blockEnd"] = index + count - 1
                 last["contributors"] = list(dict.fromkeys(last["contributors"] + list(
                     block.contributors)))
@@ -152,14 +153,18 @@ def source_entry(ref: SourceRef, usage: str, *, snippet: str | None = None,
     return entry
 
 
-def _quote(evidence: Evidence) -> str:
+def _quote(evidence: Evidence, direct: str | None = None) -> str | None:
+    """The supporting quote of a passage; ``None`` when it would only repeat ``direct``."""
     ref, hit = evidence.ref, evidence.hit
     title = f"**{inline_markdown(ref.title)}**"
     if ref.code:
         excerpt, first, last = code_excerpt(hit.marked, hit.line_start)
         where = f"line {first}" if first == last else f"lines {first}–{last}"
         return f"{title} ({where}):\n\n{fenced(excerpt, language_for(ref.title))}"
-    return f"{title}: {inline_markdown(prose_excerpt(hit.marked))}"
+    excerpt = prose_excerpt(hit.marked)
+    if direct is not None and excerpt.strip() == direct.strip():
+        return None
+    return f"{title}: “{inline_markdown(excerpt)}”"
 
 
 def _add_notices(draft: _Draft, notices: Sequence[Notice]) -> None:
@@ -171,22 +176,27 @@ def _add_notices(draft: _Draft, notices: Sequence[Notice]) -> None:
 
 def compose_answer(used: Sequence[Evidence], checked: Sequence[Evidence],
                    notices: Sequence[Notice] = ()) -> Answer:
-    """Quote ``used`` (best first), keep ``checked`` as inventory, then the offline note."""
+    """A direct answer from the best ``used`` passage, the supporting quotes (best first),
+    ``checked`` as inventory, then the offline note."""
     draft = _Draft()
-    for evidence in used:
-        draft.add(_quote(evidence), "source-backed", [evidence.ref.contributor], evidence.ref.id)
+    direct: str | None = None
+    if used and not used[0].ref.code:
+        direct = best_sentence(used[0].hit.marked) or None
+        if direct is not None:
+            draft.add(inline_markdown(direct), "source-backed", [used[0].ref.contributor],
+                      used[0].ref.id)
+    for number, evidence in enumerate(used):
+        quote = _quote(evidence, direct if number == 0 else None)
+        cites = None if number == 0 and direct is not None else evidence.ref.id
+        if quote is not None:
+            draft.add(quote, "source-backed", [evidence.ref.contributor], cites)
         draft.entries.append(source_entry(evidence.ref, "used", snippet=evidence.hit.text,
                                           confidence=evidence.coverage))
-    note = OFFLINE_NOTE
-    if checked:
-        count = len(checked)
-        note += f" I also checked {count} other passage{'s' if count > 1 else ''} that did not " \
-                "answer the question."
-    draft.add(inline_markdown(note), "general-knowledge", ["general-knowledge"])
     for evidence in checked:
         draft.entries.append(source_entry(evidence.ref, "checked", snippet=evidence.hit.text,
                                           confidence=evidence.coverage))
     _add_notices(draft, notices)
+    draft.add(OFFLINE_NOTE, None)
     return draft.finish()
 
 
@@ -194,14 +204,18 @@ def compose_general(searched: str, checked: Sequence[Evidence] = (),
                     notices: Sequence[Notice] = ()) -> Answer:
     """The reply when nothing answers the question: general knowledge, saying so, no ``used``."""
     draft = _Draft()
-    draft.add(inline_markdown(f"I'm an offline retrieval assistant, and I found nothing that "
-                              f"answers this in {searched}."), "general-knowledge",
+    closest = " The closest passages are listed under Sources as checked." if checked else ""
+    draft.add(inline_markdown(f"I found nothing in {searched} that answers this, so I can't give "
+                              f"a sourced answer.{closest}"), "general-knowledge",
               ["general-knowledge"])
-    draft.add(inline_markdown(GENERAL_NOTE), "general-knowledge", ["general-knowledge"])
+    draft.add(inline_markdown("To get one, attach the file or output that covers it, add it to the "
+                              "knowledge folder, or ask again with words from your documents."),
+              "general-knowledge", ["general-knowledge"])
     for evidence in checked:
         draft.entries.append(source_entry(evidence.ref, "checked", snippet=evidence.hit.text,
                                           confidence=evidence.coverage))
     _add_notices(draft, notices)
+    draft.add(GENERAL_NOTE, "general-knowledge", ["general-knowledge"])
     return draft.finish()
 
 
@@ -210,15 +224,16 @@ def compose_listing(refs: Sequence[SourceRef], total: int, scope: str) -> Answer
     draft = _Draft()
     shown = list(refs[:LISTING_MAX_ENTRIES])
     if not shown:
-        draft.add(inline_markdown(f"I'm an offline retrieval assistant. I found no text files in "
-                                  f"{scope}."), "general-knowledge", ["general-knowledge"])
+        draft.add(inline_markdown(f"I found no text files in {scope}."), "general-knowledge",
+                  ["general-knowledge"])
+        draft.add(LISTING_NOTE, None)
         return draft.finish()
     plural = "s" if total != 1 else ""
     more = f"; the first {len(shown)} are listed here" if total > len(shown) else ""
-    draft.add(inline_markdown(f"I'm an offline retrieval assistant. I found {total} text "
-                              f"file{plural} in {scope}{more}:"), "source-backed",
-              ["connector-browse"])
+    draft.add(inline_markdown(f"I found {total} text file{plural} in {scope}{more}:"),
+              "source-backed", ["connector-browse"])
     items = "\n".join(f"- {inline_markdown(ref.title)}" for ref in shown)
     draft.add(items, "source-backed", ["connector-browse"])
     draft.entries.extend(source_entry(ref, "listed") for ref in shown)
+    draft.add(LISTING_NOTE, None)
     return draft.finish()

@@ -12,8 +12,17 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, QTimer
-from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QPainter, QPalette
+from PySide6.QtCore import (
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 
 from composer_app.ui.transcript.render import BUBBLE_PAD, MARGIN_Y, RowLayout, is_dark
@@ -90,6 +99,23 @@ class TranscriptDelegate(QStyledItemDelegate):
         layout.doc.documentLayout().draw(painter, context)
         painter.restore()
         self._paint_actions(painter, rect, message, layout)
+        self._paint_focus(painter, rect, index.row())
+
+    def _paint_focus(self, painter: QPainter, rect: QRect, row: int) -> None:
+        """A focus ring around the keyboard-focused chip, token, link or action of ``row``."""
+        key = self.view.focus_key()
+        item = self.view.focused_item() if key is not None and key[0] == row else None
+        if item is None:
+            return
+        painter.save()
+        painter.setClipRect(rect)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pen = QPen(self.view.palette().color(QPalette.ColorRole.Highlight))
+        pen.setWidthF(2.0)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(QRectF(item.rect).adjusted(-2.5, -1.5, 2.5, 1.5), 6, 6)
+        painter.restore()
 
     def _paint_actions(
         self, painter: QPainter, rect: QRect, message: TranscriptMessage, layout: RowLayout

@@ -6,7 +6,9 @@ raw HTML in answer text is shown as text, never interpreted; Markdown images bec
 transcript loads nothing from the network); inline citation tokens are anchors ``cite:<entry id>``
 around a ``token:<n>`` image placed after the block's last character (after the whole table for a
 table); while streaming, only the closed prefix is rendered as Markdown and the open tail as plain
-text, so text that is already shown never reflows backwards.
+text followed by a muted caret, so text that is already shown never reflows backwards. A closing
+paragraph written wholly in emphasis (an assistant's one-line note about itself) is painted as a
+small muted footnote.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from composer_app.core.codecs.sources_blocks import counted_tokens, parse_markdo
 
 CITE_SCHEME = "cite:"
 TOKEN_IMAGE = "token:"
+STREAMING_CARET = "\u258d"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,18 @@ def _raw(_r: object, tokens: Sequence[Token], idx: int, *_: Any) -> str:
     return tokens[idx].content
 
 
+def _code_box(body: str) -> str:
+    """Code in a one-cell table, so its shaded box has inner padding (Qt blocks have none)."""
+    return (
+        '<table class="code" width="100%" cellspacing="0" cellpadding="8" border="0">'
+        f"<tr><td><pre>{body}</pre></td></tr></table>\n"
+    )
+
+
+def _fence(_r: object, tokens: Sequence[Token], idx: int, *_: Any) -> str:
+    return _code_box(html.escape(tokens[idx].content.rstrip("\n")))
+
+
 def _image(_r: object, tokens: Sequence[Token], idx: int, *_: Any) -> str:
     token = tokens[idx]
     alt = html.escape(token.content or str(token.attrGet("alt") or "") or "image")
@@ -58,6 +73,8 @@ def _image(_r: object, tokens: Sequence[Token], idx: int, *_: Any) -> str:
 _RENDERER.add_render_rule("html_block", _escaped)
 _RENDERER.add_render_rule("html_inline", _escaped)
 _RENDERER.add_render_rule("image", _image)
+_RENDERER.add_render_rule("fence", _fence)
+_RENDERER.add_render_rule("code_block", _fence)
 _RENDERER.add_render_rule("t3_raw", _raw)
 
 
@@ -121,6 +138,7 @@ def _decorate(
                 *(inline.children or []),
                 _raw_token(token_markup(group), block=False),
             ]
+    _mute_closing_note(tokens, theme, limit)
     stream: list[Token] = []
     for position, token in enumerate(tokens):
         if position in before:
@@ -129,6 +147,26 @@ def _decorate(
         if position in after:
             stream.append(after[position])
     return stream
+
+
+def _mute_closing_note(tokens: list[Token], theme: MarkdownTheme, limit: int) -> None:
+    """Style the last block as a muted footnote when it is a top-level paragraph in emphasis."""
+    counted = counted_tokens(tokens)
+    if not counted or len(counted) > limit:
+        return
+    position, kind = counted[-1]
+    opener = tokens[position]
+    if kind != "paragraph" or opener.level != 0 or position + 1 >= len(tokens):
+        return
+    children = tokens[position + 1].children or []
+    if len(children) < 3 or children[0].type != "em_open" or children[-1].type != "em_close":
+        return
+    depth = 0
+    for child in children[:-1]:  # the first emphasis must stay open until the last child
+        depth += {"em_open": 1, "em_close": -1}.get(child.type, 0)
+        if depth == 0:
+            return
+    _style_open(opener, f"color:{theme.muted}; font-size:small; margin-top:10px")
 
 
 def _tail_start(tokens: Sequence[Token]) -> tuple[int, int] | None:
@@ -164,8 +202,9 @@ def answer_html(
             parsed = parse_markdown("\n".join(lines[:first_line]))
     stream = _decorate(parsed, tokens or {}, labels or {}, highlight, theme, limit)
     body = str(_RENDERER.renderer.render(stream, _RENDERER.options, {}))
-    if tail:
-        body += f'<p style="white-space: pre-wrap;">{html.escape(tail)}</p>'
+    if streaming:  # a quiet caret says the answer is still being written
+        caret = f'<span style="color:{theme.muted};">{STREAMING_CARET}</span>'
+        body += f'<p style="white-space: pre-wrap;">{html.escape(tail)}{caret}</p>'
     return body
 
 
@@ -174,7 +213,8 @@ def document_css(theme: MarkdownTheme) -> str:
     return (
         f"a {{ color: {theme.link}; text-decoration: none; }}"
         f" code {{ background-color: {theme.code_bg}; }}"
-        f" pre {{ background-color: {theme.code_bg}; }}"
+        f" table.code {{ background-color: {theme.code_bg}; margin-top: 4px; margin-bottom: 8px; }}"
+        f" pre {{ margin: 0px; }}"
         f" table {{ border-color: {theme.rule}; }}"
         f" th, td {{ padding: 3px 6px; }}"
     )

@@ -199,10 +199,11 @@ class RowRenderer:
             caption = QTextCharFormat()
             caption.setForeground(QColor(theme_for(self.dark).muted))
             cursor.insertText("Attached ", caption)
+            shown = records | message.loose_attachments()
             for number, segment in enumerate(gallery):
                 if number:
                     cursor.insertText(" ", plain)
-                self._insert_chip(doc, cursor, segment, records, f"gallery:{number}", tooltips)
+                self._insert_chip(doc, cursor, segment, shown, f"gallery:{number}", tooltips)
         inner = self.content_width(message, width)
         doc.setTextWidth(inner)
         used = min(inner, doc.idealWidth())

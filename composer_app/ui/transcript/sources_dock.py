@@ -2,16 +2,42 @@
 
 Invariants: the Sources action and an inline token open the dock on the message they belong to;
 activating a token selects its row; selecting a row highlights the blocks that entry supports in
-the transcript (and clears the highlight of the previously shown message).
+the transcript (and clears the highlight of the previously shown message). The title bar reads
+``Sources`` in the panel's own type scale, with one labelled close button (no float button: the
+panel belongs beside its transcript).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QStyle, QToolButton, QWidget
 
 from composer_app.ui.transcript.sources_panel import SourcesPanel
 from composer_app.ui.transcript.view import TranscriptView
+
+
+class DockTitle(QWidget):
+    """The dock's title bar: a bold ``Sources`` heading and a close button."""
+
+    def __init__(self, dock: QDockWidget) -> None:
+        super().__init__(dock)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(12, 8, 6, 6)
+        self.label = QLabel(dock.windowTitle(), self)
+        font = self.label.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.1)
+        self.label.setFont(font)
+        self.close_button = QToolButton(self)
+        self.close_button.setAutoRaise(True)
+        close_icon = self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarCloseButton)
+        self.close_button.setIcon(close_icon)
+        self.close_button.setToolTip("Close Sources")
+        self.close_button.setAccessibleName("Close Sources")
+        self.close_button.clicked.connect(dock.close)
+        layout.addWidget(self.label)
+        layout.addStretch(1)
+        layout.addWidget(self.close_button)
 
 
 class SourcesDock(QDockWidget):
@@ -25,6 +51,10 @@ class SourcesDock(QDockWidget):
         self.setAllowedAreas(
             Qt.DockWidgetArea.RightDockWidgetArea | Qt.DockWidgetArea.LeftDockWidgetArea
         )
+        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
+                         | QDockWidget.DockWidgetFeature.DockWidgetMovable)
+        self.title_bar = DockTitle(self)
+        self.setTitleBarWidget(self.title_bar)
         self.view = view
         self.panel = panel or SourcesPanel(self)
         self.setWidget(self.panel)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from composer_app.core.codecs.ids import to_kind_scoped_context_id
 from composer_app.core.codecs.legacy import upgrade_legacy_message
 from composer_app.core.codecs.references import collect_references
 from composer_app.core.codecs.sources import (
@@ -27,7 +28,7 @@ from composer_app.core.codecs.sources import (
     sources_action_text,
 )
 from composer_app.core.contracts.messages import MessageContext, decode_message_context
-from composer_app.core.contracts.records import RecordBase
+from composer_app.core.contracts.records import RecordBase, decode_record
 from composer_app.core.contracts.sources import (
     Grounding,
     SourceEntry,
@@ -85,6 +86,8 @@ class TranscriptMessage:
     _resolved: tuple[str, dict[str, RecordBase]] | None = None
     _answer: SourcedAnswer | None = None
     _segments: list[Segment] | None = None
+    attachments: Any = None
+    _loose: dict[str, RecordBase] | None = None
 
     def touch(self) -> None:
         """Forget derived values after a change."""
@@ -94,6 +97,7 @@ class TranscriptMessage:
         self._resolved = None
         self._answer = None
         self._segments = None
+        self._loose = None
 
     # -- user messages ---------------------------------------------------------------------------
 
@@ -109,13 +113,25 @@ class TranscriptMessage:
             self._segments = split_segments(self.resolved()[0])
         return self._segments
 
+    def loose_attachments(self) -> dict[str, RecordBase]:
+        """Records made in memory for the message's ``attachments`` that no image or file record
+        binds (an upload sent without a context record), keyed by their context id."""
+        if self._loose is None:
+            self._loose = loose_attachment_records(self.attachments, self.resolved()[1])
+        return self._loose
+
+    def record(self, context_id: str) -> RecordBase | None:
+        """The record a chip or gallery item shows (context, legacy or loose attachment)."""
+        return self.resolved()[1].get(context_id) or self.loose_attachments().get(context_id)
+
     def gallery(self) -> list[Segment]:
-        """Attachment items shown under a user message: every image, and the files no chip
-        references (context contract §11, Reading). They are not part of the text."""
+        """Attachment items shown under a user message: every image, the files no chip
+        references (context contract §11, Reading) and every attachment no record binds. They
+        are not part of the text."""
         text, records = self.resolved()
         referenced = {s.context_id for s in self.segments() if s.kind is not None}
         items: list[Segment] = []
-        for record in records.values():
+        for record in (*records.values(), *self.loose_attachments().values()):
             if record.kind == "image" or (
                 record.kind == "file" and record.context_id not in referenced
             ):
@@ -171,6 +187,40 @@ def resolve_records(text: str, context: Any) -> tuple[str, dict[str, RecordBase]
     return text, by_id
 
 
+def loose_attachment_records(
+    attachments: Any, records: Mapping[str, RecordBase]
+) -> dict[str, RecordBase]:
+    """Image/file records for the ``AttachmentRef`` values no record binds (images by MIME type,
+    everything else a file); malformed refs are skipped, never fatal."""
+    if not isinstance(attachments, Sequence) or isinstance(attachments, str):
+        return {}
+    bound = {getattr(r, "attachment_id", None) for r in records.values()}
+    out: dict[str, RecordBase] = {}
+    for ref in attachments:
+        if not isinstance(ref, Mapping) or ref.get("attachmentId") in bound:
+            continue
+        attachment_id = str(ref.get("attachmentId") or "")
+        mime = str(ref.get("mimeType") or "application/octet-stream")
+        kind = "image" if mime.startswith("image/") else "file"
+        name = str(ref.get("name") or "attachment")
+        try:
+            record = decode_record({
+                "version": 1,
+                "contextId": to_kind_scoped_context_id(kind, attachment_id),
+                "kind": kind,
+                "label": name,
+                "attachmentId": attachment_id,
+                "name": name,
+                "mimeType": mime,
+                "sizeBytes": ref.get("sizeBytes", 0),
+            })
+        except ContractError:
+            continue
+        if record.context_id not in records:
+            out.setdefault(record.context_id, record)
+    return out
+
+
 def split_segments(text: str) -> list[Segment]:
     """Text runs and one chip segment per ``t3-context://`` reference, covering ``text``."""
     out: list[Segment] = []
@@ -213,6 +263,7 @@ def message_from_wire(obj: Mapping[str, Any] | Any) -> TranscriptMessage:
         get("metadata"),
         str(get("createdAt") or ""),
         str(get("threadId") or ""),
+        attachments=get("attachments"),
     )
 
 

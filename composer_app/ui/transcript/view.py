@@ -3,7 +3,10 @@
 Invariants: only visible rows are laid out and painted (heights of other rows are estimates until
 they are first painted, then exact and cached per width); the view makes no network calls — chip
 files and images, links and pull requests go through callbacks the app supplies; a public thread
-opens no file or download controls; every copy writes the formats of ``copy_logic``.
+opens no file or download controls; every copy writes the formats of ``copy_logic``. Chips,
+citation tokens, links and row actions are reachable from the keyboard: Tab and Shift+Tab walk
+them in reading order (``keyboard_focus``), a focused token or chip shows the same card as on
+hover, and Enter or Space activates it exactly as a click does.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from PySide6.QtWidgets import (
 from composer_app.core.codecs.sources import is_safe_link
 from composer_app.ui.transcript.delegate import TranscriptDelegate, prefetch_rows
 from composer_app.ui.transcript.export import SaveDialog, export_to_file
+from composer_app.ui.transcript.keyboard_focus import FocusItem, next_item, row_items
 from composer_app.ui.transcript.markdown_logic import CITE_SCHEME
 from composer_app.ui.transcript.model import MessageRole, TranscriptModel
 from composer_app.ui.transcript.popovers import DetailsPopover, MediaViewer
@@ -88,6 +92,7 @@ class TranscriptView(QListView):
         self._selection: tuple[int, int, int] | None = None
         self._pressed: tuple[int, str, str] | None = None
         self._hover: tuple[str, str] | None = None
+        self._focus: tuple[int, str, str] | None = None
         self._stick = True
         self._changes = 0
         self._laid_out: tuple[int, ...] | None = None
@@ -114,10 +119,14 @@ class TranscriptView(QListView):
         super().setModel(model)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.dataChanged):
             signal.connect(self._on_model_changed)
+        model.modelReset.connect(self._on_model_reset)
 
     def _on_model_changed(self, *_: Any) -> None:
         self._changes += 1
         self.viewport().update()
+
+    def _on_model_reset(self) -> None:
+        self._focus = None
 
     def _connect_signals(self) -> None:
         bar = self.verticalScrollBar()
@@ -184,6 +193,78 @@ class TranscriptView(QListView):
         row = self.transcript_model().transcript.row_of(message_id)
         if row >= 0:
             self.scrollTo(self.model().index(row, 0), QAbstractItemView.ScrollHint.EnsureVisible)
+
+    # -- keyboard focus --------------------------------------------------------------------------
+
+    def focus_key(self) -> tuple[int, str, str] | None:
+        """``(row, what, value)`` of the keyboard-focused item."""
+        return self._focus
+
+    def focused_item(self) -> FocusItem | None:
+        """The chip, token, link or action that has keyboard focus (viewport coordinates)."""
+        if self._focus is None:
+            return None
+        return next((i for i in row_items(self, self._focus[0]) if i.key == self._focus), None)
+
+    def move_focus(self, forward: bool = True) -> FocusItem | None:
+        """Focus the next (previous) chip, token, link or action; ``None`` at either end."""
+        current = self.currentIndex()
+        start = current.row() if current.isValid() else self.indexAt(QPoint(0, 0)).row()
+        item = next_item(self, self._focus, max(start, 0), forward)
+        if item is None:
+            self.clear_focus_item()
+            return None
+        self._focus = item.key
+        index = self.model().index(item.row, 0)
+        self.setCurrentIndex(index)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+        shown = self.focused_item() or item
+        self._ensure_visible(shown)
+        self.viewport().update()
+        self._show_focus_card(self.focused_item() or shown)
+        return shown
+
+    def clear_focus_item(self) -> None:
+        """Drop keyboard focus from chips and tokens."""
+        if self._focus is not None:
+            self._focus = None
+            self.setAccessibleDescription("")
+            QToolTip.hideText()
+            self.viewport().update()
+
+    def activate_focused(self) -> bool:
+        """Activate the focused item as a click would; ``False`` when nothing is focused."""
+        item = self.focused_item()
+        if item is None:
+            return False
+        where = self.viewport().mapToGlobal(item.rect.bottomLeft())
+        self.activate(item.row, item.what, item.value, where)
+        return True
+
+    def _ensure_visible(self, item: FocusItem) -> None:
+        bar = self.verticalScrollBar()
+        height = self.viewport().height()
+        if item.rect.bottom() > height:
+            bar.setValue(bar.value() + item.rect.bottom() - height + 8)
+        elif item.rect.top() < 0:
+            bar.setValue(bar.value() + item.rect.top() - 8)
+
+    def _show_focus_card(self, item: FocusItem) -> None:
+        from composer_app.ui.transcript.view_actions import focus_text
+
+        text = focus_text(self, item)
+        self.setAccessibleDescription(text)
+        if text:
+            QToolTip.showText(
+                self.viewport().mapToGlobal(item.rect.bottomLeft()), text, self.viewport()
+            )
+        else:
+            QToolTip.hideText()
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        if self.hasFocus() and self.move_focus(next) is not None:
+            return True
+        return super().focusNextPrevChild(next)
 
     # -- hit testing -----------------------------------------------------------------------------
 
@@ -296,6 +377,7 @@ class TranscriptView(QListView):
     # -- events ----------------------------------------------------------------------------------
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.clear_focus_item()
         row, what, value, position = self.hit(event.position().toPoint())
         if event.button() == Qt.MouseButton.LeftButton:
             self._pressed = (row, what, value) if what not in ("text", "none") else None
@@ -337,6 +419,13 @@ class TranscriptView(QListView):
     def keyPressEvent(self, event: Any) -> None:
         if event.matches(QKeySequence.StandardKey.Copy):
             self.copy_selection()
+            return
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            if self.activate_focused():
+                return
+        elif key == Qt.Key.Key_Escape and self._focus is not None:
+            self.clear_focus_item()
             return
         super().keyPressEvent(event)
 

@@ -32,6 +32,7 @@ from composer_app.ui.transcript.sources_logic import build_row
 from composer_app.ui.transcript.transcript_logic import TranscriptMessage, selected_source
 
 if TYPE_CHECKING:
+    from composer_app.ui.transcript.keyboard_focus import FocusItem
     from composer_app.ui.transcript.view import TranscriptView
 
 
@@ -82,11 +83,10 @@ def open_chip(
 ) -> str:
     """Open the expanded surface of a chip; returns ``popover``, ``media``, ``asset``, ``url`` or
     ``none``."""
-    _, records = message.resolved()
     segment = message.chip(context_id)
     if segment is None or segment.kind is None:
         return "none"
-    record = records.get(context_id)
+    record = message.record(context_id)
     registry = view.renderer.registry
     expanded = registry.expanded(segment.kind, segment.label, record)
     public = view.transcript_model().public
@@ -135,6 +135,16 @@ def token_card(message: TranscriptMessage, entry_id: str, public: bool) -> str:
 def tooltip_at(view: TranscriptView, pos: QPoint) -> str:
     """The hover text at a viewport point."""
     row, what, value, _ = view.hit(pos)
+    return item_text(view, row, what, value)
+
+
+def focus_text(view: TranscriptView, item: FocusItem) -> str:
+    """The card of a keyboard-focused item: the same text hovering it shows."""
+    return item_text(view, item.row, item.what, item.value)
+
+
+def item_text(view: TranscriptView, row: int, what: str, value: str) -> str:
+    """The hover/focus card of one chip, token, action or link."""
     message = view.message_at(row)
     if message is None:
         return ""

@@ -119,7 +119,7 @@ def test_markdown_export_has_plain_number_tokens_and_no_private_data() -> None:
     assert "The Q3 travel budget is $48,000, down 12% from Q2. \\[1\\]" in exported
     assert "by 14 October. \\[2\\]" in exported
     assert "budgets tighten.\n" in exported
-    assert "- 1. Q3 budget plan.xlsx · Google Drive" in exported
+    assert "- \\[1\\] Q3 budget plan.xlsx · Google Drive" in exported
     assert "*Checked (1)*" in exported
     assert "Coverage: Checked the 50 most recent messages in #finance." in exported
     assert "Freshness: Web pages can change; retrieved 30 Nov 2026." in exported
@@ -211,3 +211,27 @@ def test_markdown_export_escapes_titles() -> None:
     exported = export_markdown([message])
     assert "- \\*bold\\* \\[link\\](https://x.example) \\<b\\> · Jira" in exported
     assert "https://x.example/item" not in exported
+
+
+def test_html_export_shows_context_chips_as_labels_and_links_only_safe_pages() -> None:
+    user = {
+        "role": "user",
+        "text": "Why does [build L1-2](t3-context://v1/terminal/ctx_t) fail? "
+        "![chart.png](t3-context://v1/image/ctx_i) ![pic](https://img.example.com/a.png) "
+        "[site](https://example.com/x) [bad](ftp://example.com/f)",
+    }
+    exported = export_html([user])
+    assert "t3-context:" not in exported and "<img" not in exported
+    assert '<span class="context-chip">build L1-2</span>' in exported
+    assert '<span class="context-chip">chart.png</span>' in exported
+    assert '<a href="https://img.example.com/a.png" target="_blank"' in exported
+    assert '<a href="https://example.com/x" target="_blank" rel="noopener noreferrer">site</a>' in (
+        exported
+    )
+    assert "ftp:" not in exported and '<span class="link-text">bad</span>' in exported
+
+
+def test_markdown_export_numbers_used_sources_without_nesting_a_list() -> None:
+    exported = export_markdown([EXAMPLE])
+    assert "- \\[1\\] Q3 budget plan.xlsx · Google Drive" in exported
+    assert "- 1." not in exported

@@ -64,3 +64,17 @@ def test_code_excerpt_is_the_window_around_matches_with_line_numbers():
     excerpt, first, last = code_excerpt("\n".join(lines), first_line=101)
     assert (first, last) == (109, 113)
     assert excerpt.splitlines()[2] == "def backoff():"
+
+
+def test_code_excerpt_picks_the_cluster_with_most_distinct_matches():
+    def mark(word: str) -> str:
+        return f"{MARK_OPEN}{word}{MARK_CLOSE}"
+
+    lines = [f"x{i} = {i}" for i in range(40)]
+    lines[3] = f"import {mark('retry')}"
+    lines[20] = f"def {mark('backoff')}_{mark('delay')}(attempt):"
+    lines[21] = f"    return min({mark('delay')}, 30)"
+    lines[35] = f"{mark('retry')}()"
+    excerpt, first, last = code_excerpt("\n".join(lines), first_line=1)
+    assert (first, last) == (19, 24)
+    assert "def backoff_delay" in excerpt and "import retry" not in excerpt

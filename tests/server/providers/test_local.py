@@ -102,15 +102,36 @@ def test_answer_in_source_code_is_quoted_as_code_and_cited(provider: LocalProvid
     assert "min(30.0" in _block_text(outcome.text, target.block_index + 1)
 
 
-def test_grounding_marks_quoted_blocks_source_backed_and_the_note_general(provider: LocalProvider):
+def test_answer_reads_direct_answer_then_quote_then_one_short_note(provider: LocalProvider):
     outcome = run_turn(provider, request("When is team lunch?"))
     assert [e.title for e in outcome.by_usage("used")] == ["lunch.txt"]
+    paragraphs = outcome.text.split("\n\n")
+    assert paragraphs[0] == "Team lunch is on Fridays at noon in the blue room."
+    assert paragraphs[-1] == "*I'm an offline retrieval assistant: this answer quotes your files.*"
+    grounding = outcome.grounding()
+    assert grounding.grounding_mode == "source-backed"
+    modes = [(s.block_start, s.block_end, s.grounding_mode) for s in grounding.grounding_segments]
+    last = len(enumerate_blocks(outcome.text)) - 1
+    assert modes == [(0, last - 1, "source-backed")]  # the closing note is about the assistant
+    assert grounding.grounding_segments[0].contributors == ["indexed-documents"]
+
+
+def test_grounding_marks_quoted_blocks_source_backed_and_notices_general(tmp_path: Path):
+    notes = tmp_path / "att_notes"
+    notes.write_text("The launch review is scheduled for 3 March in room Atlas.\n")
+    image = tmp_path / "att_img"
+    image.write_bytes(b"\x89PNG\x00\x00")
+    attachments = (
+        ProviderAttachment("att_1", "launch.txt", "text/plain", notes.stat().st_size, notes),
+        ProviderAttachment("att_2", "chart.png", "image/png", 6, image),
+    )
+    outcome = run_turn(LocalProvider(), request("When is the launch review?",
+                                                attachments=attachments))
     grounding = outcome.grounding()
     assert grounding.grounding_mode == "mixed"
     modes = [(s.block_start, s.block_end, s.grounding_mode) for s in grounding.grounding_segments]
-    last = len(enumerate_blocks(outcome.text)) - 1
-    assert modes == [(0, 0, "source-backed"), (1, last, "general-knowledge")]
-    assert grounding.grounding_segments[0].contributors == ["indexed-documents"]
+    assert modes == [(0, 0, "source-backed"), (1, 1, "general-knowledge")]
+    assert "chart.png" in _block_text(outcome.text, 1)
 
 
 def test_question_without_an_answer_is_general_knowledge_with_no_used_sources(
@@ -118,7 +139,7 @@ def test_question_without_an_answer_is_general_knowledge_with_no_used_sources(
 ):
     outcome = run_turn(provider, request("What is the capital of Australia?"))
     assert outcome.by_usage("used") == []
-    assert "general knowledge" in outcome.text
+    assert "I found nothing in the knowledge folder that answers this" in outcome.text
     assert "offline retrieval assistant" in outcome.text
     grounding = outcome.grounding()
     assert grounding.grounding_mode == "general-knowledge"
@@ -234,8 +255,10 @@ def test_markdown_in_files_cannot_change_the_answer_structure(
     used = outcome.by_usage("used")
     assert len(used) == 1
     blocks = enumerate_blocks(outcome.text)
-    assert [b.type for b in blocks] == ["paragraph", "paragraph"]
+    assert {b.type for b in blocks} == {"paragraph"}
+    assert len(blocks) == len(outcome.text.split("\n\n"))
     assert used[0].citation_target.block_index == 0
+    assert "javascript" in _block_text(outcome.text, 0)
 
 
 def test_closed_index_fails_the_turn_readably(tmp_path: Path):

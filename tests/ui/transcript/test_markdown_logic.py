@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from composer_app.core.codecs.sources import enumerate_blocks
-from composer_app.ui.transcript.markdown_logic import answer_html
+from composer_app.ui.transcript.markdown_logic import MarkdownTheme, answer_html
 from composer_app.ui.transcript.samples import SOURCED_TEXT
 
 
@@ -64,3 +64,12 @@ def test_streaming_renders_the_open_tail_as_plain_text() -> None:
     assert "**bold** tail" in html and "<strong>" not in html
     done = answer_html("# Title\n\n**bold** tail")
     assert "<strong>bold</strong>" in done
+
+
+def test_a_closing_note_in_emphasis_is_muted_and_other_emphasis_is_not() -> None:
+    theme = MarkdownTheme()
+    body = answer_html("The answer.\n\n*I'm an offline retrieval assistant.*", theme=theme)
+    assert body.count(f"color:{theme.muted}") == 1
+    assert "<em>I'm an offline retrieval assistant.</em>" in body
+    for text in ("*Not* a note.", "*a* and *b*", "The answer.\n\n> *quoted*", "*x*\n\nlast"):
+        assert f"color:{theme.muted}" not in answer_html(text, theme=theme), text

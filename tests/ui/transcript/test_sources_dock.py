@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow
 from pytestqt.qtbot import QtBot
 
@@ -36,3 +37,12 @@ def test_selecting_a_row_highlights_the_blocks_it_supports(
 
 def test_user_messages_have_no_sources(window: QMainWindow) -> None:
     assert not dock_of(window).show_sources("u1")
+
+
+def test_the_title_bar_names_the_panel_and_closes_it(window: QMainWindow, qtbot: QtBot) -> None:
+    dock = dock_of(window)
+    dock.show_sources("a1")
+    assert dock.title_bar.label.text() == "Sources"
+    assert dock.title_bar.close_button.accessibleName() == "Close Sources"
+    qtbot.mouseClick(dock.title_bar.close_button, Qt.MouseButton.LeftButton)
+    assert not dock.isVisible()

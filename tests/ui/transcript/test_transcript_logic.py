@@ -170,3 +170,35 @@ def test_segments_and_selection_round_trip(pieces: list[str], a: int, b: int) ->
     start, end = sorted((min(a, position), min(b, position)))
     chosen = selected_source(segments, text, spans, start, end)
     assert chosen in text
+
+
+def test_attachments_without_a_record_are_shown_in_the_gallery() -> None:
+    message = message_from_wire({
+        "messageId": "m_att", "role": "user", "text": "Here are the files",
+        "attachments": [
+            {"attachmentId": "att_a", "name": "notes.txt", "mimeType": "text/plain",
+             "sizeBytes": 12},
+            {"attachmentId": "att_b", "name": "photo.png", "mimeType": "image/png",
+             "sizeBytes": 99},
+            {"attachmentId": "bad id!", "name": "x", "mimeType": "text/plain", "sizeBytes": 1},
+            "not a ref",
+        ],
+    })
+    gallery = message.gallery()
+    assert [(s.kind, s.label) for s in gallery] == [("file", "notes.txt"), ("image", "photo.png")]
+    record = message.record(gallery[0].context_id or "")
+    assert record is not None and getattr(record, "attachment_id", None) == "att_a"
+    assert message.resolved()[1] == {}  # canonical records (and so copies) are unchanged
+
+
+def test_attachments_bound_by_a_record_are_not_shown_twice() -> None:
+    wire = chip_message("u_bound")
+    wire["attachments"] = [
+        {"attachmentId": "att_img", "name": "chart.png", "mimeType": "image/png", "sizeBytes": 1},
+        {"attachmentId": "att_extra", "name": "extra.csv", "mimeType": "text/csv",
+         "sizeBytes": 3},
+    ]
+    message = message_from_wire(wire)
+    labels = [s.label for s in message.gallery()]
+    assert labels.count("chart.png") == 1
+    assert labels[-1] == "extra.csv"

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from composer_app.core.codecs.clipboard import decode_fragment
 from composer_app.core.contracts.clipboard import CLIPBOARD_MIME
+from composer_app.ui.transcript.markdown_logic import STREAMING_CARET
 from composer_app.ui.transcript.view import TranscriptView
 from tests.ui.transcript.conftest import view_of
 
@@ -186,9 +187,14 @@ def test_streaming_deltas_append_without_reflowing_earlier_text(qtbot: QtBot) ->
         base | {"payload": {"messageId": "a", "turnId": "u", "textDelta": "ond *paragraph*"}}
     )
     second = view.layout_for(view.message_at(0)).doc.toPlainText()  # type: ignore[arg-type]
-    assert second.startswith(first)
+    assert first.endswith(STREAMING_CARET) and second.endswith(STREAMING_CARET)
+    assert second.startswith(first.removesuffix(STREAMING_CARET))
     assert view.message_at(0).sources_action() is None  # type: ignore[union-attr]
     assert model.rowCount() == 1
+    model.apply_event({"type": "thread.assistant.completed", "threadId": "t", "payload": {
+        "messageId": "a", "text": "First paragraph.\n\nSecond *paragraph*"}})
+    done = view.layout_for(view.message_at(0)).doc.toPlainText()  # type: ignore[arg-type]
+    assert STREAMING_CARET not in done
 
 
 def test_long_threads_estimate_heights_without_laying_out_every_row(qtbot: QtBot) -> None:
@@ -248,3 +254,25 @@ def test_a_growing_streamed_answer_grows_its_row(qtbot: QtBot) -> None:
     tall = view.layout_for(view.message_at(0)).height  # type: ignore[arg-type]
     assert tall > short
     qtbot.waitUntil(lambda: view.visualRect(view.model().index(0, 0)).height() == tall)
+
+
+def test_an_attachment_without_a_record_opens_from_the_gallery(qtbot: QtBot) -> None:
+    view = TranscriptView()
+    qtbot.addWidget(view)
+    view.resize(700, 400)
+    view.transcript_model().load([{
+        "messageId": "u_loose", "role": "user", "text": "See attached",
+        "attachments": [{"attachmentId": "att_9", "name": "report.pdf",
+                         "mimeType": "application/pdf", "sizeBytes": 2048}],
+    }])
+    view.show()
+    qtbot.waitExposed(view)
+    message = view.message_at(0)
+    assert message is not None
+    [item] = message.gallery()
+    context_id = item.context_id or ""
+    assert f"chip:{context_id}" in view.layout_for(message).tooltips
+    assets: list[Any] = []
+    view.asset_opener = assets.append
+    assert view.activate_chip(message, context_id) == "asset"
+    assert [r.attachment_id for r in assets] == ["att_9"]
