@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -196,10 +197,33 @@ def measure(name: str, args: list[str], clients: int, messages: int) -> dict[str
     }
 
 
-def table(rows: list[dict[str, float | str]], clients: int, messages: int) -> str:
+def cpu_model() -> str:
+    """The CPU model name (Linux ``/proc/cpuinfo``), else the platform's processor string."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def postgres_version(dsn: str) -> str:
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute("SHOW server_version").fetchone()
+    return str(row[0]).split()[0] if row else "?"
+
+
+def table(rows: list[dict[str, float | str]], clients: int, messages: int,
+          postgres: str | None = None) -> str:
+    machine = (f"Machine: {cpu_model()}, {os.cpu_count()} CPUs, "
+               f"{platform.system()} {platform.release()}, Python {platform.python_version()}")
+    if postgres:
+        machine += f", PostgreSQL {postgres}"
     lines = [
-        f"{clients} clients x {messages} messages, loopback, server in its own process "
-        f"(Python {platform.python_version()}, {os.cpu_count()} CPUs)",
+        f"{clients} clients x {messages} messages, loopback, server in its own process.",
+        "",
+        machine + ".",
         "",
         "| backend | messages | seconds | messages/s | p50 send-to-event | p99 send-to-event |",
         "|---|---:|---:|---:|---:|---:|",
@@ -221,6 +245,7 @@ def main() -> int:
     parser.add_argument("--output", type=Path, default=None)
     opts = parser.parse_args()
     rows = []
+    postgres: str | None = None
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-server-")))
         if opts.backend in ("sqlite", "both"):
@@ -234,11 +259,12 @@ def main() -> int:
                 from psycopg.conninfo import conninfo_to_dict
 
                 dsn = cluster.new_database()
+                postgres = postgres_version(dsn)
                 query = "&".join(f"{k}={v}" for k, v in conninfo_to_dict(dsn).items())
                 rows.append(measure("PostgreSQL", [
                     "--data-dir", str(tmp / "pg"), "--database-url",
                     f"postgresql+psycopg://?{query}"], opts.clients, opts.messages))
-    report = table(rows, opts.clients, opts.messages)
+    report = table(rows, opts.clients, opts.messages, postgres)
     print(report)
     if opts.output:
         opts.output.write_text(DOC_HEAD + report + "\n" + DOC_NOTES, encoding="utf-8")

@@ -120,7 +120,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             sub = Subscription(frame.subscription_id, device.user_id, thread_id)
             svc.hub.add(sub)
             task = asyncio.get_running_loop().create_task(
-                _guarded(_serve_subscription(svc, socket, sub, frame.after_sequence), socket, sub))
+                _guarded(svc, socket, sub, frame.after_sequence))
             active[frame.subscription_id] = (sub, task)
     except (WebSocketDisconnect, RuntimeError):
         pass
@@ -129,9 +129,15 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             drop(sid)
 
 
-async def _guarded(run: Any, socket: _Socket, sub: Subscription) -> None:
+async def _guarded(svc: Services, socket: _Socket, sub: Subscription, after: int | None) -> None:
+    """Serve one subscription until it is dropped or the socket fails.
+
+    The serving coroutine is created here, inside the task: a subscription dropped before its task
+    first runs (subscribe then unsubscribe, or a socket closed at once) leaves no coroutine behind
+    that was never awaited.
+    """
     try:
-        await run
+        await _serve_subscription(svc, socket, sub, after)
     except (WebSocketDisconnect, RuntimeError, ConnectionError):
         return
     except ComposerError:

@@ -4,7 +4,9 @@ Invariants: each stream (``shell``, ``thread:<id>``) has a cursor, the last sequ
 event at or below the cursor is a duplicate and is skipped, so replay overlapping live delivery
 never applies anything twice (an assistant delta is appended once). Applying an event and moving
 its cursor is one transaction. A snapshot replaces the stream's server state and keeps local pending
-rows on top; a server copy replaces a local echo in place by ``messageId``.
+rows on top; a server copy replaces a local echo in place by ``messageId``. Messages are ordered as
+on the server, by the sequence of the event that created them: a reply by its
+``thread.turn-started``, so overlapping turns keep each reply under its own prompt.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from composer_app.core.contracts.wire import (
     ThreadSummary,
     TurnFailedEvent,
     TurnInterruptedEvent,
+    TurnStartedEvent,
 )
 from composer_app.sync.store import ClientStore, MessageRow, ThreadRow
 
@@ -140,6 +143,15 @@ class Replica:
         if isinstance(event, MessageSentEvent):
             store.upsert_message(message_row(event.payload.message, event.sequence))
             changes.messages.append((tid, event.payload.message.message_id))
+        elif isinstance(event, TurnStartedEvent):
+            # The reply takes its place now, as on the server (ordered by the event that created
+            # it): output written after later messages must not move it below them.
+            mid = event.payload.message_id
+            if store.message(mid) is None:
+                store.upsert_message(MessageRow(mid, tid, "assistant", "", True,
+                                                created_at=event.occurred_at,
+                                                sequence=event.sequence))
+                changes.messages.append((tid, mid))
         elif isinstance(event, AssistantDeltaEvent):
             mid = event.payload.message_id
             row = store.message(mid) or MessageRow(mid, tid, "assistant", "", True,

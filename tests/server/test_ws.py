@@ -137,3 +137,18 @@ def test_socket_without_token_is_refused(h: Harness) -> None:
 
     with pytest.raises(WebSocketDisconnect), h.client.websocket_connect("/api/ws") as ws:
         ws.receive_json()
+
+
+def test_a_subscription_replaced_at_once_leaves_nothing_behind(h: Harness) -> None:
+    # Subscriptions dropped right after they were made answer nothing, and their tasks leave no
+    # coroutine behind (a never-awaited one would be an error here: warnings are errors).
+    import gc
+
+    with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        for _ in range(20):
+            subscribe(ws, "s", None)
+            ws.send_json({"type": "unsubscribe", "subscriptionId": "s"})
+        subscribe(ws, "last", None)
+        frames = until_synchronized(ws)
+        assert frames[-1]["subscriptionId"] == "last"
+    gc.collect()

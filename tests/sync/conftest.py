@@ -20,6 +20,8 @@ import pytest
 import uvicorn
 
 from composer_app.server.app import build_app
+from composer_app.server.providers.base import Provider
+from composer_app.server.providers.echo import EchoProvider
 from composer_app.server.settings import ServerSettings
 from composer_app.server.store import open_store
 from composer_app.sync.backoff import Clock
@@ -131,10 +133,11 @@ class LoopbackServer:
     """The real thread server on 127.0.0.1 in a background thread (uvicorn), restartable."""
 
     def __init__(self, data_dir: Path, *, inline_message_context: bool = True,
-                 replay_limit: int = 1_000) -> None:
+                 replay_limit: int = 1_000, provider: Provider | None = None) -> None:
         self.data_dir = data_dir
         self.inline = inline_message_context
         self.replay_limit = replay_limit
+        self.provider = provider or EchoProvider()
         self.faults = Faults()
         self.port = 0
         self._server: uvicorn.Server | None = None
@@ -151,7 +154,8 @@ class LoopbackServer:
         self._store = store
         settings = ServerSettings(data_dir=self.data_dir,
                                   inline_message_context=self.inline,
-                                  replay_limit=self.replay_limit)
+                                  replay_limit=self.replay_limit,
+                                  provider=self.provider)
         app = FaultyApp(build_app(settings, store), self.faults)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

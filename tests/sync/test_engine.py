@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from composer_app.server.providers.echo import EchoProvider
 from composer_app.sync.engine import SyncEngine
 from tests.sync.conftest import WAIT, LoopbackServer, Recorder
 
@@ -78,7 +80,19 @@ def test_lost_answer_is_retried_with_the_same_command_id_and_lands_once(
     assert len(mine) == 1 and mine[0].local_state is None
 
 
-def test_order_is_kept_within_a_thread(server: LoopbackServer, make_engine: Make) -> None:
+def test_order_is_kept_within_a_thread(tmp_path: Path, make_engine: Make) -> None:
+    # A slow echo keeps each turn streaming while the next messages are sent, so replies are
+    # written after later prompts; every reply must still sit under its own prompt, as on the
+    # server.
+    server = LoopbackServer(tmp_path / "server", provider=EchoProvider(chunk_chars=4, pause=0.02))
+    server.start()
+    try:
+        _check_order(server, make_engine)
+    finally:
+        server.stop()
+
+
+def _check_order(server: LoopbackServer, make_engine: Make) -> None:
     token = server.token()
     engine, rec = make_engine(server.base_url, token)
     thread_id = engine.create_thread("burst").result(WAIT)

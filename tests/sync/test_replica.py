@@ -114,3 +114,26 @@ def test_shell_events_announce_new_and_deleted_threads(replica: Any) -> None:
     changes = rep.apply_snapshot(SHELL, frame.snapshot)
     assert changes.new_threads == [("thr_2", -1)]
     assert [t.thread_id for t in store.threads()] == ["thr_2"]
+
+
+def test_a_reply_takes_its_place_at_turn_start_like_on_the_server(replica: Any) -> None:
+    # Turn 1's output is written after message 2 was sent (turns overlap): the server orders
+    # messages by the event that created them, the reply by its ``thread.turn-started``.
+    rep, store, _ = replica
+    events = [
+        _event(1, "thread.message-sent", {"message": _message("msg_u1", "one")}),
+        _event(2, "thread.turn-started", {"turnId": "turn_1", "messageId": "msg_a1",
+                                          "userMessageId": "msg_u1"}),
+        _event(3, "thread.message-sent", {"message": _message("msg_u2", "two")}),
+        _event(4, "thread.turn-started", {"turnId": "turn_2", "messageId": "msg_a2",
+                                          "userMessageId": "msg_u2"}),
+        _event(5, "thread.assistant.delta",
+               {"messageId": "msg_a2", "turnId": "turn_2", "textDelta": "Echo: two"}),
+        _event(6, "thread.assistant.delta",
+               {"messageId": "msg_a1", "turnId": "turn_1", "textDelta": "Echo: one"}),
+    ]
+    for event in events:
+        rep.apply_event(STREAM, event)
+    rows = store.messages(TID)
+    assert [m.message_id for m in rows] == ["msg_u1", "msg_a1", "msg_u2", "msg_a2"]
+    assert [(m.role, m.text, m.is_streaming) for m in rows][1] == ("assistant", "Echo: one", True)
