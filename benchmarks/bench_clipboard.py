@@ -25,7 +25,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PySide6.QtCore import QMimeData, QThreadPool
+from PySide6.QtCore import QThreadPool
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
@@ -34,6 +34,7 @@ from composer_app.core.contracts.records import decode_record
 from composer_app.ui.composer.attachment_uploads import AttachmentUploads
 from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.composer.image_paste import PastedFiles
+from composer_app.ui.composer.mime import fresh_mime_data
 
 CHIPS = 500
 RECORDS = 200  # MAX_RECORDS: a fragment carries at most 200 records
@@ -86,7 +87,7 @@ def copy_paste_once(source: ComposerEditor, target: ComposerEditor) -> float:
 
 def big_paste_once(app: QApplication, target: ComposerEditor, text: str) -> float:
     target.set_markdown("")
-    md = QMimeData()
+    md = fresh_mime_data()  # Qt-made: safe to leave on the clipboard at exit
     md.setText(text)
     QGuiApplication.clipboard().setMimeData(md)
     start = time.perf_counter()
@@ -148,6 +149,7 @@ def main() -> None:
     if args.write:
         args.write.parent.mkdir(parents=True, exist_ok=True)
         args.write.write_text("\n".join(lines), encoding="utf-8")
+    QGuiApplication.clipboard().clear()
 
 
 if __name__ == "__main__":

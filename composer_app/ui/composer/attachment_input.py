@@ -16,10 +16,11 @@ import logging
 import os
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QMimeData, QMimeDatabase
+from PySide6.QtCore import QMimeData, QMimeDatabase, Qt
 from PySide6.QtGui import (
     QContextMenuEvent,
     QImage,
@@ -37,7 +38,7 @@ from composer_app.core.document.segments import ChipSegment, Segment
 from composer_app.core.limits import PROMPT_MAX_CHARS
 from composer_app.core.text import utf16_len
 from composer_app.sync.assets import NOT_CONNECTED
-from composer_app.ui.composer.attachment_uploads import AttachmentUploads
+from composer_app.ui.composer.attachment_uploads import LOCAL_ENVIRONMENT_ID, AttachmentUploads
 from composer_app.ui.composer.attachments_logic import (
     FileFacts,
     Notice,
@@ -67,6 +68,7 @@ from composer_app.ui.composer.paste_logic import (
     rewrite_pasted_text,
     text_action,
 )
+from composer_app.ui.external_open import open_url_externally
 
 if TYPE_CHECKING:
     from composer_app.ui.composer.editor import ComposerEditor
@@ -103,14 +105,39 @@ class ComposerAttachments(_Base):
 
     thread_id: str | None = None
     _uploads: AttachmentUploads | None = None
+    _environment_override: str | None = None
     last_upload_ids: tuple[str, ...] = ()
+    url_opener: Callable[[str], Any] = staticmethod(open_url_externally)
 
     # -- wiring --------------------------------------------------------------------------------
+    @property
+    def environment_id(self) -> str:
+        """The environment this composer's copies come from and its own pastes resolve in.
+
+        Leave it unset in the app: it then follows the environment the uploads go to (the
+        connected server's id), and ``LOCAL_ENVIRONMENT_ID`` while none is known. An explicit
+        value (tests, a second window bound to another environment) wins. It never makes a
+        paste resolve by accident: a fragment's attachments are fetched as this environment's
+        own only when its source id equals the uploads' environment (or is the offline
+        placeholder and the attachment is one this app holds); any other id is treated as a
+        foreign environment, so an unknown or stale id leaves the chip unresolved with the
+        contract's notice rather than binding it to the wrong bytes.
+        """
+        if self._environment_override:
+            return self._environment_override
+        own = self._uploads.environment_id if self._uploads is not None else None
+        return own or LOCAL_ENVIRONMENT_ID
+
+    @environment_id.setter
+    def environment_id(self, value: str | None) -> None:
+        self._environment_override = value or None
+
     @property
     def uploads(self) -> AttachmentUploads:
         """The upload glue (a local one, without a server, until ``use_uploads`` is called)."""
         if self._uploads is None:
-            self.use_uploads(AttachmentUploads(environment_id=self.environment_id, parent=self))
+            self.use_uploads(AttachmentUploads(environment_id=self._environment_override,
+                                               parent=self))
         assert self._uploads is not None
         return self._uploads
 
@@ -214,6 +241,10 @@ class ComposerAttachments(_Base):
         draft = self.draft
         uploads = self.uploads
         connected = uploads.connected_environment_ids() | {self.environment_id}
+        if action.fragment.source.environment_id == LOCAL_ENVIRONMENT_ID:
+            # Copied here while no environment was known: ``fetch`` re-attaches what this app
+            # still holds and reports anything else as not connected (unresolved + notice).
+            connected.add(LOCAL_ENVIRONMENT_ID)
         plan = plan_fragment_import(action.fragment, draft.records,
                                     connected_environment_ids=connected, new_id=new_local_id)
         for record in plan.records_to_add:
@@ -386,6 +417,11 @@ class ComposerAttachments(_Base):
 
     # -- chips: upload state and retry -------------------------------------------------------------
     def _look(self, kind: str, context_id: str, label: str) -> ChipLook:
+        # Called for every chip painted: a cache hit must cost one dict look-up. Upload state
+        # changes invalidate the cache (``_on_uploads_status_changed``).
+        cached = self._looks.get((kind, context_id, label))
+        if cached is not None:
+            return cached
         look: ChipLook = super()._look(kind, context_id, label)
         if look.state != "resolved" or kind not in ("image", "file") or self._uploads is None:
             return look
@@ -404,15 +440,42 @@ class ComposerAttachments(_Base):
         self._looks[(kind, context_id, label)] = look
         return look
 
+    def pull_request_url(self, context_id: str) -> str | None:
+        """The web address of the pull request a held record summarizes (http(s) only)."""
+        meta = getattr(self.draft.records.get(context_id), "pull_request", None)
+        url = getattr(meta, "url", None)
+        if not isinstance(url, str) or not url.lower().startswith(("https://", "http://")):
+            return None  # a pasted record is untrusted: never hand other schemes to the desktop
+        return url
+
+    def activate_chip(self, context_id: str) -> bool:
+        """What a click on a chip does: open its pull request, or retry its failed upload."""
+        url = self.pull_request_url(context_id)
+        if url is not None:
+            self.url_opener(url)
+            return True
+        record = self.draft.records.get(context_id)
+        if record is not None and record.kind in ("image", "file"):
+            status = self.uploads.status(record.attachment_id)
+            if status is not None and status.failed:
+                return self.retry_upload(context_id)
+        return False
+
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        chip = self.chip_at(event.position().toPoint())
-        if chip is not None and not self.textCursor().hasSelection():
-            record = self.draft.records.get(chip[1])
-            if record is not None and record.kind in ("image", "file"):
-                status = self.uploads.status(record.attachment_id)
-                if status is not None and status.failed:
-                    self.retry_upload(chip[1])
         super().mouseReleaseEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton or self.textCursor().hasSelection():
+            return
+        chip = self.chip_at(event.position().toPoint())
+        if chip is not None:
+            self.activate_chip(chip[1])
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        super().mouseMoveEvent(event)
+        chip = self.chip_at(event.position().toPoint()) if not event.buttons() else None
+        linked = chip is not None and self.pull_request_url(chip[1]) is not None
+        shape = Qt.CursorShape.PointingHandCursor if linked else Qt.CursorShape.IBeamCursor
+        if self.viewport().cursor().shape() != shape:
+            self.viewport().setCursor(shape)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         menu = self.createStandardContextMenu(event.pos())

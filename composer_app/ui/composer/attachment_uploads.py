@@ -37,6 +37,8 @@ from composer_app.ui.sync_bridge import SyncBridge
 
 _log = logging.getLogger(__name__)
 _REASONS = (NOT_CONNECTED, NO_LONGER_AVAILABLE, DOWNLOAD_FAILED)
+LOCAL_ENVIRONMENT_ID = "local"
+"""The source id a copy carries while no environment is known (no server yet)."""
 
 
 @dataclass(frozen=True)
@@ -189,7 +191,8 @@ class AttachmentUploads(QObject):
             on_done(False, NOT_CONNECTED)
             return
         source = self.sources.get(fetch.source_environment_id)
-        if source is None and fetch.source_environment_id != self.environment_id:
+        own = self.environment_id
+        if source is None and (own is None or fetch.source_environment_id != own):
             on_done(False, NOT_CONNECTED)
             return
         size = fetch.size_bytes
@@ -213,8 +216,15 @@ class AttachmentUploads(QObject):
         self._request(done, "import_asset", fetch.source_attachment_id, fetch.name,
                       fetch.mime_type, **kwargs)
 
+    def is_own_environment(self, environment_id: str) -> bool:
+        """True when ``environment_id`` names this app's environment (or its offline stand-in)."""
+        return environment_id in (self.environment_id or LOCAL_ENVIRONMENT_ID,
+                                  LOCAL_ENVIRONMENT_ID)
+
     def _local_copy(self, fetch: BinaryFetch) -> _Attachment | None:
-        if fetch.source_environment_id != self.environment_id:
+        # Only an attachment this app still holds counts: local ids are random, so a match under
+        # our own id (or the offline stand-in) cannot be someone else's file.
+        if not self.is_own_environment(fetch.source_environment_id):
             return None
         for attachment_id, held in self._attachments.items():
             if fetch.source_attachment_id in (attachment_id, held.server_id) and Path(

@@ -174,11 +174,19 @@ class UploadStatus:
 
 
 def upload_phrase(status: UploadStatus | None) -> str:
-    """``uploading 40%``, ``upload failed``, ``uploaded`` or ``""``."""
+    """``waiting to upload``, ``uploading``, ``uploading 40%``, ``upload failed``, ``uploaded``
+    or ``""``.
+
+    A percentage is shown only when the sync client reported bytes sent (it reports a whole-body
+    upload as started and finished, so most uploads show ``uploading`` until they are done).
+    """
     if status is None or status.state in (UPLOAD_LOCAL, "cancelled"):
         return ""
+    if status.state == "queued":
+        return "waiting to upload"
     if status.busy:
-        return f"uploading {round(status.progress * 100)}%"
+        percent = round(status.progress * 100)
+        return f"uploading {percent}%" if 0 < percent < 100 else "uploading"
     if status.failed:
         return "upload failed"
     return "uploaded" if status.state == "uploaded" else status.state
@@ -225,6 +233,12 @@ _ROW_KINDS = {
 
 def _row_kind(kind: str) -> str:
     return _ROW_KINDS.get(kind, "Context")
+
+
+def row_detail(row: ShelfRow) -> str:
+    """The second line of a shelf card: the kind, then the upload state when there is one."""
+    phrase = upload_phrase(row.upload)
+    return f"{_row_kind(row.kind)} · {phrase}" if phrase else _row_kind(row.kind)
 
 
 def _display_name(record: Any) -> str:

@@ -107,7 +107,8 @@ class ChipRenderer(QPyTextObject):
         self._look = look
         self._selected = selected
         self._dark = dark
-        self._sizes: dict[tuple[object, ...], QSizeF] = {}
+        self._sizes: dict[str, QSizeF] = {}
+        self._sizes_doc: object = None
         # keyed by (label, kind, id(document))
         self._pixmaps: dict[tuple[object, ...], QPixmap] = {}
         self._font_cache: dict[int, tuple[QFont, QFont, str]] = {}
@@ -131,17 +132,22 @@ class ChipRenderer(QPyTextObject):
 
     def intrinsicSize(self, doc: object, pos: int, fmt: QTextFormat) -> QSizeF:
         # Chip formats carry the editor font (from the base format), so the size depends on the
-        # label, the kind and the document only; a font change reloads the document and clears it.
+        # label and the document only (every kind has the same icon width); a font change or a
+        # new document clears the cache. Layout calls this for every chip of an edited paragraph
+        # on every keystroke: a hit is one property read and one dict look-up.
         try:
-            key = (fmt.stringProperty(LABEL), fmt.stringProperty(KIND), id(doc))
-            size = self._sizes.get(key)
+            label = fmt.stringProperty(LABEL)
+            if doc is not self._sizes_doc:
+                self._sizes.clear()
+                self._sizes_doc = doc
+            size = self._sizes.get(label)
             if size is None:
                 font, small, _key = self._fonts(fmt, doc)
                 above, below = chip_extent(font)
-                advance = QFontMetricsF(small).horizontalAdvance(str(key[0]))
+                advance = QFontMetricsF(small).horizontalAdvance(label)
                 width = _PAD + (above + below) * 0.8 + 3 + min(advance, MAX_LABEL_WIDTH) + _PAD
                 size = QSizeF(round(width), above)
-                self._sizes[key] = size
+                self._sizes[label] = size
             return size
         except Exception:
             _log.exception("chip measure failed")
@@ -156,7 +162,8 @@ class ChipRenderer(QPyTextObject):
             selected = self._selected(pos)
             device = painter.device()
             dpr = device.devicePixelRatioF() if device is not None else 1.0
-            key = (label, look, selected, self._dark(), rect.width(), rect.height(), dpr, id(doc))
+            key = (label, look.state, look.tone, look.glyph, selected, self._dark(), rect.width(),
+                   rect.height(), dpr, id(doc))
             pix = self._pixmaps.get(key)
             if pix is None:
                 if len(self._pixmaps) > 1024:

@@ -37,11 +37,13 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
 
     send_requested = Signal(str, object)
     context_changed = Signal()
+    """Chips, records or record states changed, or another draft was loaded (not plain typing)."""
     draft_changed = Signal()
+    """Anything in the draft changed, typing included (autosave listens; keep slots cheap)."""
     notice_posted = Signal(str, str)
     records_released = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None, *, environment_id: str = "local") -> None:
+    def __init__(self, parent: QWidget | None = None, *, environment_id: str | None = None) -> None:
         super().__init__(parent)
         self.environment_id = environment_id
         self.draft = Draft(keep_shelf_images=True)
@@ -188,6 +190,7 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
         released += forget_tombstones(self.draft)
         if released:
             self.records_released.emit(released)
+        self.context_changed.emit()
         self.draft_changed.emit()
 
     def snapshot(self) -> Draft:
@@ -203,6 +206,7 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
             else:
                 self.draft.states[context_id] = state
             self.invalidate_looks()
+            self.context_changed.emit()
             self.draft_changed.emit()
 
     def _insert_chips(self, segments: list[Any]) -> None:
@@ -244,4 +248,18 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
     def new_id(self) -> str:
         """A fresh producer id for imported records."""
         return uuid.uuid4().hex
+
+    def close_draft(self) -> list[Any]:
+        """Let go of what no undo step may bring back any more (window close, app quit).
+
+        Records whose last chip was deleted wait in the tombstone cache so that undo can restore
+        them; once the draft closes nothing can, so they are forgotten and their uploads released
+        (``records_released``), instead of being left for the server to expire. The prompt and
+        every record a chip still points at stay. Returns the records released.
+        """
+        released = forget_tombstones(self.draft)
+        self.document().clearUndoRedoStacks()
+        if released:
+            self.records_released.emit(released)
+        return released
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, QTimer
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer
 from PySide6.QtGui import QInputMethodEvent, QKeyEvent, QKeySequence, QTextCursor
 
 from composer_app.core.document.segments import OBJECT_REPLACEMENT, split_markdown
 from composer_app.core.document.stash import restore_text, stash_preview, stash_prompt
 from composer_app.ui.composer.chips import CONTEXT_ID, KIND, LABEL, is_chip
-from composer_app.ui.composer.document_bridge import insert_segments, markdown_of
+from composer_app.ui.composer.document_bridge import insert_segments
 from composer_app.ui.composer.editor_logic import clamp_word_move, enter_action
 
 if TYPE_CHECKING:
@@ -45,6 +45,9 @@ _COMMAND_MODS = (
     | Qt.KeyboardModifier.MetaModifier
 )
 _OWN_SHORTCUTS = ("Ctrl+S", "Ctrl+Shift+S", "Ctrl+Shift+V")
+_SHORTCUT_OVERRIDE = QEvent.Type.ShortcutOverride
+_COMMAND_BITS = _COMMAND_MODS.value
+_KEY_UP = Qt.Key.Key_Up
 
 
 class ComposerInput(_Base):
@@ -56,7 +59,7 @@ class ComposerInput(_Base):
 
     # -- keys ----------------------------------------------------------------------------------
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+        if event.type() == _SHORTCUT_OVERRIDE and isinstance(event, QKeyEvent):
             combo = QKeySequence(event.keyCombination()).toString()
             if combo in _OWN_SHORTCUTS:
                 event.accept()
@@ -70,11 +73,12 @@ class ComposerInput(_Base):
         super().keyPressEvent(event)
 
     def _handle_key(self, event: QKeyEvent) -> bool:
+        # The typing path (a printable key without Ctrl/Alt/Meta) must stay a handful of calls.
         key, mods = event.key(), event.modifiers()
         if key in _ENTER:
             return self._handle_enter(mods)
-        if not mods & _COMMAND_MODS:
-            if key == Qt.Key.Key_Up and not mods and self.document().isEmpty():
+        if not mods.value & _COMMAND_BITS:
+            if key == _KEY_UP and not mods.value and self.document().isEmpty():
                 return self.recall_last_sent()
             return False
         combo = QKeySequence(event.keyCombination()).toString()
@@ -193,7 +197,7 @@ class ComposerInput(_Base):
         self.draft_changed.emit()
         return True
 
-    # -- clipboard hooks (MIME fragments arrive with the attachments work) -----------------------
+    # -- text insertion (the clipboard handlers live in ``attachment_input``) --------------------
     def insert_markdown(self, text: str) -> None:
         """Insert text at the caret, links becoming chips; one undo step."""
         cursor = self.textCursor()
@@ -203,21 +207,6 @@ class ComposerInput(_Base):
         cursor.endEditBlock()
         self.setTextCursor(cursor)
         self.reset_typing_format()
-
-    def createMimeDataFromSelection(self) -> QMimeData:
-        cursor = self.textCursor()
-        md = QMimeData()
-        md.setText(markdown_of(self.document(), cursor.selectionStart(), cursor.selectionEnd()))
-        return md
-
-    def canInsertFromMimeData(self, source: QMimeData) -> bool:
-        return source.hasText() or bool(super().canInsertFromMimeData(source))
-
-    def insertFromMimeData(self, source: QMimeData) -> None:
-        if source.hasText():
-            self.insert_markdown(source.text())
-        else:
-            super().insertFromMimeData(source)
 
     def paste_plain(self) -> None:
         """Paste as plain text (the flag survives into ``insertFromMimeData``)."""

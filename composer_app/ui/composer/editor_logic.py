@@ -93,6 +93,8 @@ def chip_look(kind: str, label: str, record: Any | None, state: RecordState | No
     title = kind_name(kind, record).capitalize()
     details = _details(record)
     tooltip = f"{title}: {label}" + (f"\n{details}" if details and details != label else "")
+    if meta is not None:
+        tooltip += "\nClick to open the pull request."
     if state is RecordState.PENDING:
         return ChipLook("pending", tone, glyph, tooltip + "\nStill arriving…", description)
     return ChipLook("resolved", tone, glyph, tooltip, description)

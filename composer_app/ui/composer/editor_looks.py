@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QToolTip
 
 from composer_app.ui.composer.editor_logic import ChipLook, chip_look, describe_chips
 
+_TOOLTIP = QEvent.Type.ToolTip
+
 if TYPE_CHECKING:
     from composer_app.ui.composer.editor import ComposerEditor
 
@@ -77,7 +79,7 @@ class ComposerLooks(_Base):
         super().changeEvent(event)
 
     def viewportEvent(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
+        if event.type() == _TOOLTIP:
             chip = self.chip_at(event.pos())  # type: ignore[attr-defined]
             if chip is not None:
                 QToolTip.showText(event.globalPos(), self.chip_tooltip(*chip), self)  # type: ignore[attr-defined]

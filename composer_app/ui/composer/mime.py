@@ -2,7 +2,8 @@
 
 Invariants: a copy writes ``text/plain`` (canonical Markdown, never U+FFFC) and, when the selection
 references a held record and the fragment encodes, the fragment under ``CLIPBOARD_MIME`` plus the
-``text/html`` carrier (never ``text/markdown``); every copy returns a fresh ``QMimeData``, and no
+``text/html`` carrier (never ``text/markdown``); every copy returns a fresh, Qt-created
+``QMimeData`` (``fresh_mime_data``: safe to leave on the clipboard at exit), and no
 reference to clipboard-owned data outlives the call that read it; reading an offer never touches
 the disk (it runs on every drag move), and reading never raises on hostile data.
 """
@@ -14,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QMimeData, QUrl
-from PySide6.QtGui import QClipboard, QGuiApplication
+from PySide6.QtGui import QClipboard, QGuiApplication, QStandardItem, QStandardItemModel
 
 from composer_app.core.codecs.clipboard import (
     encode_clipboard_html,
@@ -40,6 +41,22 @@ _log = logging.getLogger(__name__)
 QT_IMAGE_MIME = "application/x-qt-image"
 
 
+def fresh_mime_data() -> QMimeData:
+    """An empty ``QMimeData`` created on the C++ side, safe to hand to the clipboard.
+
+    A ``QMimeData`` constructed from Python is a binding subclass whose destructor calls back
+    into the interpreter; the clipboard keeps the last copy until the application is torn down
+    and then deletes it after Python has finalized, which crashes the process at exit. One made
+    by Qt itself (an item model's drag data, emptied) has no such destructor, so copies stay on
+    the clipboard after quitting without taking the process down.
+    """
+    model = QStandardItemModel()
+    model.appendRow(QStandardItem())
+    md = model.mimeData([model.index(0, 0)])
+    md.clear()
+    return md
+
+
 def copy_mime_data(markdown: str, records: Mapping[str, Any] | Iterable[Any],
                    source: FragmentSource, html: str | None = None) -> QMimeData:
     """The three formats of a copy (context contract §9.3), as a fresh ``QMimeData``.
@@ -47,7 +64,7 @@ def copy_mime_data(markdown: str, records: Mapping[str, Any] | Iterable[Any],
     ``html`` is the rendered rich text (the transcript's), used inside the carrier when given.
     """
     markdown = normalize_text(markdown)
-    md = QMimeData()
+    md = fresh_mime_data()
     md.setText(markdown)
     fragment = selected_fragment(markdown, records, source)
     fragment_json = encode_fragment(fragment) if fragment is not None else None

@@ -5,7 +5,7 @@ first, then mirrored context items that have chips); ``set_rows`` changes nothin
 when the rows are equal, updates rows in place when only their contents changed, and resets only
 when the set or order of items changed; every row answers ``DisplayRole`` with its name and upload
 state, ``AccessibleTextRole`` with its spoken name, and ``DecorationRole`` with a thumbnail (images,
-once loaded) or the kind's icon.
+once loaded) or the kind's icon, and ``THUMBNAIL_ROLE`` with the thumbnail pixmap (or ``None``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from composer_app.ui.composer.attachments_logic import ShelfRow, upload_phrase
 
 CONTEXT_ID_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 ROW_ROLE = int(Qt.ItemDataRole.UserRole) + 2
+THUMBNAIL_ROLE = int(Qt.ItemDataRole.UserRole) + 3
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -29,7 +30,7 @@ class ShelfModel(QAbstractListModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[ShelfRow] = []
-        self._thumbnails: dict[str, QIcon] = {}
+        self._thumbnails: dict[str, QPixmap] = {}
 
     # -- contents ----------------------------------------------------------------------------------
     def rows(self) -> list[ShelfRow]:
@@ -71,10 +72,11 @@ class ShelfModel(QAbstractListModel):
         """Use ``image`` (already scaled, loaded off-thread) as the item's thumbnail."""
         if image.isNull():
             return
-        self._thumbnails[context_id] = QIcon(QPixmap.fromImage(image))
+        self._thumbnails[context_id] = QPixmap.fromImage(image)
         index = self.index_of(context_id)
         if index.isValid():
-            self.dataChanged.emit(index, index, [int(Qt.ItemDataRole.DecorationRole)])
+            self.dataChanged.emit(index, index,
+                                  [int(Qt.ItemDataRole.DecorationRole), THUMBNAIL_ROLE])
 
     # -- QAbstractListModel ------------------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
@@ -90,7 +92,10 @@ class ShelfModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
             return row.accessible_name
         if role == Qt.ItemDataRole.DecorationRole:
-            return self._thumbnails.get(row.context_id) or _kind_icon(row.kind)
+            pixmap = self._thumbnails.get(row.context_id)
+            return QIcon(pixmap) if pixmap is not None else _kind_icon(row.kind)
+        if role == THUMBNAIL_ROLE:
+            return self._thumbnails.get(row.context_id)
         if role == CONTEXT_ID_ROLE:
             return row.context_id
         if role == ROW_ROLE:

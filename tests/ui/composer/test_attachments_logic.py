@@ -113,7 +113,10 @@ def test_removal_asks_only_when_referenced_and_takes_the_annotation_along():
 
 def test_upload_phrases_and_send_notices():
     assert upload_phrase(None) == "" and upload_phrase(UploadStatus("local")) == ""
-    assert upload_phrase(UploadStatus("queued", 0, 0)) == "uploading 0%"
+    assert upload_phrase(UploadStatus("queued", 0, 0)) == "waiting to upload"
+    assert upload_phrase(UploadStatus("uploading", 0, 10)) == "uploading"
+    assert upload_phrase(UploadStatus("uploading", 4, 10)) == "uploading 40%"
+    assert upload_phrase(UploadStatus("uploading", 10, 10)) == "uploading"
     assert upload_phrase(UploadStatus("failed")) == "upload failed"
     assert upload_phrase(UploadStatus("uploaded", 0, 9)) == "uploaded"
     assert send_notice([], []) == (True, None)

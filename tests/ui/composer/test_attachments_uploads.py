@@ -58,7 +58,7 @@ def test_upload_starts_at_attach_time_and_the_chip_follows_it(qtbot, w, tmp_path
     [record] = drop_files(w, path)
     assert seen[0] == "queued"
     look = w._look("file", record.context_id, record.label)
-    assert look.state == "pending" and "Uploading" in look.tooltip
+    assert look.state == "pending" and "Waiting to upload" in look.tooltip
     wait_state(qtbot, w, record.attachment_id, "uploaded")
     assert w._look("file", record.context_id, record.label).state == "resolved"
     m = shelf.shelf_model

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QUrl
@@ -18,7 +21,7 @@ from composer_app.core.contracts.clipboard import CLIPBOARD_MIME, ClipboardFragm
 from composer_app.core.document.model import Draft, RecordState
 from composer_app.core.document.segments import ChipSegment
 from composer_app.sync.assets import NOT_CONNECTED
-from composer_app.ui.composer.attachment_uploads import SourceEnvironment
+from composer_app.ui.composer.attachment_uploads import LOCAL_ENVIRONMENT_ID, SourceEnvironment
 from composer_app.ui.composer.document_bridge import read_segments
 from composer_app.ui.composer.shelf import AttachmentShelf
 from tests.core.document import sample_records as rec
@@ -30,6 +33,8 @@ from tests.ui.composer.attachment_support import (
     make_composer,
     make_uploads,
 )
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)
@@ -199,3 +204,78 @@ def test_a_slow_import_never_touches_a_replaced_draft(qtbot, tmp_path, servers):
         pass
     assert w.draft is other and not other.records and other.states == {}
     assert w.markdown() == "another thread's draft" and w.notices == []
+
+
+def test_unset_environment_id_follows_the_uploads_environment(qtbot, tmp_path):
+    w = make_composer(qtbot, make_uploads(tmp_path, env="env_x"), env=None, thread_id="thr_a")
+    assert w.environment_id == "env_x"
+    w.insert_context(rec.terminal())
+    clipboard = copy_all(qtbot, w)
+    fragment = decode_fragment(bytes(clipboard.mimeData().data(CLIPBOARD_MIME).data()))
+    assert fragment.source.environment_id == "env_x"
+    w.environment_id = "env_explicit"
+    assert w.environment_id == "env_explicit"
+    w.environment_id = None
+    assert w.environment_id == "env_x"
+
+
+def test_same_app_paste_without_a_known_environment_resolves(qtbot, tmp_path):
+    uploads = make_uploads(tmp_path, env=None)
+    a = make_composer(qtbot, uploads, env=None, thread_id="thr_a")
+    b = make_composer(qtbot, uploads, env=None, thread_id="thr_b")
+    assert a.environment_id == LOCAL_ENVIRONMENT_ID
+    image, _path = attach_image(a, tmp_path)
+    copy_all(qtbot, a)
+    paste(qtbot, b)
+    (chip,) = chips(b)
+    assert chip.context_id != image.context_id
+    assert b._look(chip.kind, chip.context_id, chip.label).state == "resolved"
+    assert b.notices == []
+
+
+def test_a_local_fragment_naming_an_attachment_this_app_lacks_stays_unresolved(qtbot, tmp_path):
+    w = make_composer(qtbot, make_uploads(tmp_path, env="env_x"), env=None)
+    foreign = rec.image("image_zz9", "elsewhere.png")
+    fragment_json = encode_fragment(ClipboardFragment(
+        source=FragmentSource(environment_id=LOCAL_ENVIRONMENT_ID), records=[foreign]))
+    md = QMimeData()
+    md.setText(link(foreign))
+    md.setData(CLIPBOARD_MIME, fragment_json.encode())
+    QGuiApplication.clipboard().setMimeData(md)
+    paste(qtbot, w)
+    (chip,) = chips(w)
+    assert w.draft.state_of(chip.context_id) is RecordState.UNRESOLVED
+    assert w.notices == [("Couldn't bring elsewhere.png into this message", NOT_CONNECTED)]
+
+
+def test_a_stale_explicit_environment_id_fails_safe(qtbot, tmp_path):
+    uploads = make_uploads(tmp_path, env="env_x")
+    a = make_composer(qtbot, uploads, env="env_stale", thread_id="thr_a")
+    b = make_composer(qtbot, uploads, env=None, thread_id="thr_b")
+    attach_image(a, tmp_path)
+    copy_all(qtbot, a)
+    paste(qtbot, b)
+    (chip,) = chips(b)
+    assert b.draft.state_of(chip.context_id) is RecordState.UNRESOLVED  # never bound by guess
+    assert b.notices == [("Couldn't bring shot.png into this message", NOT_CONNECTED)]
+
+
+def test_copied_chips_left_on_the_clipboard_do_not_crash_at_exit(tmp_path):
+    script = tmp_path / "copy_and_quit.py"
+    script.write_text(
+        "import os, sys\n"
+        "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from composer_app.ui.composer.editor import ComposerEditor\n"
+        "from tests.core.document import sample_records as rec\n"
+        "w = ComposerEditor()\n"
+        "w.insert_context(rec.terminal())\n"
+        "w.selectAll()\n"
+        "w.copy()\n"
+        "assert 'application/x-t3-context-fragment+json' in app.clipboard().mimeData().formats()\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from PySide6.QtCore import QTimer
 
 from composer_app.core.codecs.references import format_reference
@@ -6,6 +8,7 @@ from composer_app.ui.composer.drafts import DEBOUNCE_MS, DraftAutosave, default_
 from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.composer.insertion import ContextInsertionRouter
 from tests.core.document import sample_records as rec
+from tests.ui.composer.attachment_support import make_composer, make_uploads
 
 
 def link(record):
@@ -25,13 +28,11 @@ def test_default_directory_is_under_user_data():
 def test_draft_survives_editor_recreation(qtbot, tmp_path):
     store = DraftStore(tmp_path)
     editor, autosave = make(qtbot, store)
-    assert autosave._timer.interval() == DEBOUNCE_MS
+    assert autosave.delay_ms == DEBOUNCE_MS
     qtbot.keyClicks(editor, "keep me ")
     editor.insert_context(rec.review())
     assert autosave.pending
-    with qtbot.waitSignal(autosave._timer.timeout, timeout=2000):
-        pass
-    assert not autosave.pending
+    qtbot.waitUntil(lambda: not autosave.pending, timeout=2000)
     again, _ = make(qtbot, store)
     assert again.markdown() == f"keep me {link(rec.review())} "
     assert again.records() == {"review-comment_r1": rec.review()}
@@ -86,3 +87,50 @@ def test_router_without_store_or_composer_refuses(qtbot):
     else:
         raise AssertionError("expected RuntimeError")
     QTimer()
+
+
+def test_debounce_writes_once_after_the_last_edit(qtbot, tmp_path):
+    store = DraftStore(tmp_path)
+    editor = ComposerEditor()
+    qtbot.addWidget(editor)
+    autosave = DraftAutosave(editor, store, "thread-1", delay_ms=800)
+    saves = []
+    real_save = store.save
+    store.save = lambda key, draft: (saves.append(draft.prompt), real_save(key, draft))
+    qtbot.keyClicks(editor, "a")
+    qtbot.wait(300)  # typing goes on inside the window: no write yet
+    qtbot.keyClicks(editor, "b")
+    assert saves == [] and autosave.pending
+    qtbot.waitUntil(lambda: not autosave.pending, timeout=5000)
+    assert saves == ["ab"]
+
+
+def test_close_draft_releases_what_only_undo_kept(qtbot, tmp_path):
+    store = DraftStore(tmp_path)
+    editor, autosave = make(qtbot, store)
+    released = []
+    editor.records_released.connect(released.extend)
+    editor.insert_context(rec.file())
+    editor.insert_context(rec.terminal())
+    editor.undo()  # the terminal chip goes: its record waits for a redo
+    assert "terminal_t1" in editor.draft.tombstones
+    autosave.close_draft()
+    assert [r.context_id for r in released] == ["terminal_t1"]
+    assert not editor.draft.tombstones and "file_f1" in editor.draft.records
+    assert not editor.document().isUndoAvailable()
+    assert store.load("thread-1").records == {"file_f1": rec.file()}
+
+
+def test_quitting_releases_an_attachment_whose_last_chip_was_just_deleted(qtbot, tmp_path):
+    editor = make_composer(qtbot, make_uploads(tmp_path))
+    autosave = DraftAutosave(editor, DraftStore(tmp_path / "drafts"), "thread-1")
+    record = editor.attach_text("x" * 40_000, "pasted-text.txt")
+    path = editor.uploads.source_path(record.attachment_id)
+    assert path is not None and Path(path).exists()
+    editor.selectAll()
+    editor.textCursor().removeSelectedText()  # the last chip goes; undo could still bring it back
+    assert record.context_id in editor.draft.tombstones and Path(path).exists()
+    autosave.close_draft()  # what the application's aboutToQuit runs
+    assert not Path(path).exists()  # released (a server upload would be cancelled too)
+    assert editor.uploads.status(record.attachment_id) is None
+    assert autosave.pending is False

@@ -136,3 +136,48 @@ def test_chip_under_the_pointer_has_the_state_aware_tooltip(composer):
     assert "Context unavailable" in composer.chip_tooltip(*composer.chip_at(middle))
     probe.setPosition(4)
     assert composer.chip_at(composer.cursorRect(probe).center()) is None
+
+
+def chip_point(editor, position):
+    probe = QTextCursor(editor.document())
+    probe.setPosition(position)
+    left = editor.cursorRect(probe)
+    probe.setPosition(position + 1)
+    right = editor.cursorRect(probe)
+    point = left.center()
+    point.setX((left.left() + right.left()) // 2)
+    return point
+
+
+def test_clicking_a_pull_request_chip_opens_its_url(composer, qtbot):
+    opened = []
+    composer.url_opener = opened.append
+    pr = rec.pull_request()
+    composer.set_markdown(f"{link(pr)} and {link(rec.terminal())}", [pr, rec.terminal()])
+    point = chip_point(composer, 0)
+    qtbot.mouseClick(composer.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert opened == ["https://example.com/pr/42"]
+    qtbot.mouseMove(composer.viewport(), point)
+    assert composer.viewport().cursor().shape() == Qt.CursorShape.PointingHandCursor
+    qtbot.mouseClick(composer.viewport(), Qt.MouseButton.LeftButton,
+                     pos=chip_point(composer, len("x and ")))  # the terminal chip: nothing opens
+    qtbot.mouseClick(composer.viewport(), Qt.MouseButton.RightButton, pos=point)
+    assert opened == ["https://example.com/pr/42"]
+
+
+def test_a_pasted_pull_request_with_another_scheme_is_never_opened(composer, qtbot):
+    opened = []
+    composer.url_opener = opened.append
+    base = rec.pull_request()
+    forged = base.model_copy(update={"pull_request": base.pull_request.model_copy(
+        update={"url": "file:///etc/passwd"})})
+    composer.set_markdown(f"{link(forged)} tail", [forged])
+    assert composer.pull_request_url(forged.context_id) is None
+    assert not composer.activate_chip(forged.context_id)
+    assert opened == []
+
+
+def test_the_default_opener_is_the_apps_external_opener(composer):
+    from composer_app.ui.external_open import open_url_externally
+
+    assert type(composer).url_opener is open_url_externally

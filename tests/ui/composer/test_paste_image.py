@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtCore import QMimeData, Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent, QGuiApplication, QImage
+from PySide6.QtWidgets import QApplication, QMenu
 
 from composer_app.core.contracts.clipboard import CLIPBOARD_MIME
 from composer_app.core.document.model import RecordState
@@ -233,3 +234,54 @@ def test_pasted_data_over_the_limits_is_refused_with_a_notice(w, monkeypatch):
     w.insertFromMimeData(text)
     assert not w.draft.records and w.markdown() == ""
     assert w.notices[-1][0] == "Couldn't attach pasted-text.txt"
+
+
+def run_context_menu(w, qtbot, action_text):
+    """Open the composer's context menu and trigger ``action_text``; returns its actions."""
+    seen = {}
+
+    def pick():
+        menu = QApplication.activePopupWidget()
+        assert isinstance(menu, QMenu)
+        seen["actions"] = [(a.text(), a.isEnabled()) for a in menu.actions() if a.text()]
+        action = next(a for a in menu.actions() if a.text() == action_text)
+        menu.close()
+        action.trigger()
+
+    QTimer.singleShot(0, pick)
+    point = w.viewport().rect().center()
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, point,
+                              w.viewport().mapToGlobal(point))
+    QApplication.sendEvent(w.viewport(), event)
+    qtbot.waitUntil(lambda: "actions" in seen)
+    return seen["actions"]
+
+
+def test_context_menu_paste_as_plain_text(w, qtbot):
+    md = QMimeData()
+    md.setText(f"plain {link(rec.terminal())}")
+    md.setData(CLIPBOARD_MIME, json.dumps({
+        "version": 1, "source": {"environmentId": "env_other"},
+        "records": [{"version": 1, "kind": "terminal", "contextId": "terminal_t1",
+                     "label": "Terminal 1 lines 3-4", "terminalId": "t1",
+                     "terminalLabel": "Terminal 1", "lineStart": 3, "lineEnd": 4,
+                     "text": "$ ls"}]}).encode())
+    md.setImageData(QImage(4, 4, QImage.Format.Format_ARGB32))
+    QGuiApplication.clipboard().setMimeData(md)
+    actions = run_context_menu(w, qtbot, "Paste as plain text")
+    names = [name for name, _enabled in actions]
+    plain_at = names.index("Paste as plain text")
+    assert names[plain_at - 1].replace("&", "").startswith("Paste")  # right after Paste
+    assert dict(actions)["Paste as plain text"]
+    # Text only: the fragment's record is not imported, the image is not attached.
+    assert w.markdown() == f"plain {link(rec.terminal())}"
+    assert not w.draft.records and not w.draft.shelf
+    w.undo()
+    assert w.markdown() == ""  # one undo step
+
+
+def test_context_menu_plain_paste_is_disabled_without_text(w, qtbot):
+    QGuiApplication.clipboard().clear()
+    actions = run_context_menu(w, qtbot, "Paste as plain text")
+    assert dict(actions)["Paste as plain text"] is False
+    assert w.markdown() == ""

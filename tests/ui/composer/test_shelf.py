@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, QTimer, QUrl
-from PySide6.QtGui import QImage, QKeyEvent
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QSize, Qt, QTimer, QUrl
+from PySide6.QtGui import QColor, QImage, QKeyEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QVBoxLayout, QWidget
 
 from composer_app.core.document.segments import ChipSegment
-from composer_app.ui.composer.attachments_logic import Notice
+from composer_app.ui.composer.attachments_logic import Notice, ShelfRow, UploadStatus
 from composer_app.ui.composer.document_bridge import read_segments
-from composer_app.ui.composer.shelf import AttachmentShelf, ask, confirmation_box
+from composer_app.ui.composer.shelf import (
+    SPACING,
+    THUMBNAIL_SIZE,
+    AttachmentShelf,
+    ask,
+    badge_text,
+    confirmation_box,
+    remove_rect,
+    transit_progress,
+)
 from composer_app.ui.composer.shelf_model import CONTEXT_ID_ROLE
 from tests.core.document import sample_records as rec
 from tests.ui.composer.attachment_support import link, make_composer, make_uploads
@@ -42,7 +51,7 @@ def paste_image(w, tmp_path, name="shot.png"):
     md = QMimeData()
     md.setUrls([QUrl.fromLocalFile(str(path))])
     w.insertFromMimeData(md)
-    return next(r for r in w.draft.records.values() if r.name == name)
+    return next(r for r in w.draft.records.values() if getattr(r, "name", None) == name)
 
 
 def chip_ids(w):
@@ -187,3 +196,94 @@ def test_shelf_is_reachable_with_tab(w, shelf, qtbot):
     w.setParent(None)  # qtbot owns the composer and the shelf
     shelf.setParent(None)
     assert link(rec.skill()) in w.markdown()
+
+
+@pytest.fixture
+def boxed(w, shelf, qtbot):
+    """The composer above its shelf in one window (as the app lays them out)."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.addWidget(w)
+    layout.addWidget(shelf)
+    box.resize(640, 300)
+    box.show()
+    w.show()
+    qtbot.waitExposed(box)
+    yield box
+    w.setParent(None)  # qtbot owns the composer and the shelf
+    shelf.setParent(None)
+    box.deleteLater()
+
+
+def test_shelf_is_one_compact_row_of_thumbnails(w, shelf, boxed, tmp_path, qtbot):
+    box = boxed
+    paste_image(w, tmp_path)
+    assert shelf.isVisible()
+    assert shelf.height() == THUMBNAIL_SIZE + 2 * SPACING  # no blank band above or below
+    tile = shelf.visualRect(shelf.shelf_model.index(0, 0))
+    assert tile.size() == QSize(THUMBNAIL_SIZE, THUMBNAIL_SIZE)
+    assert shelf.viewport().rect().contains(tile)
+    button = remove_rect(tile)
+    assert tile.contains(button)  # anchored inside the tile's top-right corner
+    assert tile.right() - button.right() <= 4 and button.top() - tile.top() <= 4
+    w.insert_context(rec.terminal())
+    card = shelf.visualRect(shelf.shelf_model.index(1, 0))
+    assert card.top() == tile.top() and card.height() == THUMBNAIL_SIZE
+    assert card.left() > tile.right()
+    for n in range(5):
+        paste_image(w, tmp_path, f"more-{n}.png")
+    box.resize(260, 300)  # overflow: a scroll bar appears below the full-height tiles
+    qtbot.waitUntil(lambda: shelf.height() > THUMBNAIL_SIZE + 2 * SPACING)
+    assert shelf.visualRect(shelf.shelf_model.index(0, 0)).height() == THUMBNAIL_SIZE
+    assert shelf.viewport().height() >= THUMBNAIL_SIZE + SPACING
+    w.set_markdown("", [])
+    assert shelf.isHidden()
+
+
+def test_shelf_paints_the_remove_button_on_each_tile(w, shelf, boxed, tmp_path, qtbot):
+    path = tmp_path / "white.png"
+    white = QImage(40, 40, QImage.Format.Format_ARGB32)
+    white.fill(0xFFFFFFFF)
+    white.save(str(path))
+    md = QMimeData()
+    md.setUrls([QUrl.fromLocalFile(str(path))])
+    w.insertFromMimeData(md)
+    record = next(iter(w.draft.records.values()))
+    qtbot.waitUntil(lambda: shelf.shelf_model.has_thumbnail(record.context_id), timeout=5000)
+    image = shelf.viewport().grab().toImage()
+    tile = shelf.visualRect(shelf.shelf_model.index(0, 0))
+    centre = remove_rect(tile).center()
+    assert QColor(image.pixel(centre)).lightness() > 200  # the white cross
+    ring = centre + QPoint(0, 5)
+    assert QColor(image.pixel(ring)).lightness() < 100  # the dark disc around it
+    assert QColor(image.pixel(tile.center())).lightness() > 200  # the thumbnail itself
+
+
+def row(upload=None, state="resolved"):
+    return ShelfRow("image_a1", "image", "shot.png", 1, True, upload, state)
+
+
+def test_badges_say_the_upload_state():
+    assert badge_text(row()) == "" and transit_progress(row()) is None
+    done = row(UploadStatus("uploaded", 10, 10))
+    assert badge_text(done) == "" and transit_progress(done) is None
+    assert transit_progress(row(UploadStatus("queued", 0, 10))) == 0.0
+    assert transit_progress(row(UploadStatus("uploading", 0, 10))) == 0.0
+    assert transit_progress(row(UploadStatus("uploading", 4, 10))) == 0.4
+    assert transit_progress(row(state="pending")) == 0.0
+    failed = row(UploadStatus("failed", 0, 10))
+    assert badge_text(failed) == "Retry" and transit_progress(failed) is None
+    assert badge_text(row(state="unresolved")) == "Missing"
+    assert row(UploadStatus("uploading", 4, 10)).accessible_name.endswith("uploading 40%")
+
+
+def test_enter_on_a_failed_thumbnail_retries_and_delete_removes(w, shelf, tmp_path):
+    image = paste_image(w, tmp_path)
+    w.uploads._set(image.attachment_id, UploadStatus("failed", 0, 10))
+    shelf.setCurrentIndex(shelf.shelf_model.index(0, 0))
+    assert shelf.shelf_model.row_at(0).upload.failed
+    QApplication.sendEvent(shelf, _key(Qt.Key.Key_Return))
+    assert w.uploads.status(image.attachment_id).state == "local"  # started again
+    shelf.answers.append(True)
+    QApplication.sendEvent(shelf, _key(Qt.Key.Key_Delete))
+    assert image.context_id not in w.draft.records and shelf.isHidden()
