@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QMimeData, QPoint, QRect
+from PySide6.QtCore import QByteArray, QPoint, QRect
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QFontMetrics,
@@ -21,6 +21,7 @@ from PySide6.QtGui import (
 )
 
 from composer_app.core.codecs.sources import is_safe_link, link_host
+from composer_app.ui.composer.mime import fresh_mime_data
 from composer_app.ui.transcript.copy_logic import (
     clipboard_payload,
     fragment_source,
@@ -59,7 +60,7 @@ def action_rects(
 
 def write_clipboard(payload: dict[str, str]) -> None:
     """Put a copy payload on the system clipboard (``text/plain`` plus optional formats)."""
-    data = QMimeData()
+    data = fresh_mime_data()  # a Python-made QMimeData left on the clipboard crashes at exit
     data.setText(payload["text/plain"])
     for mime, value in payload.items():
         if mime == "text/html":
