@@ -103,7 +103,7 @@ def _wait(condition: Any, what: str, timeout: float = 60.0) -> None:
         loop.exec()
 
 
-def build(work: Path, dark: bool) -> Any:
+def build(work: Path, dark: bool) -> tuple[Any, Any]:
     """The real window with one answered thread; returns the window."""
     from composer_app.sync.secrets import TokenStore
     from composer_app.ui.app import connect_backend, create_application, start_embedded_server
@@ -188,7 +188,7 @@ def build(work: Path, dark: bool) -> Any:
     from PySide6.QtCore import Qt
 
     window.resizeDocks([window.sources_dock], [400], Qt.Orientation.Horizontal)
-    return window, started, server
+    return window, started
 
 
 def main() -> None:
@@ -197,22 +197,19 @@ def main() -> None:
     out = Path(args[0]) if args else ROOT / "docs" / "screenshot.png"
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from composer_app.ui.app import release_clipboard, stop_embedded_server
+    from composer_app.ui.app import shut_down
 
     with tempfile.TemporaryDirectory(prefix="composer-shot-") as tmp:
         for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
             os.environ[name] = str(Path(tmp) / name.lower())
-        window, started, server = build(Path(tmp), dark)
+        window, started = build(Path(tmp), dark)
         for _ in range(10):  # let deferred layouts settle
             loop = QEventLoop()
             QTimer.singleShot(30, loop.quit)
             loop.exec()
         out.parent.mkdir(parents=True, exist_ok=True)
         window.grab().save(str(out))
-        window.close()
-        started.bridge.stop()
-        stop_embedded_server(server)
-        release_clipboard()
+        shut_down(window, started)
     print(out)
 
 

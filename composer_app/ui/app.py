@@ -4,7 +4,9 @@ Invariants: with nothing configured the embedded server starts (loopback, random
 token, the local provider) and a first thread is ready; ``--server URL`` (or a remote server in
 the settings) connects there with ``--token``, the keyring's token or one typed at a prompt (kept
 in the keyring, or in memory with a visible banner when there is none); the application id is
-``APP_ID`` for the desktop entry; on quit the sync engine stops before the embedded server;
+``APP_ID`` for the desktop entry; on every exit (window closed, Ctrl+Q, SIGTERM/SIGINT/SIGHUP) the
+window saves and hands over its pending sends, then the sync engine stops, then the embedded server,
+then the app's clipboard data is released;
 ``--self-test`` runs the offscreen end-to-end check and exits 0 or 1 with a one-line reason.
 """
 
@@ -179,23 +181,100 @@ class Started:
     server: Any
     url: str
     embedded: bool
+    stopped: bool = False
+
+    def stop(self) -> None:
+        """Stop the sync engine, then the embedded server (idempotent)."""
+        if self.stopped:
+            return
+        self.stopped = True
+        try:
+            self.bridge.stop()
+        finally:
+            if self.server is not None:
+                stop_embedded_server(self.server)
 
 
 def connect_backend(app: Any, paths: AppPaths, connection: Connection, token: str,
                     server: Any = None) -> Started:
-    """Start the sync engine against the server (stopped on quit: engine, then server)."""
+    """Start the sync engine against the server; the caller stops it with ``Started.stop``
+    after the window's ``shutdown`` (window, then engine, then server). ``app`` is unused and
+    kept for callers that pass it."""
     from composer_app.sync.engine import SyncEngine
     from composer_app.ui.sync_bridge import SyncBridge
 
+    del app
     url = connection.url or (server.url if server is not None else "")
     if not url:
         raise ValueError("no server to connect to")
     engine = SyncEngine(url, token, paths.client_dir(None if connection.embedded else url))
     bridge = SyncBridge(engine)
-    bridge.start(app)
-    if server is not None:
-        app.aboutToQuit.connect(lambda: stop_embedded_server(server))
+    bridge.start()
     return Started(bridge, server, url, connection.embedded)
+
+
+class QuitSignals:
+    """SIGTERM, SIGINT and SIGHUP close the window like Ctrl+Q does (drafts, geometry and queued
+    sends are saved, the clipboard released) instead of killing the process mid-write.
+
+    Python runs signal handlers only between bytecodes, which a Qt event loop rarely gives it;
+    the handler's wake-up byte lands on a socket that a ``QSocketNotifier`` watches, so the
+    event loop wakes at once. ``close()`` restores the previous handlers.
+    """
+
+    SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP")
+
+    def __init__(self, on_signal: Any) -> None:
+        import signal
+        import socket
+
+        from PySide6.QtCore import QSocketNotifier
+
+        self._on_signal = on_signal
+        self._reader, self._writer = socket.socketpair()
+        self._reader.setblocking(False)
+        self._writer.setblocking(False)
+        self._previous_fd = signal.set_wakeup_fd(self._writer.fileno())
+        self._previous: dict[int, Any] = {}
+        for name in self.SIGNALS:
+            number = getattr(signal, name, None)
+            if number is not None:
+                self._previous[number] = signal.signal(number, self._handle)
+        self.received: list[int] = []
+        self._notifier = QSocketNotifier(self._reader.fileno(), QSocketNotifier.Type.Read)
+        self._notifier.activated.connect(self._on_wake)
+
+    def _handle(self, _number: int, _frame: Any) -> None:
+        """The Python-level handler; the work happens on the event loop (``_on_wake``)."""
+
+    def _on_wake(self, *_: Any) -> None:
+        woken = b""
+        try:
+            while chunk := self._reader.recv(64):
+                woken += chunk
+        except (BlockingIOError, InterruptedError):
+            pass
+        if woken:  # the wake-up fd carries one byte per signal: its number
+            self.received.extend(woken)
+            self._on_signal()
+
+    def close(self) -> None:
+        import signal
+
+        self._notifier.setEnabled(False)
+        for number, previous in self._previous.items():
+            signal.signal(number, previous)
+        signal.set_wakeup_fd(self._previous_fd)
+        self._reader.close()
+        self._writer.close()
+
+
+def quit_now() -> None:
+    """Close every window (dialogs included) and leave the event loop."""
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.closeAllWindows()
+    QApplication.quit()
 
 
 def ask_token(url: str) -> str | None:
@@ -269,13 +348,38 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         if connection.token or not tokens.get(connection.url):
             tokens.set(connection.url, token)
-    started = connect_backend(app, paths, connection, token, server)
-    session = Session(started.bridge, paths, settings, tokens, started.embedded, started.url)
-    window = MainWindow(session)
-    window.show()
-    code = int(app.exec())
-    release_clipboard()
+    try:
+        started = connect_backend(app, paths, connection, token, server)
+    except Exception as exc:
+        if server is not None:
+            stop_embedded_server(server)
+        print(f"composer-app: the sync client did not start: {exc}", file=sys.stderr)
+        return 1
+    window: Any = None
+    signals = QuitSignals(quit_now)
+    try:
+        session = Session(started.bridge, paths, settings, tokens, started.embedded, started.url)
+        window = MainWindow(session)
+        window.show()
+        code = int(app.exec())
+    finally:
+        signals.close()
+        shut_down(window, started)
     return code
+
+
+def shut_down(window: Any, started: Started) -> None:
+    """Every exit path: the window (drafts, geometry, sends still waiting for an upload to be
+    registered), then the sync engine, then the embedded server, then the clipboard (data made
+    by Python must not outlive the interpreter)."""
+    try:
+        if window is not None:
+            window.shutdown()
+    finally:
+        try:
+            started.stop()
+        finally:
+            release_clipboard()
 
 
 if __name__ == "__main__":

@@ -81,7 +81,8 @@ class ConnectionStatus(QObject):
         self.bar.set_connection(
             logic.connection_text(state, next_try, embedded=self._embedded,
                                   syncing=summary.sending),
-            logic.can_retry_now(state))
+            logic.can_retry_now(state),
+            logic.connection_tone(state, syncing=summary.sending))
         self.bar.set_unsent(logic.unsent_text(summary))
         self.unsent_changed.emit(summary.unsent)
 

@@ -5,7 +5,9 @@ Invariants: the window renders the sync client's cache and sends the user's inte
 through ``SyncBridge`` (never blocking the GUI thread on the network); every action has a menu entry
 and the shortcuts of the issue (Ctrl+N, Ctrl+K, Ctrl+S, Ctrl+Shift+V, Ctrl+Shift+S, F6); window
 geometry, dock state, the last thread and the archived threads are remembered in ``window.ini`` of
-the config directory; the composer always shows the draft of the thread the list selects.
+the config directory; the composer always shows the draft of the thread the list selects; a send
+goes through ``AttachmentUploads.send_message`` (it waits for dropped files still being registered)
+and ``shutdown`` keeps the loop running until every send is queued, before the engine may stop.
 """
 
 from __future__ import annotations
@@ -14,8 +16,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QPalette
+from PySide6.QtCore import (
+    QByteArray,
+    QCoreApplication,
+    QDeadlineTimer,
+    QEvent,
+    QEventLoop,
+    QObject,
+    QSettings,
+    Qt,
+    QTimer,
+    Slot,
+)
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeyEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -24,6 +37,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -54,9 +68,15 @@ from composer_app.ui.transcript.view import TranscriptView
 WINDOW_SETTINGS = "window.ini"
 REFRESH_DELAY_MS = 30
 DEFAULT_SIZE = (1280, 800)
+SHUTDOWN_WAIT_MS = 5000
+SHUTDOWN_POLL_MS = 50
 _SOURCES_KEY = "Ctrl+Shift+S"
-EMPTY_HINT = ("No messages yet.\n\nWrite below and press Enter. Paste or drop files and images to "
-              "attach them as context; the assistant answers with its sources.")
+EMPTY_TITLE = "No messages yet"
+EMPTY_HINT = ("Write below and press Enter. Paste or drop files and images to attach them as "
+              "context; the assistant answers with its sources.")
+COMPOSER_HINT = ("Paste or drop files to attach them · Ctrl+S stashes the prompt · "
+                 "Ctrl+K switches threads")
+EMPTY_TEXT_WIDTH = 440
 
 
 @dataclass
@@ -89,6 +109,7 @@ class MainWindow(QMainWindow):
         self._callbacks: dict[int, Callable[[Any, str], None]] = {}
         self._creating_first = False
         self._closed = False
+        self._pending_sends = 0
         self._build_panes()
         self._build_actions()
         self._build_menus()
@@ -121,8 +142,7 @@ class MainWindow(QMainWindow):
         self.send_button = QPushButton("Send", self)
         self.send_button.setToolTip("Send (Enter)")
         self.send_button.setDefault(False)
-        self.composer_hint = QLabel("Enter to send · Shift+Enter for a new line · "
-                                    "Ctrl+S stashes the prompt", self)
+        self.composer_hint = QLabel(COMPOSER_HINT, self)  # the editor's placeholder has Enter
         self.composer_hint.setObjectName("composerHint")
         self.composer_hint.setEnabled(False)
         self.draft_store = DraftStore(self.session.paths.drafts_dir)
@@ -147,17 +167,9 @@ class MainWindow(QMainWindow):
         column.addWidget(self.composer_hint)
         self.centre = QSplitter(Qt.Orientation.Vertical, self)
         self.centre.setObjectName("centreSplitter")
-        self.empty_hint = QLabel(EMPTY_HINT, self)
-        self.empty_hint.setObjectName("emptyThreadHint")
-        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_hint.setWordWrap(True)
-        self.empty_hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.empty_hint.setMargin(48)
-        self.empty_hint.setAutoFillBackground(True)
-        self.empty_hint.setBackgroundRole(QPalette.ColorRole.Base)
-        self.empty_hint.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # F6 lands here when empty
+        self._build_empty_page()
         self.transcript_stack = QStackedWidget(self)
-        self.transcript_stack.addWidget(self.empty_hint)
+        self.transcript_stack.addWidget(self.empty_page)
         self.transcript_stack.addWidget(self.transcript)
         self.centre.addWidget(self.transcript_stack)
         self.centre.addWidget(composer)
@@ -177,6 +189,41 @@ class MainWindow(QMainWindow):
         self._set_editor_enabled(False)
 
 
+    def _build_empty_page(self) -> None:
+        """What the centre shows for a thread without messages: a short, centred explanation."""
+        self.empty_page = QWidget(self)
+        self.empty_page.setObjectName("emptyThreadPage")
+        self.empty_page.setAutoFillBackground(True)
+        self.empty_page.setBackgroundRole(QPalette.ColorRole.Base)
+        self.empty_title = QLabel(EMPTY_TITLE, self.empty_page)
+        font = self.empty_title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.35)
+        font.setWeight(QFont.Weight.DemiBold)
+        self.empty_title.setFont(font)
+        self.empty_hint = QLabel(EMPTY_HINT, self.empty_page)
+        self.empty_hint.setObjectName("emptyThreadHint")
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.empty_hint.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # F6 lands here when empty
+        self.empty_hint.setAccessibleName(EMPTY_TITLE)
+        self.empty_hint.setAccessibleDescription(EMPTY_HINT)
+        text = QVBoxLayout()
+        text.setSpacing(6)
+        for label in (self.empty_title, self.empty_hint):
+            label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+            label.setMaximumWidth(EMPTY_TEXT_WIDTH)
+            label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+            text.addWidget(label)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addLayout(text, 100)
+        row.addStretch(1)
+        column = QVBoxLayout(self.empty_page)
+        column.setContentsMargins(24, 24, 24, 24)
+        column.addStretch(2)
+        column.addLayout(row)
+        column.addStretch(3)
+
     def _action(self, text: str, slot: Callable[..., Any], shortcut: str | None = None, *,
                 checkable: bool = False, name: str = "") -> QAction:
         action = QAction(text, self)
@@ -194,7 +241,8 @@ class MainWindow(QMainWindow):
         self.new_thread_action = a("&New thread", self.new_thread, "Ctrl+N", name="newThread")
         self.switcher_action = a("&Switch to thread…", self.open_switcher, "Ctrl+K",
                                  name="quickSwitcher")
-        self.find_action = a("&Find thread by title", self.focus_search, name="findThread")
+        self.find_action = a("&Find thread by title", self.focus_search, "Ctrl+F",
+                             name="findThread")
         self.settings_action = a("Se&ttings…", self.open_settings, "Ctrl+,", name="settings")
         self.quit_action = a("&Quit", self.close, "Ctrl+Q", name="quit")
         self.send_action = a("S&end message", self._on_send_triggered, name="send")
@@ -450,8 +498,18 @@ class MainWindow(QMainWindow):
     def _on_editor_send_requested(self, text: str, context: Any) -> None:
         records = list(context.records) if context is not None else []
         ids = self.uploads.upload_ids(records)
-        self.call("send_message", self.current_thread, text, context, ids,
-                  then=self._on_command_done)
+        self._pending_sends += 1
+        # Through the uploads, so a send waits for files still being registered with the client.
+        self.uploads.send_message(self.current_thread, text, context, ids, self._on_sent)
+
+    def _on_sent(self, result: Any, error: str) -> None:
+        self._pending_sends -= 1
+        self._on_command_done(result, error)
+
+    @property
+    def pending_sends(self) -> int:
+        """Messages the user sent that the sync client has not queued yet."""
+        return self._pending_sends
 
     def stash_prompt(self) -> None:
         """Ctrl+S: stash the prompt (or restore the newest stash into an empty composer)."""
@@ -643,3 +701,19 @@ class MainWindow(QMainWindow):
         if self.autosave is not None:
             self.autosave.flush()
         super().closeEvent(event)
+
+    def shutdown(self, timeout_ms: int = SHUTDOWN_WAIT_MS) -> bool:
+        """Get ready for the sync engine to stop; True when nothing was left behind.
+
+        Closes the window if it is open (geometry and draft saved), then keeps the event loop
+        running until every message the user sent is queued in the client's outbox — a send that
+        waits for a dropped file still being registered would otherwise be lost — or until
+        ``timeout_ms`` passes. Idempotent; must run before ``SyncBridge.stop``.
+        """
+        if not self._closed:
+            self.close()
+        deadline = QDeadlineTimer(timeout_ms)
+        while self._pending_sends > 0 and not deadline.hasExpired():
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents,
+                                           SHUTDOWN_POLL_MS)
+        return self._pending_sends == 0

@@ -33,6 +33,16 @@ def connection_text(state: str, next_try: int, *, embedded: bool, syncing: bool)
     return state.capitalize() if state else "Connecting…"
 
 
+def connection_tone(state: str, *, syncing: bool) -> str:
+    """The colour class of the status dot: ``ok`` (usable, nothing pending), ``busy``
+    (connecting, reconnecting or syncing), ``down`` (offline) or ``error``."""
+    if state == "connected":
+        return "busy" if syncing else "ok"
+    if state in ("offline", "error"):
+        return "down" if state == "offline" else "error"
+    return "busy"
+
+
 def can_retry_now(state: str) -> bool:
     """Whether *Retry now* makes sense (the socket is waiting for its next try)."""
     return state in ("reconnecting", "offline", "error")

@@ -44,6 +44,7 @@ class QuickSwitcher(QDialog):
         self.results = QListWidget(self)
         self.results.setAccessibleName("Matching threads")
         self.results.setUniformItemSizes(True)
+        self.results.setStyleSheet("QListWidget::item { padding: 5px 6px; }")  # as the list
         self.empty = QLabel("No thread matches.", self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.hide()

@@ -239,7 +239,13 @@ def _paste_into_thread_two(window: Any, thread_two: str, expected: list[tuple[st
 
 def _run(work: Path, deadline: float) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from composer_app.ui.app import connect_backend, create_application, start_embedded_server
+    from composer_app.ui.app import (
+        connect_backend,
+        create_application,
+        shut_down,
+        start_embedded_server,
+        stop_embedded_server,
+    )
     from composer_app.ui.settings_logic import AppSettings, Connection, app_paths
 
     app = create_application()
@@ -255,7 +261,11 @@ def _run(work: Path, deadline: float) -> None:
     settings = AppSettings(knowledge_dir=str(knowledge))
     server = start_embedded_server(paths, settings)
     _check(server.url.startswith("http://127.0.0.1:"), f"the server listens on {server.url}")
-    started = connect_backend(app, paths, Connection(True), server.token, server)
+    try:
+        started = connect_backend(app, paths, Connection(True), server.token, server)
+    except BaseException:
+        stop_embedded_server(server)
+        raise
     window: Any = None
     try:
         wait = _Waiter(deadline)
@@ -279,17 +289,13 @@ def _run(work: Path, deadline: float) -> None:
         _check({thread_one, thread_two} <= created, "the two threads are not in the cache")
         _paste_into_thread_two(window, thread_two, expected, wait)
     finally:
+        # window, engine, server, clipboard — also when a step failed
+        shut_down(window, started)
         if window is not None:
-            window.close()
+            from PySide6.QtCore import QCoreApplication, QEvent
+
             window.deleteLater()
-        from PySide6.QtCore import QCoreApplication, QEvent
-
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        started.bridge.stop()
-        from composer_app.ui.app import release_clipboard, stop_embedded_server
-
-        stop_embedded_server(server)
-        release_clipboard()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def _quiet_qt(captured: io.StringIO) -> None:

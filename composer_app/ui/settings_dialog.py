@@ -57,6 +57,9 @@ def theme_palette(theme: str) -> QPalette:
     for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText,
                  QPalette.ColorRole.ButtonText):
         palette.setColor(QPalette.ColorGroup.Disabled, role, disabled)
+    # a disabled field sits on the window colour, so it reads as unavailable even when empty
+    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Base,
+                     palette.color(QPalette.ColorRole.Window))
     return palette
 
 
@@ -102,6 +105,7 @@ class SettingsDialog(QDialog):
         self.setMinimumWidth(520)
         self._initial = settings
         layout = QVBoxLayout(self)
+        self._keyring_ok = keyring_available
         layout.addWidget(self._server_group(settings, keyring_available, token_notice))
         layout.addWidget(self._provider_group(settings, keyring_available))
         layout.addWidget(self._appearance_group(settings))
@@ -227,6 +231,7 @@ class SettingsDialog(QDialog):
         self.browse.setEnabled(local)
         for field in (self.base_url, self.model):
             field.setEnabled(not local)
+        self.api_key.setEnabled(not local and self._keyring_ok)
 
     def _on_browse_clicked(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Knowledge folder",

@@ -34,6 +34,7 @@ _STATE_TEXT = {
     "unsent": "Not sent",
 }
 PREVIEW_CHARS = 80
+TONE_COLOURS = {"ok": "#16a34a", "busy": "#d97706", "down": "#9ca3af", "error": "#dc2626"}
 
 
 class AppStatusBar(QStatusBar):
@@ -51,6 +52,10 @@ class AppStatusBar(QStatusBar):
         self.banner.setWordWrap(False)
         self.remember = QToolButton(self)
         self.remember.setAutoRaise(True)
+        self.dot = QLabel("●", self)
+        self.dot.setObjectName("connectionDot")
+        self.dot.setAccessibleName("Connection indicator")
+        self.tone = ""
         self.connection = QLabel("Starting…", self)
         self.connection.setObjectName("connectionState")
         self.connection.setAccessibleName("Connection state")
@@ -65,6 +70,7 @@ class AppStatusBar(QStatusBar):
         self.addWidget(self.remember)
         self.addPermanentWidget(self.unsent)
         self.addPermanentWidget(self.retry)
+        self.addPermanentWidget(self.dot)
         self.addPermanentWidget(self.connection)
         self.set_banner(None)
         self.set_unsent("")
@@ -76,9 +82,15 @@ class AppStatusBar(QStatusBar):
         self.unsent.clicked.connect(self.unsent_requested)
         self.remember.clicked.connect(self.remember_requested)
 
-    def set_connection(self, text: str, retry: bool) -> None:
+    def set_connection(self, text: str, retry: bool, tone: str = "busy") -> None:
+        """The connection text, *Retry now* when it applies, and the dot's colour
+        (``ok``/``busy``/``down``/``error``, see ``connection_tone``)."""
         self.connection.setText(text)
+        self.connection.setToolTip(text)
         self.retry.setVisible(retry)
+        self.tone = tone if tone in TONE_COLOURS else "busy"
+        self.dot.setStyleSheet(f"color: {TONE_COLOURS[self.tone]};")
+        self.dot.setToolTip(text)
 
     def set_unsent(self, text: str) -> None:
         self.unsent.setText(text)

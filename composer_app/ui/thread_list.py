@@ -3,18 +3,22 @@
 Invariants: the pane renders what ``visible_threads`` returns for the rows it was given and the
 current search; it never talks to the engine — creating, renaming and archiving are requests
 (signals) the window carries out; the selection follows ``select_thread`` and the user's clicks,
-and a refresh keeps the selected thread selected when it is still shown.
+and a refresh keeps the selected thread selected when it is still shown; an empty list always
+says why (no match for the search, or every thread archived); Enter in the search opens the first
+match and Down moves into the list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QListView,
     QMenu,
@@ -24,7 +28,13 @@ from PySide6.QtWidgets import (
 )
 
 from composer_app.sync.store import ThreadRow
-from composer_app.ui.thread_list_model import ThreadIdRole, ThreadListModel, visible_threads
+from composer_app.ui.thread_list_model import (
+    ThreadIdRole,
+    ThreadListModel,
+    ThreadRowDelegate,
+    empty_list_hint,
+    visible_threads,
+)
 
 
 class ThreadListPane(QWidget):
@@ -54,6 +64,14 @@ class ThreadListPane(QWidget):
         self.list.setStyleSheet("QListView::item { padding: 6px 6px; }")
         self.model = ThreadListModel(self)
         self.list.setModel(self.model)
+        self.list.setItemDelegate(ThreadRowDelegate(self.list))
+        self.empty_label = QLabel(self)
+        self.empty_label.setObjectName("threadListEmpty")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setMargin(12)
+        self.empty_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.empty_label.hide()
         self.new_button = QPushButton("New thread", self)
         self.new_button.setToolTip("New thread (Ctrl+N)")
         self.show_archived = QCheckBox("Show archived", self)
@@ -61,6 +79,7 @@ class ThreadListPane(QWidget):
         layout.setContentsMargins(8, 8, 4, 8)
         layout.setSpacing(6)
         layout.addWidget(self.search)
+        layout.addWidget(self.empty_label)
         layout.addWidget(self.list, 1)
         bottom = QHBoxLayout()
         bottom.addWidget(self.new_button)
@@ -71,6 +90,8 @@ class ThreadListPane(QWidget):
 
     def _connect_signals(self) -> None:
         self.search.textChanged.connect(self._on_search_text_changed)
+        self.search.returnPressed.connect(self.open_first_match)
+        self.search.installEventFilter(self)
         self.show_archived.toggled.connect(self._on_show_archived_toggled)
         self.new_button.clicked.connect(self.new_requested)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
@@ -111,6 +132,9 @@ class ThreadListPane(QWidget):
             self._select_row(self.model.row_of(self._current))
         finally:
             self.list.selectionModel().blockSignals(False)
+        hint = empty_list_hint(len(self._rows), len(shown), self.search.text())
+        self.empty_label.setText(hint)
+        self.empty_label.setVisible(bool(hint))
 
     def _select_row(self, row: int) -> None:
         selection = self.list.selectionModel()
@@ -124,6 +148,25 @@ class ThreadListPane(QWidget):
             self.list.scrollTo(index)
         finally:
             selection.blockSignals(blocked)
+
+    def open_first_match(self) -> None:
+        """Enter in the search box: open the first thread shown and move to the list."""
+        first = self.model.thread_at(0)
+        if first is None:
+            return
+        self.list.setCurrentIndex(self.model.index(0))  # emits thread_selected when it changes
+        self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Down in the search box continues into the list, like a combo box's popup.
+        if (watched is self.search and event.type() == QEvent.Type.KeyPress
+                and isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Down
+                and self.model.rowCount() > 0):
+            self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+            if not self.list.currentIndex().isValid():
+                self.list.setCurrentIndex(self.model.index(0))
+            return True
+        return super().eventFilter(watched, event)
 
     # -- handlers -------------------------------------------------------------------------------
     def _on_search_text_changed(self, _text: str) -> None:

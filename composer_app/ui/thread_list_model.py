@@ -4,22 +4,29 @@ that adapts that to Qt.
 Invariants: ``visible_threads`` is pure: threads are ordered most recently updated first (ties by
 id, so the order is total), a title search keeps the threads whose title contains every word of the
 query (case-insensitive), archived threads are hidden unless asked for; a thread without a title is
-shown as ``UNTITLED``. ``ThreadListModel`` only adapts that result (rows, roles) and holds no rule.
+shown as ``UNTITLED``; ``short_time`` and ``empty_list_hint`` are pure too. ``ThreadListModel`` only
+adapts those results (rows, roles) and holds no rule; ``ThreadRowDelegate`` only draws them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QGuiApplication, QPainter, QPalette
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from composer_app.core.contracts.wire import parse_timestamp
+from composer_app.core.errors import ContractError
 from composer_app.sync.store import ThreadRow
 
 UNTITLED = "New thread"
 ThreadIdRole = int(Qt.ItemDataRole.UserRole) + 1
 ArchivedRole = ThreadIdRole + 1
 StateRole = ThreadIdRole + 2
+WhenRole = ThreadIdRole + 3
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -44,6 +51,39 @@ def visible_threads(rows: Iterable[ThreadRow], query: str = "",
     kept.sort(key=lambda r: r.thread_id)
     kept.sort(key=lambda r: r.updated_at or "\uffff", reverse=True)  # new local rows first
     return kept
+
+
+def short_time(updated_at: str | None, now: datetime) -> str:
+    """When a thread last changed, as a list shows it (in ``now``'s time zone): the time today,
+    ``Yesterday``, the weekday within a week, the day and month this year, else the date. Empty
+    for a thread the server has not dated yet or a timestamp that does not parse."""
+    if not updated_at:
+        return ""
+    try:
+        moment = parse_timestamp(updated_at).astimezone(now.tzinfo)
+    except (ContractError, ValueError):
+        return ""
+    day, today = moment.date(), now.date()
+    if day >= today:
+        return moment.strftime("%H:%M")
+    if day == today - timedelta(days=1):
+        return "Yesterday"
+    if day > today - timedelta(days=7):
+        return moment.strftime("%a")
+    if day.year == today.year:
+        return f"{day.day} {moment.strftime('%b')}"
+    return day.isoformat()
+
+
+def empty_list_hint(total: int, shown: int, query: str) -> str:
+    """What an empty thread list says instead of nothing (empty when rows are shown)."""
+    if shown:
+        return ""
+    if query.strip():
+        return f"No thread titles match \u201c{' '.join(query.split())}\u201d."
+    if total:
+        return "Every thread is archived. Tick \u201cShow archived\u201d to see them."
+    return "No threads yet. Press Ctrl+N to start one."
 
 
 class ThreadListModel(QAbstractListModel):
@@ -92,4 +132,47 @@ class ThreadListModel(QAbstractListModel):
             return row.thread_id in self._archived
         if role == StateRole:
             return row.local_state or ""
+        if role == WhenRole:
+            return short_time(row.updated_at, datetime.now().astimezone())
+        if role == int(Qt.ItemDataRole.FontRole) and row.thread_id in self._archived:
+            font = QGuiApplication.font()
+            font.setItalic(True)
+            return font
         return None
+
+
+class ThreadRowDelegate(QStyledItemDelegate):
+    """A thread row: the title, elided, and when it last changed right-aligned in a muted
+    colour (archived threads in italics)."""
+
+    GAP = 8
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        when = str(index.data(WhenRole) or "")
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        rect = opt.rect.adjusted(6, 0, -8, 0)
+        width = opt.fontMetrics.horizontalAdvance(when) if when else 0
+        title = opt.text
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else QGuiApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        group = opt.palette.currentColorGroup()
+        text_role = (QPalette.ColorRole.HighlightedText if selected
+                     else QPalette.ColorRole.Text)
+        painter.save()
+        painter.setFont(opt.font)
+        painter.setPen(opt.palette.color(group, text_role))
+        title_rect = rect.adjusted(0, 0, -(width + self.GAP) if width else 0, 0)
+        elided = opt.fontMetrics.elidedText(title, Qt.TextElideMode.ElideRight,
+                                            title_rect.width())
+        align = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+        painter.drawText(title_rect, int(align), elided)
+        if when:
+            muted = (QPalette.ColorRole.HighlightedText if selected
+                     else QPalette.ColorRole.PlaceholderText)
+            painter.setPen(opt.palette.color(group, muted))
+            right = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight
+            painter.drawText(rect, int(right), when)
+        painter.restore()

@@ -122,3 +122,56 @@ def test_server_argument_connects_to_a_remote_server(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "STATUS Connected False"
     assert not (tmp_path / "client" / "server").exists()  # no embedded server was started
+
+
+_SIGNAL_RUN = '''
+import os, signal, sys
+import composer_app.ui.main_window as mw
+from PySide6.QtCore import QMimeData, QTimer
+from PySide6.QtGui import QGuiApplication
+show = mw.MainWindow.show
+def patched(self):
+    show(self)
+    def poll():
+        if self.current_thread:
+            self.editor.insertPlainText("kept through SIGTERM")
+            data = QMimeData()
+            data.setText("see [notes](context://file/x)")
+            data.setData("application/x-composer-test", b"chips")
+            QGuiApplication.clipboard().setMimeData(data)
+            print("READY", self.current_thread, flush=True)
+            if sys.argv[1] == "sigterm":
+                os.kill(os.getpid(), signal.SIGTERM)
+            else:
+                self.quit_action.trigger()
+        else:
+            QTimer.singleShot(20, poll)
+    poll()
+mw.MainWindow.show = patched
+from composer_app.ui.app import main
+code = main(sys.argv[2:])
+print("EXIT", code, flush=True)
+sys.exit(code)
+'''
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals and offscreen Qt on POSIX")
+@pytest.mark.parametrize("how", ["sigterm", "ctrl+q"])
+def test_quitting_saves_the_window_and_draft_and_releases_the_clipboard(tmp_path: Path,
+                                                                         how: str) -> None:
+    """SIGTERM closes the window like Ctrl+Q does; either way the process exits 0 (Python-made
+    clipboard data outliving the interpreter would crash it) with the draft on disk."""
+    from composer_app.core.document.store import DraftStore
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    data = tmp_path / "data"
+    out = subprocess.run([sys.executable, "-c", _SIGNAL_RUN, how, "--data-dir", str(data)],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.split()
+    assert lines[0] == "READY" and lines[-2:] == ["EXIT", "0"]
+    thread = lines[1]
+    paths = app_paths(data)
+    assert "geometry=" in (paths.config_dir / "window.ini").read_text()  # the window closed
+    draft = DraftStore(paths.drafts_dir).load(thread)
+    assert "kept through SIGTERM" in draft.prompt

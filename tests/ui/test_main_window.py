@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from composer_app.core.contracts.messages import decode_message_context
 from composer_app.sync.secrets import TokenStore
 from composer_app.ui.app import connect_backend, start_embedded_server, stop_embedded_server
 from composer_app.ui.main_window import MainWindow, Session
@@ -108,7 +109,7 @@ def test_sending_shows_the_echo_and_the_answer(backend: _Backend, qtbot: QtBot) 
     window = backend.window(qtbot)
     qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
                     timeout=WAIT_MS)
-    assert window.transcript_stack.currentWidget() is window.empty_hint
+    assert window.transcript_stack.currentWidget() is window.empty_page
     window.editor.setFocus()
     window.editor.insertPlainText("What is in my knowledge folder?")
     qtbot.keyClick(window.editor, Qt.Key.Key_Return)
@@ -122,6 +123,31 @@ def test_sending_shows_the_echo_and_the_answer(backend: _Backend, qtbot: QtBot) 
     assert window.transcript_stack.currentWidget() is window.transcript
     assert window.transcript.messages[0].text == "What is in my knowledge folder?"
     assert window.transcript.messages[1].text.strip()
+
+
+def test_a_send_right_after_dropping_a_file_survives_an_immediate_quit(
+        backend: _Backend, qtbot: QtBot, tmp_path: Path) -> None:
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    notes = tmp_path / "notes.txt"
+    notes.write_text("deploys at 02:00\n" * 2000, encoding="utf-8")
+    window.editor.insertPlainText("see ")
+    [record] = window.editor.attach_paths([str(notes)])
+    assert window.editor.request_send()  # the attach is still being registered
+    assert window.shutdown()  # waits until the client has queued the message
+    assert window.pending_sends == 0
+    engine = backend.started.bridge.engine
+
+    def on_server() -> list[Any]:
+        rows = engine.messages(thread).result(10)
+        return [r for r in rows if r.role == "user" and r.local_state is None]
+
+    qtbot.waitUntil(lambda: bool(on_server()), timeout=WAIT_MS)
+    [sent] = on_server()
+    assert sent.text.startswith("see ")
+    assert [a["name"] for a in sent.attachments] == ["notes.txt"]  # bound to its upload
+    context = decode_message_context(sent.context)
+    assert [(r.kind, r.label) for r in context.records] == [("file", record.label)]
 
 
 def test_sources_shortcut_toggles_even_from_the_composer(backend: _Backend,
@@ -167,6 +193,11 @@ def test_every_action_is_in_a_menu_with_the_issue_shortcuts(backend: _Backend,
     assert shortcuts["toggleSources"] == "Ctrl+Shift+S"
     assert shortcuts["nextPane"] == "F6"
     assert set(shortcuts) <= in_menus
+    window.activateWindow()
+    window.editor.setFocus()
+    window.find_action.trigger()
+    assert window.thread_pane.search.hasFocus() or QApplication.focusWidget() is (
+        window.thread_pane.search)
 
 
 def test_quick_switcher_opens_on_ctrl_k_and_switches(backend: _Backend, qtbot: QtBot) -> None:

@@ -6,6 +6,7 @@ from composer_app.sync.store import MessageRow, OutboxRow
 from composer_app.ui.main_window_logic import (
     can_retry_now,
     connection_text,
+    connection_tone,
     message_wire,
     next_pane,
     parse_archived,
@@ -29,6 +30,15 @@ def test_connection_texts() -> None:
     assert connection_text("offline", 0, embedded=False, syncing=True) == "Offline"
     assert connection_text("error", 0, embedded=True, syncing=False) == "Connection error"
     assert can_retry_now("offline") and not can_retry_now("connected")
+
+
+def test_connection_tones() -> None:
+    assert connection_tone("connected", syncing=False) == "ok"
+    assert connection_tone("connected", syncing=True) == "busy"
+    assert connection_tone("reconnecting", syncing=False) == "busy"
+    assert connection_tone("connecting", syncing=False) == "busy"
+    assert connection_tone("offline", syncing=True) == "down"
+    assert connection_tone("error", syncing=False) == "error"
 
 
 def test_outbox_summary_counts_messages_not_commands() -> None:

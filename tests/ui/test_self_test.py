@@ -39,3 +39,20 @@ def test_self_test_fails_with_one_line_when_keyrings_alt_is_importable(tmp_path:
     assert out.stdout == ""
     lines = out.stderr.splitlines()
     assert len(lines) == 1 and "keyrings.alt is importable" in lines[0]
+
+
+def test_a_failure_after_copying_chips_still_exits_1_with_one_line(tmp_path: Path) -> None:
+    """The failure path shuts down like a quit: window, engine, server, then the clipboard (the
+    copied chips' Python-made data would otherwise crash the process at exit)."""
+    code = ("import sys\n"
+            "from composer_app.ui import self_test as t\n"
+            "def fail(*_args):\n"
+            "    raise t.SelfTestFailure('forced after the copy')\n"
+            "t._paste_into_thread_two = fail\n"
+            "sys.exit(t.run_self_test())\n")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
+           "LANG": "C.UTF-8", "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 1, out.stderr
+    assert out.stderr.splitlines() == ["composer-app self-test failed: forced after the copy"]

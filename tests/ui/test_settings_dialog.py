@@ -16,6 +16,10 @@ def test_fields_follow_the_choices_and_values_come_back(qtbot: QtBot, tmp_path: 
     dialog = SettingsDialog(AppSettings(), keyring_available=True)
     qtbot.addWidget(dialog)
     assert dialog.embedded.isChecked() and not dialog.server_url.isEnabled()
+    assert dialog.local.isChecked() and not dialog.api_key.isEnabled()  # local needs no key
+    dialog.openai.setChecked(True)
+    assert dialog.api_key.isEnabled() and not dialog.knowledge_dir.isEnabled()
+    dialog.local.setChecked(True)
     dialog.remote.setChecked(True)
     assert dialog.server_url.isEnabled() and dialog.token.isEnabled()
     dialog.server_url.setText(" https://c.example.org/ ")
@@ -55,5 +59,8 @@ def test_apply_theme_sets_the_palette(qtbot: QtBot) -> None:
         apply_theme(app, "light")
         light = app.palette().color(QPalette.ColorRole.Base).lightness()
         assert dark < 80 < light
+        palette = app.palette()  # disabled fields look unavailable, not like empty ones
+        assert (palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Base)
+                != palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Base))
     finally:
         app.setPalette(before)

@@ -22,7 +22,8 @@ def test_bar_shows_only_what_applies(qtbot: QtBot) -> None:
     bar.show()
     assert not bar.unsent.isVisible() and not bar.banner.isVisible()
     bar.set_unsent("2 unsent")
-    bar.set_connection("Offline", True)
+    bar.set_connection("Offline", True, "down")
+    assert bar.tone == "down" and bar.dot.isVisible()
     bar.set_banner("No keyring", "Remember")
     assert bar.unsent.isVisible() and bar.retry.isVisible() and bar.remember.isVisible()
     with qtbot.waitSignal(bar.unsent_requested):
