@@ -4,11 +4,14 @@ Invariants: a command writes its receipt, its events and the projections togethe
 ``(device, commandId)`` with the same body hash returns the original result and writes nothing; with
 another body it is ``409 command_id_reused``; a rejected command stores its error (so a retry gets
 the same error) and none of its partial writes; turn output is appended only while the assistant
-message is still streaming (an interrupted or finished turn ignores late output).
+message is still streaming (an interrupted or finished turn ignores late output). With per-thread
+providers (``provider_of``), ``thread.created`` names the thread's provider and
+``thread.meta-updated`` names the one the update chose.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,8 +63,8 @@ def _accepted(command_id: str, sequence: int) -> JsonObject:
     return {"commandId": command_id, "status": "accepted", "sequence": sequence}
 
 
-def execute_command(tx: Transaction, device: Device, command: Command, request_hash: str
-                    ) -> CommandOutcome:
+def execute_command(tx: Transaction, device: Device, command: Command, request_hash: str,
+                    provider_of: Callable[[str], str] | None = None) -> CommandOutcome:
     """Apply ``command`` once per ``(device, commandId)``; see the module invariants."""
     receipt = tx.receipt(device.device_id, command.command_id)
     if receipt is not None:
@@ -74,7 +77,7 @@ def execute_command(tx: Transaction, device: Device, command: Command, request_h
         return CommandOutcome(int(error.get("status", 400)), dict(error.get("body", {})))
     savepoint = _Savepoint(tx)
     try:
-        outcome = _dispatch(tx, device, command)
+        outcome = _dispatch(tx, device, command, provider_of)
     except ApiError as exc:
         savepoint.rollback()
         body = exc.body()
@@ -115,31 +118,40 @@ def _owned_thread(tx: Transaction, device: Device, thread_id: str,
     return row
 
 
-def _create_thread(tx: Transaction, device: Device, command: Command, title: str | None) -> None:
+def _create_thread(tx: Transaction, device: Device, command: Command, title: str | None,
+                   provider_of: Callable[[str], str] | None = None) -> None:
     if tx.thread(command.thread_id) is not None:
         raise ApiError(409, "thread_exists", "A thread with this id already exists.")
     at = format_timestamp()
     tx.insert_thread(command.thread_id, device.user_id, title, at)
     row = ThreadRow(command.thread_id, device.user_id, title, at, at, 0, None)
-    tx.append_event(command.thread_id, "thread.created", {"thread": thread_wire(row)},
+    provider = None
+    if provider_of is not None:
+        provider = getattr(command, "provider", None) or provider_of(command.thread_id)
+    tx.append_event(command.thread_id, "thread.created", {"thread": thread_wire(row, provider)},
                     device_id=device.device_id, command_id=command.command_id)
 
 
-def _dispatch(tx: Transaction, device: Device, command: Command) -> CommandOutcome:
+def _dispatch(tx: Transaction, device: Device, command: Command,
+              provider_of: Callable[[str], str] | None = None) -> CommandOutcome:
     at = format_timestamp()
     emit: dict[str, Any] = {"device_id": device.device_id, "command_id": command.command_id}
     if isinstance(command, ThreadCreateCommand):
-        _create_thread(tx, device, command, command.title)
+        _create_thread(tx, device, command, command.title, provider_of)
     elif isinstance(command, ThreadMetaUpdateCommand):
         _owned_thread(tx, device, command.thread_id)
         tx.update_thread(command.thread_id, title=command.title, at=at)
-        tx.append_event(command.thread_id, "thread.meta-updated", {"title": command.title}, **emit)
+        meta: JsonObject = {"title": command.title}
+        if provider_of is not None and command.provider is not None:
+            meta["provider"] = command.provider
+        tx.append_event(command.thread_id, "thread.meta-updated", meta, **emit)
     elif isinstance(command, ThreadDeleteCommand):
         _owned_thread(tx, device, command.thread_id)
         tx.update_thread(command.thread_id, deleted_at=at, at=at)
         tx.append_event(command.thread_id, "thread.deleted", {}, **emit)
     elif isinstance(command, ThreadTurnStartCommand):
-        return CommandOutcome(200, {}, turn=_start_turn(tx, device, command, at, emit))
+        return CommandOutcome(200, {}, turn=_start_turn(tx, device, command, at, emit,
+                                                        provider_of))
     elif isinstance(command, ThreadTurnInterruptCommand):
         _owned_thread(tx, device, command.thread_id)
         message = tx.assistant_message_for_turn(command.turn_id)
@@ -156,11 +168,12 @@ def _dispatch(tx: Transaction, device: Device, command: Command) -> CommandOutco
 
 
 def _start_turn(tx: Transaction, device: Device, command: ThreadTurnStartCommand, at: str,
-                emit: dict[str, Any]) -> TurnPlan:
+                emit: dict[str, Any], provider_of: Callable[[str], str] | None = None
+                ) -> TurnPlan:
     existing = tx.thread(command.thread_id)
     bootstrap = command.bootstrap.create_thread if command.bootstrap else None
     if existing is None and bootstrap is not None:
-        _create_thread(tx, device, command, bootstrap.title)
+        _create_thread(tx, device, command, bootstrap.title, provider_of)
     else:
         _owned_thread(tx, device, command.thread_id, existing)
     message = command.message

@@ -7,6 +7,7 @@ Invariants: a user message stored without ``context`` is upgraded in memory each
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from composer_app.core.codecs.legacy import upgrade_legacy_message
@@ -17,13 +18,25 @@ from composer_app.server.store.base import JsonObject, MessageRow, StoredEvent, 
 _log = logging.getLogger(__name__)
 
 
-def thread_wire(row: ThreadRow) -> JsonObject:
-    """``ThreadSummary`` JSON."""
+ProviderOf = Callable[[str], str]
+"""The assistant provider name a thread's turns use, by thread id."""
+
+
+def provider_of(provider: object) -> ProviderOf | None:
+    """``name_for`` of a provider router (per-thread choices), None for a single provider."""
+    name_for = getattr(provider, "name_for", None)
+    return name_for if callable(name_for) else None
+
+
+def thread_wire(row: ThreadRow, provider: str | None = None) -> JsonObject:
+    """``ThreadSummary`` JSON (``provider`` only when the server routes providers per thread)."""
     data: JsonObject = {"threadId": row.thread_id}
     if row.title is not None:
         data["title"] = row.title
     data.update(createdAt=row.created_at, updatedAt=row.updated_at,
                 lastSequence=row.last_sequence)
+    if provider is not None:
+        data["provider"] = provider
     return data
 
 

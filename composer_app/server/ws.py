@@ -26,7 +26,7 @@ from composer_app.server.errors import ApiError
 from composer_app.server.hub import Subscription
 from composer_app.server.routes.threads import shell_snapshot, thread_snapshot
 from composer_app.server.services import Services, services_of
-from composer_app.server.snapshots import event_wire
+from composer_app.server.snapshots import ProviderOf, event_wire, provider_of
 from composer_app.server.store.base import Reader, StoredEvent
 
 
@@ -41,7 +41,8 @@ class _Socket:
             await self.websocket.send_text(text)
 
 
-def _catch_up(reader: Reader, sub: Subscription, after: int | None, limit: int
+def _catch_up(reader: Reader, sub: Subscription, after: int | None, limit: int,
+              provider: ProviderOf | None = None
               ) -> tuple[int, list[StoredEvent] | None, dict[str, Any] | None]:
     """(watermark, replay events | None, snapshot | None) in one read transaction."""
     watermark = reader.max_sequence()
@@ -56,15 +57,17 @@ def _catch_up(reader: Reader, sub: Subscription, after: int | None, limit: int
         if len(events) <= limit:
             return watermark, events, None
     if sub.thread_id is None:
-        return watermark, None, shell_snapshot(reader, sub.user_id)
-    return watermark, None, thread_snapshot(reader, sub.user_id, sub.thread_id)
+        return watermark, None, shell_snapshot(reader, sub.user_id, provider)
+    return watermark, None, thread_snapshot(reader, sub.user_id, sub.thread_id,
+                                            provider=provider)
 
 
 async def _serve_subscription(svc: Services, socket: _Socket, sub: Subscription,
                               after: int | None) -> None:
     sid = sub.subscription_id
+    provider = provider_of(svc.settings.provider)
     watermark, events, snapshot = await svc.store.read(
-        lambda r: _catch_up(r, sub, after, svc.settings.replay_limit))
+        lambda r: _catch_up(r, sub, after, svc.settings.replay_limit, provider))
     if events is None and snapshot is None:
         svc.hub.remove(sub)
         await socket.send({"type": "error", "subscriptionId": sid, "code": "unknown_thread",

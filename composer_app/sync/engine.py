@@ -16,6 +16,7 @@ import logging
 import random
 import threading
 from collections.abc import Coroutine, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -104,6 +105,7 @@ class SyncEngine:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._startup_error: BaseException | None = None
+        self._stopping = False
         self.connection_state: tuple[str, int] = (CONNECTING, 0)
         self.environment: Environment | None = None
 
@@ -144,9 +146,12 @@ class SyncEngine:
         self._ready.set()
         assert self._stop is not None
         await self._stop.wait()
+        self._stopping = True  # calls from now on fail at once instead of never running
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self._uploader.close()  # upload and send tasks end before the store closes
+        await self._outbox.close()
         await self._subscription.drop()
         await self._http.aclose()
         self._store.close()
@@ -171,18 +176,47 @@ class SyncEngine:
 
     # thread-safe API ------------------------------------------------------------------------
     def _submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
-        if self._loop is None:
+        """Run ``coro`` on the loop; ``RuntimeError`` (and ``coro`` closed) once stopping."""
+        if self._loop is None or self._stopping:
             coro.close()
             raise RuntimeError("the sync engine is not running")
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+        try:
+            return asyncio.run_coroutine_threadsafe(coro, self._loop)
+        except RuntimeError:  # the loop closed meanwhile
+            coro.close()
+            raise RuntimeError("the sync engine is not running") from None
 
-    def create_thread(self, title: str | None = None) -> concurrent.futures.Future[str]:
-        """Queue ``thread.create``; resolves to the new ``threadId``."""
+    def create_thread(self, title: str | None = None, *,
+                      provider: str | None = None) -> concurrent.futures.Future[str]:
+        """Queue ``thread.create`` (with the thread's assistant ``provider`` when given);
+        resolves to the new ``threadId``."""
         async def go() -> str:
             thread_id = new_id("thr")
-            self._outbox.enqueue_thread_create(thread_id, title)
+            self._outbox.enqueue_thread_create(thread_id, title, provider)
             self._emit("thread_list_changed")
             return thread_id
+        return self._submit(go())
+
+    def set_thread_provider(self, thread_id: str,
+                            provider: str) -> concurrent.futures.Future[str]:
+        """Choose the assistant provider of a thread's next turns: queues ``thread.meta.update``
+        with the thread's current title (a queued rename's included) and ``provider``, and shows
+        the choice in the cache at once; resolves to the ``commandId``."""
+        async def go() -> str:
+            thread = self._store.thread(thread_id)
+            title = self._outbox.queued_title(thread_id)
+            if title is None:
+                title = thread.title if thread is not None else None
+            command = ThreadMetaUpdateCommand(
+                command_id=new_id("cmd"), thread_id=thread_id, title=title or "",
+                provider=provider, created_at=format_timestamp())
+            with self._store.transaction():
+                command_id = self._outbox.enqueue_thread_command(command)
+                if thread is not None:
+                    self._store.upsert_thread(replace(thread, provider=provider))
+            self._emit("thread_list_changed")
+            self._emit("thread_changed", thread_id)
+            return command_id
         return self._submit(go())
 
     def rename_thread(self, thread_id: str, title: str) -> concurrent.futures.Future[str]:

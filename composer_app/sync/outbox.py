@@ -168,16 +168,27 @@ class Outbox:
                 self._store.update_outbox(replace(row, next_attempt_at=now))
         self.wake()
 
+    async def close(self) -> None:
+        """Cancel the attempts in flight and wait until they have ended (before the store
+        closes). A cancelled attempt keeps its row and ``commandId``: the next run resends it and
+        the server's receipt answers a request that did arrive."""
+        tasks = list(self._inflight.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._inflight.clear()
+
     # queueing ---------------------------------------------------------------------------------
-    def enqueue_thread_create(self, thread_id: str, title: str | None) -> str:
+    def enqueue_thread_create(self, thread_id: str, title: str | None,
+                              provider: str | None = None) -> str:
         """Queue ``thread.create`` and show the thread at once (``creating``)."""
         command = ThreadCreateCommand(command_id=new_id("cmd"), thread_id=thread_id, title=title,
-                                      created_at=format_timestamp())
+                                      provider=provider, created_at=format_timestamp())
         row = OutboxRow(command.command_id, thread_id, command.type, command.to_wire(), SENDING,
                         next_attempt_at=self._clock.now())
         with self._store.transaction():
             self._store.upsert_thread(ThreadRow(thread_id, title, command.created_at,
-                                                local_state="creating"))
+                                                local_state="creating", provider=provider))
             self._store.add_outbox(row)
         self.wake()
         return command.command_id
@@ -189,6 +200,13 @@ class Outbox:
         self._store.add_outbox(row)
         self.wake()
         return command.command_id
+
+    def queued_title(self, thread_id: str) -> str | None:
+        """The title the last queued ``thread.meta.update`` of ``thread_id`` sets, if any (a new
+        update must carry it, or it would undo a rename still waiting to be sent)."""
+        titles = [row.payload.get("title") for row in self._store.outbox()
+                  if row.thread_id == thread_id and row.kind == "thread.meta.update"]
+        return str(titles[-1]) if titles and titles[-1] is not None else None
 
     def enqueue_turn(self, thread_id: str, text: str, context: dict[str, Any] | None,
                      upload_ids: tuple[str, ...], create_title: str | None = None,

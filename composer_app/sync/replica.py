@@ -2,10 +2,11 @@
 
 Invariants: each stream (``shell``, ``thread:<id>``) has a cursor, the last sequence applied; an
 event at or below the cursor is a duplicate and is skipped, so replay overlapping live delivery
-never applies anything twice (an assistant delta is appended once). Applying an event and moving
-its cursor is one transaction. A snapshot replaces the stream's server state and keeps local pending
-rows on top; a server copy replaces a local echo in place by ``messageId``. Messages are ordered as
-on the server, by the sequence of the event that created them: a reply by its
+never applies anything twice (an assistant delta is appended once). A thread keeps the provider
+the server last named for it (a ``thread.meta-updated`` without one keeps it). Applying an event
+and moving its cursor is one transaction. A snapshot replaces the stream's server state and keeps
+local pending rows on top; a server copy replaces a local echo in place by ``messageId``. Messages
+are ordered as on the server, by the sequence of the event that created them: a reply by its
 ``thread.turn-started``, so overlapping turns keep each reply under its own prompt.
 """
 
@@ -54,8 +55,9 @@ def message_row(message: Message, sequence: int | None) -> MessageRow:
 
 
 def thread_row(summary: ThreadSummary) -> ThreadRow:
-    """The cache row of a server thread."""
-    return ThreadRow(summary.thread_id, summary.title, summary.updated_at, summary.last_sequence)
+    """The cache row of a server thread (with its provider when the server names one)."""
+    return ThreadRow(summary.thread_id, summary.title, summary.updated_at, summary.last_sequence,
+                     provider=summary.provider)
 
 
 @dataclass
@@ -134,9 +136,12 @@ class Replica:
             changes.deleted_threads.append(tid)
             return
         if thread is not None:
-            title = (event.payload.title if isinstance(event, ThreadMetaUpdatedEvent)
-                     else thread.title)
-            store.upsert_thread(replace(thread, title=title, updated_at=event.occurred_at,
+            title, provider = thread.title, thread.provider
+            if isinstance(event, ThreadMetaUpdatedEvent):
+                title = event.payload.title
+                provider = event.payload.provider or provider  # a rename keeps the provider
+            store.upsert_thread(replace(thread, title=title, provider=provider,
+                                        updated_at=event.occurred_at,
                                         last_sequence=event.sequence, local_state=None))
             changes.thread_list = True
         changes.threads.add(tid)

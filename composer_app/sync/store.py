@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS environments(
     last_seen_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS threads(
     thread_id TEXT PRIMARY KEY, environment_id TEXT, title TEXT, updated_at TEXT,
-    last_sequence INTEGER, local_state TEXT);
+    last_sequence INTEGER, local_state TEXT, provider TEXT);
 CREATE TABLE IF NOT EXISTS messages(
     message_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL,
     is_streaming INTEGER NOT NULL DEFAULT 0, attachments_json TEXT, context_json TEXT,
@@ -47,6 +47,11 @@ CREATE TABLE IF NOT EXISTS drafts(
 """
 
 
+_THREAD_COLS = ("thread_id, title, updated_at, last_sequence, environment_id, local_state, "
+                "provider")
+"""The ``threads`` columns in ``ThreadRow`` field order."""
+
+
 def _dump(value: Any) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -57,7 +62,11 @@ def _load(text: str | None) -> Any:
 
 @dataclass(frozen=True)
 class ThreadRow:
-    """One thread of the thread list; ``local_state`` is ``"creating"`` until the server has it."""
+    """One thread of the thread list; ``local_state`` is ``"creating"`` until the server has it.
+
+    ``provider`` is the assistant provider the thread's turns use (``local``, ``openai``, ...), or
+    None when the server does not say (a server with a single provider).
+    """
 
     thread_id: str
     title: str | None = None
@@ -65,6 +74,7 @@ class ThreadRow:
     last_sequence: int | None = None
     environment_id: str | None = None
     local_state: str | None = None
+    provider: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,9 +139,16 @@ class ClientStore:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.executescript(_SCHEMA)
+            self._upgrade()
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open the client database: {exc}") from exc
         self._depth = 0
+
+    def _upgrade(self) -> None:
+        """Add the columns later versions introduced to a database an older version created."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(threads)")}
+        if "provider" not in columns:
+            self._db.execute("ALTER TABLE threads ADD COLUMN provider TEXT")
 
     def close(self) -> None:
         """Close the connection (committed data is already on disk)."""
@@ -192,20 +209,23 @@ class ClientStore:
     def upsert_thread(self, row: ThreadRow) -> None:
         """Insert or replace one thread."""
         self._exec(
-            "INSERT OR REPLACE INTO threads VALUES(?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO threads(thread_id, environment_id, title, updated_at, "
+            "last_sequence, local_state, provider) VALUES(?,?,?,?,?,?,?)",
             (row.thread_id, row.environment_id, row.title, row.updated_at, row.last_sequence,
-             row.local_state),
+             row.local_state, row.provider),
         )
 
     def thread(self, thread_id: str) -> ThreadRow | None:
         """One thread, or None."""
-        row = self._exec("SELECT * FROM threads WHERE thread_id=?", (thread_id,)).fetchone()
-        return None if row is None else ThreadRow(row[0], row[2], row[3], row[4], row[1], row[5])
+        row = self._exec(f"SELECT {_THREAD_COLS} FROM threads WHERE thread_id=?",
+                         (thread_id,)).fetchone()
+        return None if row is None else ThreadRow(*row)
 
     def threads(self) -> list[ThreadRow]:
         """Every cached thread, newest first."""
-        rows = self._exec("SELECT * FROM threads ORDER BY updated_at DESC, rowid DESC").fetchall()
-        return [ThreadRow(r[0], r[2], r[3], r[4], r[1], r[5]) for r in rows]
+        rows = self._exec(f"SELECT {_THREAD_COLS} FROM threads "
+                          "ORDER BY updated_at DESC, rowid DESC").fetchall()
+        return [ThreadRow(*r) for r in rows]
 
     def delete_thread(self, thread_id: str) -> None:
         """Forget a thread, its messages and its cursor."""

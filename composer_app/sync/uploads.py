@@ -4,7 +4,7 @@ Invariants: the file is first copied into app data (``outbox/<local_id>``), so m
 the original cannot break a queued send; the copy's SHA-256 and size are the signed claim; an
 expired upload URL (``410``) is re-requested for the same copy; retryable failures back off like
 sends and never give up while the item can still be sent; ``cancel`` releases the server's
-pending upload.
+pending upload; ``close`` ends every upload task before the engine closes the store.
 """
 
 from __future__ import annotations
@@ -102,6 +102,15 @@ class Uploader:
         for row in self._store.uploads():
             if row.state in (QUEUED, UPLOADING):
                 self._start(row.local_id)
+
+    async def close(self) -> None:
+        """Cancel every running upload task and wait until all have ended (the engine calls this
+        before it closes the store). Rows keep their state, so ``resume`` restarts them."""
+        tasks = list(self._tasks.values())
+        self._tasks.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def cancel(self, local_id: str) -> bool:
         """Stop an upload and release the server's pending upload."""

@@ -7,13 +7,17 @@ in the keyring, or in memory with a visible banner when there is none); the appl
 ``APP_ID`` for the desktop entry; on every exit (window closed, Ctrl+Q, SIGTERM/SIGINT/SIGHUP) the
 window saves and hands over its pending sends, then the sync engine stops, then the embedded server,
 then the app's clipboard data is released;
-``--self-test`` runs the offscreen end-to-end check and exits 0 or 1 with a one-line reason.
+``--self-test`` runs the offscreen end-to-end check and exits 0 or 1 with a one-line reason;
+with ``COMPOSER_READY_FILE=PATH`` set, ``ready <seconds since the epoch>`` is written to PATH (a
+file or a FIFO with a reader) once the window is shown, connected with its thread listed and its
+event loop has answered a zero-delay timer (see ``report_ready``).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import threading
 from collections.abc import Sequence
@@ -269,6 +273,44 @@ class QuitSignals:
         self._writer.close()
 
 
+READY_FILE_ENV = "COMPOSER_READY_FILE"
+
+
+def report_ready(window: Any, path: Path) -> Any:
+    """Write ``ready <time.time()>`` and a newline to ``path`` once, as soon as ``window`` is
+    visible, its sync engine is ``connected``, its current thread is listed and the event loop has
+    then answered a zero-delay timer. Wall-clock time, so another process can subtract its own
+    ``time.time()`` at spawn. One ``write`` of the whole line; a FIFO without a reader is skipped
+    (non-blocking open), never waited on. Returns the polling ``QTimer`` (5 ms, window-owned).
+    """
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    def write() -> None:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o644)
+            try:
+                os.write(fd, f"ready {time.time():.6f}\n".encode())
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            _log.warning("could not write the ready file %s: %s", path, exc)
+
+    def check() -> None:
+        connected = window.bridge.engine.connection_state[0] == "connected"
+        listed = window.thread_pane.model.row_of(window.current_thread) >= 0
+        if connected and listed and window.isVisible():
+            timer.stop()
+            QTimer.singleShot(0, window, write)
+
+    timer = QTimer(window)
+    timer.setInterval(5)
+    timer.timeout.connect(check)
+    timer.start()
+    return timer
+
+
 def quit_now() -> None:
     """Close every window (dialogs included) and leave the event loop."""
     from PySide6.QtWidgets import QApplication
@@ -361,6 +403,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         session = Session(started.bridge, paths, settings, tokens, started.embedded, started.url)
         window = MainWindow(session)
         window.show()
+        if ready_file := os.environ.get(READY_FILE_ENV):
+            report_ready(window, Path(ready_file))
         code = int(app.exec())
     finally:
         signals.close()

@@ -7,7 +7,9 @@ and the shortcuts of the issue (Ctrl+N, Ctrl+K, Ctrl+S, Ctrl+Shift+V, Ctrl+Shift
 geometry, dock state, the last thread and the archived threads are remembered in ``window.ini`` of
 the config directory; the composer always shows the draft of the thread the list selects; a send
 goes through ``AttachmentUploads.send_message`` (it waits for dropped files still being registered)
-and ``shutdown`` keeps the loop running until every send is queued, before the engine may stop.
+and ``shutdown`` keeps the loop running until every send is queued and every dropped file is
+registered with the engine, before the engine may stop; *Thread ▸ Assistant* checks the selected
+thread's provider and changes it through the engine (queued like a rename).
 """
 
 from __future__ import annotations
@@ -28,13 +30,22 @@ from PySide6.QtCore import (
     QTimer,
     Slot,
 )
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeyEvent, QKeySequence, QPalette
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QFont,
+    QKeyEvent,
+    QKeySequence,
+    QPalette,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
     QInputDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QPushButton,
     QSizePolicy,
@@ -278,6 +289,7 @@ class MainWindow(QMainWindow):
         thread_menu = bar.addMenu("&Thread")
         thread_menu.addActions([self.rename_action, self.archive_action,
                                 self.show_archived_action])
+        self._build_assistant_menu(thread_menu)
         thread_menu.addSeparator()
         thread_menu.addActions([self.unsent_action, self.retry_action])
         view_menu = bar.addMenu("&View")
@@ -285,6 +297,23 @@ class MainWindow(QMainWindow):
                               self.previous_pane_action])
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(self.about_action)
+
+    def _build_assistant_menu(self, thread_menu: QMenu) -> None:
+        """*Thread ▸ Assistant*: one checkable entry per provider a thread can use."""
+        self.assistant_menu = thread_menu.addMenu("A&ssistant")
+        self.assistant_menu.setObjectName("assistantMenu")
+        self.assistant_group = QActionGroup(self)
+        self.assistant_group.setExclusionPolicy(
+            QActionGroup.ExclusionPolicy.ExclusiveOptional)  # none checked for other providers
+        self.assistant_actions: dict[str, QAction] = {}
+        for name, label in logic.ASSISTANT_CHOICES:
+            action = QAction(label, self)
+            action.setCheckable(True)
+            action.setObjectName(f"assistant:{name}")
+            action.triggered.connect(lambda _checked=False, n=name: self._on_assistant_chosen(n))
+            self.assistant_group.addAction(action)
+            self.assistant_menu.addAction(action)
+            self.assistant_actions[name] = action
 
     def _connect_signals(self) -> None:
         b = self.bridge
@@ -415,6 +444,27 @@ class MainWindow(QMainWindow):
     def rename_current(self) -> None:
         if self.current_thread:
             self.rename_thread_interactive(self.current_thread)
+
+    def set_thread_provider(self, thread_id: str, provider: str) -> None:
+        """Choose the assistant provider of a thread's next turns (queued like a rename)."""
+        if thread_id and provider:
+            self.call("set_thread_provider", thread_id, provider, then=self._on_command_done)
+
+    def _on_assistant_chosen(self, provider: str) -> None:
+        row = self.thread_row(self.current_thread)
+        if row is not None and row.provider != provider:
+            self.set_thread_provider(row.thread_id, provider)
+        self._update_assistant_menu(provider if row is not None else None)
+
+    def _update_assistant_menu(self, provider: str | None = None) -> None:
+        """Check the current thread's provider (``provider``: a choice not in the cache yet)."""
+        row = self.thread_row(self.current_thread)
+        current = provider or (row.provider if row is not None else None)
+        self.assistant_menu.setEnabled(logic.can_choose_assistant(
+            self.current_thread if row is not None else "", current))
+        checked = logic.assistant_choice(current)
+        for name, action in self.assistant_actions.items():
+            action.setChecked(name == checked)
 
     def set_archived(self, thread_id: str, archived: bool) -> None:
         """Archive (hide from the list) or unarchive a thread; kept on this device."""
@@ -664,6 +714,7 @@ class MainWindow(QMainWindow):
         self.archive_action.setEnabled(has)
         self.archive_action.setText("Un&archive thread" if self.current_thread in self.archived
                                     else "&Archive thread")
+        self._update_assistant_menu()
         self._update_title()
 
     def _restore_window(self) -> None:
@@ -707,13 +758,18 @@ class MainWindow(QMainWindow):
 
         Closes the window if it is open (geometry and draft saved), then keeps the event loop
         running until every message the user sent is queued in the client's outbox — a send that
-        waits for a dropped file still being registered would otherwise be lost — or until
-        ``timeout_ms`` passes. Idempotent; must run before ``SyncBridge.stop``.
+        waits for a dropped file still being registered would otherwise be lost — and every
+        dropped file is registered with the engine (its copy in app data then survives the quit
+        and its upload resumes on the next start), or until ``timeout_ms`` passes. Idempotent;
+        must run before ``SyncBridge.stop``.
         """
         if not self._closed:
             self.close()
         deadline = QDeadlineTimer(timeout_ms)
-        while self._pending_sends > 0 and not deadline.hasExpired():
+        while self._busy() and not deadline.hasExpired():
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents,
                                            SHUTDOWN_POLL_MS)
-        return self._pending_sends == 0
+        return not self._busy()
+
+    def _busy(self) -> bool:
+        return self._pending_sends > 0 or self.uploads.registering() > 0

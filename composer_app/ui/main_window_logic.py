@@ -1,10 +1,11 @@
 """Decisions of the main window, kept Qt-free: status-bar texts, focus cycling, the transcript
-refresh plan, archived-thread bookkeeping and the message → wire conversion.
+refresh plan, archived-thread bookkeeping, the assistant choice and the message → wire conversion.
 
 Invariants: every function is pure; the status text names exactly one of the states the user can
 see (``Embedded server``, ``Connected``, ``Syncing…``, ``Connecting…``, ``Reconnecting…``,
 ``Offline``, ``Connection error``); ``plan_refresh`` never asks to re-add a message whose row is
-unchanged and asks for a full reload only when a row disappeared.
+unchanged and asks for a full reload only when a row disappeared; the *Assistant* menu checks at
+most one choice, and only for a thread whose server names its provider.
 """
 
 from __future__ import annotations
@@ -146,3 +147,22 @@ def thread_to_open(thread_ids: Sequence[str], remembered: str, current: str) -> 
         if candidate and candidate in thread_ids:
             return candidate
     return thread_ids[0] if thread_ids else ""
+
+
+ASSISTANT_CHOICES: tuple[tuple[str, str], ...] = (
+    ("local", "Local (offline)"),
+    ("openai", "OpenAI-compatible"),
+)
+"""The providers a user picks per thread (*Thread ▸ Assistant*), as (name, menu text)."""
+
+
+def assistant_choice(provider: str | None) -> str:
+    """The *Assistant* entry to check for a thread's provider (``""``: none, e.g. ``echo``)."""
+    names = {name for name, _label in ASSISTANT_CHOICES}
+    return provider if provider in names else ""
+
+
+def can_choose_assistant(thread_id: str, provider: str | None) -> bool:
+    """Whether the *Assistant* menu applies: a thread is selected and its server names the
+    provider it uses (a server with a single provider names none)."""
+    return bool(thread_id) and provider is not None

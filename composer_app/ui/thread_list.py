@@ -5,7 +5,9 @@ current search; it never talks to the engine — creating, renaming and archivin
 (signals) the window carries out; the selection follows ``select_thread`` and the user's clicks,
 and a refresh keeps the selected thread selected when it is still shown; an empty list always
 says why (no match for the search, or every thread archived); Enter in the search opens the first
-match and Down moves into the list.
+match and Down moves into the list; on a dark palette the *Show archived* box gets an outline and
+fill that stand out from the pane (the style derives both from the window colour, which leaves
+the square nearly invisible), and it follows palette changes.
 """
 
 from __future__ import annotations
@@ -36,6 +38,26 @@ from composer_app.ui.thread_list_model import (
     visible_threads,
 )
 
+LIST_STYLE = "QListView::item { padding: 6px 6px; }"
+DARK_LIGHTNESS = 128
+"""A palette whose window colour is darker than this (0–255) is a dark one."""
+
+
+def checkbox_palette(palette: QPalette) -> QPalette:
+    """The palette of a check box on ``palette``: unchanged on a light palette; on a dark one the
+    Fusion style's outline (the window colour made darker) and fill (the base colour) would
+    barely differ from the window, so the box is filled with the button colour and outlined with
+    a mid grey (the placeholder-text colour, which the style darkens a little)."""
+    tuned = QPalette(palette)
+    if palette.color(QPalette.ColorRole.Window).lightness() >= DARK_LIGHTNESS:
+        return tuned
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        tuned.setColor(group, QPalette.ColorRole.Base,
+                       palette.color(group, QPalette.ColorRole.Button))
+        tuned.setColor(group, QPalette.ColorRole.Window,
+                       palette.color(group, QPalette.ColorRole.PlaceholderText))
+    return tuned
+
 
 class ThreadListPane(QWidget):
     """Search box, list of threads and the new-thread button."""
@@ -61,7 +83,7 @@ class ThreadListPane(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setUniformItemSizes(True)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.list.setStyleSheet("QListView::item { padding: 6px 6px; }")
+        self.list.setStyleSheet(LIST_STYLE)
         self.model = ThreadListModel(self)
         self.list.setModel(self.model)
         self.list.setItemDelegate(ThreadRowDelegate(self.list))
@@ -75,6 +97,7 @@ class ThreadListPane(QWidget):
         self.new_button = QPushButton("New thread", self)
         self.new_button.setToolTip("New thread (Ctrl+N)")
         self.show_archived = QCheckBox("Show archived", self)
+        self._tune_checkbox()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 4, 8)
         layout.setSpacing(6)
@@ -87,6 +110,17 @@ class ThreadListPane(QWidget):
         bottom.addWidget(self.show_archived)
         layout.addLayout(bottom)
         self._connect_signals()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange) and (
+                hasattr(self, "show_archived")):
+            self._tune_checkbox()
+        super().changeEvent(event)
+
+    def _tune_checkbox(self) -> None:
+        self.show_archived.setPalette(checkbox_palette(self.palette()))
+        # A style sheet fixes the palette it polished with: set it again for the new colours.
+        self.list.setStyleSheet(LIST_STYLE)
 
     def _connect_signals(self) -> None:
         self.search.textChanged.connect(self._on_search_text_changed)

@@ -42,6 +42,8 @@ class Fault:
     prefix: bool = False  # match ``path`` as a prefix
     remaining: int | None = None  # None: forever
     lose: bool = False  # forward first, then lose the answer
+    hold: threading.Event | None = None  # keep the request waiting until set, then forward
+    reached: threading.Event = field(default_factory=threading.Event)  # set once it matched
 
 
 @dataclass
@@ -66,6 +68,7 @@ class Faults:
                     if rule.remaining <= 0:
                         continue
                     rule.remaining -= 1
+                rule.reached.set()
                 return rule
         return None
 
@@ -110,6 +113,10 @@ class FaultyApp:
             sent = True
             return {"type": "http.request", "body": raw, "more_body": False}
 
+        if rule is not None and rule.hold is not None:
+            await asyncio.to_thread(rule.hold.wait)
+            await self.app(scope, replay, send)
+            return
         if rule is not None and rule.lose:
             async def swallow(_message: Any) -> None:
                 return None

@@ -137,3 +137,20 @@ def test_a_reply_takes_its_place_at_turn_start_like_on_the_server(replica: Any) 
     rows = store.messages(TID)
     assert [m.message_id for m in rows] == ["msg_u1", "msg_a1", "msg_u2", "msg_a2"]
     assert [(m.role, m.text, m.is_streaming) for m in rows][1] == ("assistant", "Echo: one", True)
+
+
+def test_a_thread_keeps_the_provider_the_server_last_named(replica: Any) -> None:
+    rep, store, _ = replica
+    rep.apply_event(SHELL, _event(1, "thread.created", {"thread": {
+        "threadId": TID, "title": "t", "createdAt": AT, "updatedAt": AT, "provider": "local"}}))
+    assert store.thread(TID).provider == "local"
+    rep.apply_event(SHELL, _event(2, "thread.meta-updated", {"title": "t", "provider": "openai"}))
+    assert store.thread(TID).provider == "openai"
+    rep.apply_event(SHELL, _event(3, "thread.meta-updated", {"title": "Renamed"}))
+    assert (store.thread(TID).title, store.thread(TID).provider) == ("Renamed", "openai")
+    frame = decode_server_frame({"type": "snapshot", "subscriptionId": SHELL, "sequence": 4,
+                                 "snapshot": {"kind": "shell", "sequence": 4, "threads": [
+                                     {"threadId": TID, "createdAt": AT, "updatedAt": AT,
+                                      "provider": "echo"}]}})
+    rep.apply_snapshot(SHELL, frame.snapshot)
+    assert store.thread(TID).provider == "echo"

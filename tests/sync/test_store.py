@@ -79,3 +79,22 @@ def test_cursor_uploads_and_environments_round_trip(tmp_path: Path, store: Clien
     assert again.upload("upl_1") == upload
     assert again.environment_capabilities("http://h") == {"inlineMessageContext": True}
     again.close()
+
+
+def test_a_database_from_before_thread_providers_gains_the_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE threads(thread_id TEXT PRIMARY KEY, environment_id TEXT, "
+               "title TEXT, updated_at TEXT, last_sequence INTEGER, local_state TEXT)")
+    db.execute("INSERT INTO threads VALUES('thr_old', NULL, 'Old', '2026-01-01', 3, NULL)")
+    db.commit()
+    db.close()
+    store = ClientStore(path)
+    try:
+        assert store.thread("thr_old") == ThreadRow("thr_old", "Old", "2026-01-01", 3)
+        store.upsert_thread(ThreadRow("thr_new", "New", "2026-01-02", provider="openai"))
+        assert store.thread("thr_new") is not None
+        assert store.thread("thr_new").provider == "openai"  # type: ignore[union-attr]
+        assert [t.provider for t in store.threads()] == ["openai", None]
+    finally:
+        store.close()

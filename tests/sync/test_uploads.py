@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import random
 from pathlib import Path
 from typing import Any
 
 from composer_app.core.contracts.records import decode_record
+from composer_app.sync.backoff import Clock
 from composer_app.sync.engine import SyncEngine
+from composer_app.sync.store import ClientStore, UploadRow
+from composer_app.sync.uploads import Uploader
 from tests.sync.conftest import WAIT, Fault, LoopbackServer, ManualClock, Recorder
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
@@ -91,3 +96,24 @@ def test_a_cancelled_upload_leaves_its_message_unsent(tmp_path: Path, server: Lo
 
 def rec_sent(rec: Recorder, thread_id: str, message_id: str) -> bool:
     return rec.saw("outbox", thread_id, message_id, "sent")
+
+
+def test_close_ends_every_upload_task_and_keeps_the_rows(tmp_path: Path) -> None:
+    async def scenario() -> tuple[int, UploadRow | None]:
+        store = ClientStore(tmp_path / "client.sqlite3")
+        connected = asyncio.Event()  # never set: the upload task waits for the connection
+        uploader = Uploader(store, tmp_path / "outbox", Clock(), random.Random(0),
+                            lambda _row: None, lambda *_: None, connected)
+        source = tmp_path / "notes.txt"
+        source.write_bytes(b"notes")
+        row = await uploader.attach(source)
+        running = len(asyncio.all_tasks()) - 1
+        await uploader.close()
+        assert asyncio.all_tasks() == {asyncio.current_task()}  # nothing left to touch the store
+        kept = store.upload(row.local_id)
+        store.close()
+        return running, kept
+
+    running, kept = asyncio.run(scenario())
+    assert running == 1
+    assert kept is not None and kept.state == "queued"  # resumed on the next start

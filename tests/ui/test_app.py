@@ -175,3 +175,52 @@ def test_quitting_saves_the_window_and_draft_and_releases_the_clipboard(tmp_path
     assert "geometry=" in (paths.config_dir / "window.ini").read_text()  # the window closed
     draft = DraftStore(paths.drafts_dir).load(thread)
     assert "kept through SIGTERM" in draft.prompt
+
+
+def read_ready_line(fifo: Path, timeout: float) -> str:
+    """The first line written to ``fifo`` within ``timeout`` seconds ("" if none came)."""
+    import selectors
+    import time
+
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # open before the writer: it never blocks
+    received = b""
+    deadline = time.monotonic() + timeout
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while b"\n" not in received and (left := deadline - time.monotonic()) > 0:
+                if selector.select(left):
+                    chunk = os.read(fd, 4096)
+                    if not chunk:
+                        break
+                    received += chunk
+    finally:
+        os.close(fd)
+    return received.decode().partition("\n")[0]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs and signals on POSIX")
+def test_ready_file_gets_one_timestamped_line_once_connected(tmp_path: Path) -> None:
+    """COMPOSER_READY_FILE: one ``ready <epoch seconds>`` line once the first thread is listed."""
+    import time
+
+    from composer_app.ui.app import READY_FILE_ENV
+
+    fifo = tmp_path / "ready"
+    os.mkfifo(fifo)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", READY_FILE_ENV: str(fifo)}
+    spawned = time.time()
+    child = subprocess.Popen([sys.executable, "-m", "composer_app", "--data-dir",
+                              str(tmp_path / "data")], cwd=ROOT, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        line = read_ready_line(fifo, timeout=60)
+        read = time.time()
+        word, _, stamp = line.partition(" ")
+        assert word == "ready", line
+        assert spawned < float(stamp) <= read
+        assert (tmp_path / "data").is_dir()  # the embedded server's data went where asked
+    finally:
+        child.terminate()
+        _, err = child.communicate(timeout=60)
+    assert child.returncode == 0, err

@@ -300,3 +300,50 @@ def test_remote_session_without_keyring_shows_the_banner_and_can_remember(
     window.status.remember.click()
     assert not window.status.banner.isVisible()
     assert (tokens.credentials_path.stat().st_mode & 0o777) == 0o600
+
+
+def test_shutdown_waits_for_dropped_files_still_being_registered(
+        backend: _Backend, qtbot: QtBot, tmp_path: Path) -> None:
+    window = backend.window(qtbot)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("release notes\n" * 2000, encoding="utf-8")
+    [record] = window.editor.attach_paths([str(notes)])
+    assert window.uploads.registering() == 1
+    assert not window.shutdown(timeout_ms=0)  # bounded: reports what is left behind
+    assert window.shutdown()
+    assert window.uploads.registering() == 0
+    uploads = backend.started.bridge.engine.uploads().result(10)
+    assert record.attachment_id in {u.local_id for u in uploads}  # resumes on the next start
+
+
+def _assistant(window: MainWindow) -> dict[str, bool]:
+    return {a.text(): a.isChecked() for a in window.assistant_menu.actions()}
+
+
+def test_thread_assistant_menu_shows_and_changes_the_threads_provider(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    thread_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Thread")
+    assert window.assistant_menu.menuAction() in thread_menu.actions()
+    assert window.assistant_menu.title() == "A&ssistant"
+    first = window.current_thread
+    qtbot.waitUntil(lambda: _assistant(window) == {"Local (offline)": True,
+                                                   "OpenAI-compatible": False},
+                    timeout=WAIT_MS)
+    assert window.assistant_menu.isEnabled()
+    window.assistant_actions["openai"].trigger()
+    assert _assistant(window) == {"Local (offline)": False, "OpenAI-compatible": True}
+    router = backend.server.router
+    qtbot.waitUntil(lambda: router.name_for(first) == "openai", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: (r := window.thread_row(first)) is not None
+                    and r.provider == "openai", timeout=WAIT_MS)
+    # A new thread uses the server default; the menu follows the selected thread.
+    window.new_thread_action.trigger()
+    qtbot.waitUntil(lambda: window.current_thread not in ("", first), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: _assistant(window)["Local (offline)"], timeout=WAIT_MS)
+    window.open_thread(first)
+    assert _assistant(window) == {"Local (offline)": False, "OpenAI-compatible": True}
+    # Choosing the checked entry again keeps it (and sends nothing).
+    window.assistant_actions["openai"].trigger()
+    assert _assistant(window)["OpenAI-compatible"]
+    assert window.windowTitle() == "New thread — Composer"  # the title was kept

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from composer_app.sync.store import MessageRow, OutboxRow
+from composer_app.ui import main_window_logic as logic
 from composer_app.ui.main_window_logic import (
     can_retry_now,
     connection_text,
@@ -81,3 +82,13 @@ def test_small_helpers() -> None:
     assert thread_to_open(["t1", "t2"], "gone", "") == "t1"
     assert thread_to_open(["t1", "t2"], "t2", "t1") == "t1"
     assert thread_to_open([], "t2", "") == ""
+
+
+def test_the_assistant_menu_checks_one_known_provider_of_a_thread_that_has_one() -> None:
+    assert [name for name, _label in logic.ASSISTANT_CHOICES] == ["local", "openai"]
+    assert logic.assistant_choice("openai") == "openai"
+    assert logic.assistant_choice("echo") == ""  # a development provider: nothing checked
+    assert logic.assistant_choice(None) == ""
+    assert logic.can_choose_assistant("thr_1", "local")
+    assert not logic.can_choose_assistant("thr_1", None)  # the server names no provider
+    assert not logic.can_choose_assistant("", "local")

@@ -5,10 +5,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionButton
 from pytestqt.qtbot import QtBot
 
 from composer_app.sync.store import ThreadRow
-from composer_app.ui.thread_list import ThreadListPane
+from composer_app.ui.settings_dialog import theme_palette
+from composer_app.ui.thread_list import ThreadListPane, checkbox_palette
 from composer_app.ui.thread_list_model import (
     UNTITLED,
     WhenRole,
@@ -106,3 +109,40 @@ def test_enter_in_the_search_opens_the_first_match_and_down_enters_the_list(
     qtbot.keyClick(pane.search, Qt.Key.Key_Down)
     assert pane.list.hasFocus()
     assert pane.list.currentIndex().row() == pane.model.row_of("t1")
+
+
+def _box_contrast(pane: ThreadListPane) -> tuple[int, int]:
+    """(outline, fill) lightness differences of the *Show archived* square from the pane."""
+    box = pane.show_archived
+    option = QStyleOptionButton()
+    box.initStyleOption(option)
+    rect = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box)
+    image = box.grab().toImage()
+    background = pane.palette().color(QPalette.ColorRole.Window).lightness()
+    y = rect.center().y()
+    outline = max(QColor(image.pixel(x, y)).lightness() for x in (rect.left(), rect.left() + 1))
+    fill = QColor(image.pixel(rect.center().x() - 2, y)).lightness()
+    return abs(outline - background), abs(fill - background)
+
+
+def test_show_archived_box_stands_out_on_the_dark_theme_and_follows_switches(
+        qtbot: QtBot) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    before = app.palette()
+    app.setPalette(theme_palette("dark"))
+    try:
+        pane = ThreadListPane()
+        qtbot.addWidget(pane)
+        pane.resize(300, 200)
+        pane.show()
+        outline, fill = _box_contrast(pane)
+        assert outline >= 60 and fill >= 8, (outline, fill)
+        app.setPalette(theme_palette("light"))  # the light palette is left as the style has it
+        light = theme_palette("light").color(QPalette.ColorRole.Window)
+        qtbot.waitUntil(lambda: pane.palette().color(QPalette.ColorRole.Window) == light)
+        assert checkbox_palette(pane.palette()) == pane.palette()
+        assert pane.show_archived.palette().color(QPalette.ColorRole.Base) == QColor("#ffffff")
+        assert pane.list.palette().color(QPalette.ColorRole.Base) == QColor("#ffffff")
+    finally:
+        app.setPalette(before)

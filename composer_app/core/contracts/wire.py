@@ -132,21 +132,26 @@ class Message(WireModel):
     completed_at: str | None = None
 
 
+ProviderName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
+
+
 class ThreadSummary(WireModel):
-    """One row of the thread list; ``last_sequence`` is the last event of the thread."""
+    """One row of the thread list; ``last_sequence`` is the last event of the thread.
+
+    ``provider`` (a Composer extension, omitted by servers without per-thread providers) names
+    the assistant provider the thread's turns use.
+    """
 
     thread_id: Id
     title: str | None = None
     created_at: str
     updated_at: str
     last_sequence: NonNegInt = 0
+    provider: str | None = None
 
 
 # --------------------------------------------------------------------------------------------------
 # Commands
-
-
-ProviderName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
 
 
 class _CommandBase(WireModel):
@@ -258,7 +263,10 @@ class ThreadCreatedPayload(WireModel):
 
 
 class ThreadMetaUpdatedPayload(WireModel):
+    """``provider`` is present only when the update chose one (a Composer extension)."""
+
     title: str | None = None
+    provider: str | None = None
 
 
 class ThreadDeletedPayload(WireModel):

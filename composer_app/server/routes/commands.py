@@ -2,7 +2,9 @@
 
 Invariants: the body is size-limited before it is parsed; malformed JSON, wrong types and unknown
 command types are ``400 invalid_command``; the receipt's body hash is the SHA-256 of the command's
-canonical JSON (sorted keys, compact), so key order and whitespace do not count as a change.
+canonical JSON (sorted keys, compact), so key order and whitespace do not count as a change. A
+``provider`` choice is remembered by the provider router once its command is accepted; a server
+with a single provider accepts and ignores it (its events and snapshots then name no provider).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from composer_app.server.errors import invalid
 from composer_app.server.ledger import execute_command
 from composer_app.server.providers.registry import PROVIDER_NAMES
 from composer_app.server.services import device_of, read_limited, services_of
+from composer_app.server.snapshots import provider_of
 
 
 def parse_json(body: bytes) -> object:
@@ -44,7 +47,9 @@ async def post_command(request: Request) -> JSONResponse:
     command = decode_command(obj)
     _check_provider(command)
     digest = request_hash(obj)
-    outcome = await svc.store.write(lambda tx: execute_command(tx, device, command, digest))
+    names = provider_of(svc.settings.provider)
+    outcome = await svc.store.write(
+        lambda tx: execute_command(tx, device, command, digest, names))
     _select_provider(svc, command, outcome.status)
     if outcome.turn is not None:
         svc.runner.start(outcome.turn)

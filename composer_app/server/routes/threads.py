@@ -12,27 +12,35 @@ from fastapi import APIRouter, Request
 
 from composer_app.server.errors import invalid, not_found
 from composer_app.server.services import device_of, services_of
-from composer_app.server.snapshots import message_wire, thread_wire
-from composer_app.server.store.base import Reader
+from composer_app.server.snapshots import ProviderOf, message_wire, provider_of, thread_wire
+from composer_app.server.store.base import Reader, ThreadRow
 
 router = APIRouter()
 
 
-def shell_snapshot(reader: Reader, user_id: str) -> dict[str, Any]:
+def _summary(row: ThreadRow, provider: ProviderOf | None) -> dict[str, Any]:
+    return thread_wire(row, provider(row.thread_id) if provider is not None else None)
+
+
+def shell_snapshot(reader: Reader, user_id: str,
+                   provider: ProviderOf | None = None) -> dict[str, Any]:
+    """The user's thread list; each summary names its provider when ``provider`` is given."""
     sequence = reader.max_sequence()
-    threads = [thread_wire(t) for t in reader.threads_of(user_id)]
+    threads = [_summary(t, provider) for t in reader.threads_of(user_id)]
     return {"kind": "shell", "sequence": sequence, "threads": threads}
 
 
 def thread_snapshot(reader: Reader, user_id: str, thread_id: str, *, limit: int | None = None,
-                    before_sequence: int | None = None) -> dict[str, Any] | None:
+                    before_sequence: int | None = None,
+                    provider: ProviderOf | None = None) -> dict[str, Any] | None:
+    """One thread with (a page of) its messages, or None when the user may not see it."""
     sequence = reader.max_sequence()
     row = reader.thread(thread_id)
     if row is None or row.user_id != user_id or row.deleted_at is not None:
         return None
     messages, has_more = reader.messages_of(thread_id, limit=limit,
                                             before_sequence=before_sequence)
-    return {"kind": "thread", "sequence": sequence, "thread": thread_wire(row),
+    return {"kind": "thread", "sequence": sequence, "thread": _summary(row, provider),
             "messages": [message_wire(m) for m in messages], "hasMore": has_more}
 
 
@@ -47,7 +55,9 @@ def _int_param(value: str | None, name: str) -> int | None:
 @router.get("/api/threads")
 async def get_threads(request: Request) -> dict[str, Any]:
     device = await device_of(request)
-    return await services_of(request).store.read(lambda r: shell_snapshot(r, device.user_id))
+    svc = services_of(request)
+    provider = provider_of(svc.settings.provider)
+    return await svc.store.read(lambda r: shell_snapshot(r, device.user_id, provider))
 
 
 @router.get("/api/threads/{thread_id}")
@@ -56,9 +66,11 @@ async def get_thread(request: Request, thread_id: str) -> dict[str, Any]:
     turns = _int_param(request.query_params.get("turnLimit"), "turnLimit")
     before = _int_param(request.query_params.get("beforeSequence"), "beforeSequence")
     limit = None if turns is None else max(1, turns) * 2
-    snapshot = await services_of(request).store.read(
+    svc = services_of(request)
+    provider = provider_of(svc.settings.provider)
+    snapshot = await svc.store.read(
         lambda r: thread_snapshot(r, device.user_id, thread_id, limit=limit,
-                                  before_sequence=before))
+                                  before_sequence=before, provider=provider))
     if snapshot is None:
         raise not_found()
     return snapshot

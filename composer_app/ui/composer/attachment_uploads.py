@@ -128,6 +128,11 @@ class AttachmentUploads(QObject):
         """Every known upload state by attachment id."""
         return dict(self._statuses)
 
+    def registering(self) -> int:
+        """How many attached files the sync client has not registered yet (still being copied
+        into app data); a quit should wait for them, or their uploads are lost."""
+        return len(self._registering)
+
     def source_path(self, attachment_id: str) -> str | None:
         """The file an attachment was made from (thumbnails, local re-attach)."""
         held = self._attachments.get(attachment_id)

@@ -45,3 +45,48 @@ def test_unknown_provider_is_a_400_and_creates_nothing(tmp_path: Path) -> None:
         assert "Unknown assistant provider" in response.json()["error"]["message"]
         assert h.client.get(f"/api/threads/{thread}", headers=h.alice).status_code == 404
     router.close()
+
+
+def _shell_providers(h: Harness) -> dict[str, str | None]:
+    threads = h.client.get("/api/threads", headers=h.alice).json()["threads"]
+    return {t["threadId"]: t.get("provider") for t in threads}
+
+
+def test_snapshots_and_events_name_each_threads_provider(tmp_path: Path) -> None:
+    router = ProviderRouter(ProviderOptions(data_dir=tmp_path))
+    with harness(tmp_path, provider=router) as h:
+        plain, echo = tid(), tid()
+        first = h.ok(h.alice, create_thread(plain, "Plain"))["sequence"]
+        h.ok(h.alice, {**create_thread(echo, "Echo"), "provider": "echo"})
+        assert _shell_providers(h) == {plain: "local", echo: "echo"}
+        h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": plain,
+                       "title": "Plain", "provider": "echo"})
+        h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": echo,
+                       "title": "Renamed only"})
+        assert _shell_providers(h) == {plain: "echo", echo: "echo"}
+        thread = h.client.get(f"/api/threads/{plain}", headers=h.alice).json()["thread"]
+        assert thread["provider"] == "echo"
+        with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+            ws.send_json({"type": "subscribe", "subscriptionId": "s", "stream": {"kind": "shell"},
+                          "afterSequence": first - 1})
+            events = []
+            while (frame := ws.receive_json())["type"] == "event":
+                events.append(frame["event"])
+        created = [e["payload"]["thread"].get("provider") for e in events
+                   if e["type"] == "thread.created"]
+        updated = [e["payload"].get("provider") for e in events
+                   if e["type"] == "thread.meta-updated"]
+        assert created == ["local", "echo"]
+        assert updated == ["echo", None]  # a rename alone names no provider
+    router.close()
+
+
+def test_a_single_provider_server_names_no_provider(tmp_path: Path) -> None:
+    with harness(tmp_path) as h:  # the EchoProvider alone: no per-thread choice
+        thread = tid()
+        h.ok(h.alice, {**create_thread(thread, "Echo"), "provider": "echo"})
+        h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": thread,
+                       "title": "Echo", "provider": "local"})
+        assert _shell_providers(h) == {thread: None}
+        snapshot = h.client.get(f"/api/threads/{thread}", headers=h.alice).json()
+        assert "provider" not in snapshot["thread"]

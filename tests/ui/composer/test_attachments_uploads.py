@@ -170,3 +170,18 @@ def test_the_servers_max_upload_bytes_refuse_oversize_files(qtbot, tmp_path):
         wait_state(qtbot, w, records[0].attachment_id, "uploaded")
     finally:
         small.close()
+
+
+def test_registering_counts_dropped_files_until_the_client_has_them(qtbot, w, tmp_path, env):
+    path = tmp_path / "notes.txt"
+    path.write_text("registered once copied\n" * 500)
+    [record] = drop_files(w, path)
+    assert w.uploads.registering() == 1  # the copy into app data is still running
+    qtbot.waitUntil(lambda: w.uploads.registering() == 0, timeout=WAIT_MS)
+    uploads, error = env.call(qtbot, "uploads")
+    assert not error and record.attachment_id in {u.local_id for u in uploads}
+    # A file the client cannot copy stops counting as well (and shows as failed).
+    w.uploads.start("local_gone", tmp_path / "gone.txt", "gone.txt", "text/plain", 3)
+    assert w.uploads.registering() == 1
+    qtbot.waitUntil(lambda: w.uploads.registering() == 0, timeout=WAIT_MS)
+    assert w.uploads.status("local_gone").failed
