@@ -544,6 +544,14 @@ def _contract_error(what: str, exc: ValidationError) -> ContractError:
     return ContractError(f"invalid {what}: {where}: {first.get('msg', '')}".rstrip(": "))
 
 
+def _validate[T](adapter: TypeAdapter[T], what: str, obj: object) -> T:
+    """``adapter.validate_python(obj)`` with pydantic's error translated to ``ContractError``."""
+    try:
+        return adapter.validate_python(obj)
+    except ValidationError as exc:
+        raise _contract_error(what, exc) from exc
+
+
 def decode_command(obj: object) -> Command:
     """Validate one command object; raises ``ContractError`` (unknown ``type`` included)."""
     if not isinstance(obj, dict):
@@ -551,10 +559,7 @@ def decode_command(obj: object) -> Command:
     kind = obj.get("type")
     if kind not in COMMAND_TYPES:
         raise ContractError(f"invalid command: unknown type {kind!r}")
-    try:
-        return _COMMAND_ADAPTER.validate_python(obj)
-    except ValidationError as exc:
-        raise _contract_error("command", exc) from exc
+    return _validate(_COMMAND_ADAPTER, "command", obj)
 
 
 def encode_command(command: Command) -> JsonObject:
@@ -564,10 +569,7 @@ def encode_command(command: Command) -> JsonObject:
 
 def decode_event(obj: object) -> Event:
     """Validate one event envelope; raises ``ContractError``."""
-    try:
-        return _EVENT_ADAPTER.validate_python(obj)
-    except ValidationError as exc:
-        raise _contract_error("event", exc) from exc
+    return _validate(_EVENT_ADAPTER, "event", obj)
 
 
 def encode_event(event: Event) -> JsonObject:
@@ -577,18 +579,12 @@ def encode_event(event: Event) -> JsonObject:
 
 def decode_client_frame(obj: object) -> ClientFrame:
     """Validate one client WebSocket frame; raises ``ContractError``."""
-    try:
-        return _CLIENT_FRAME_ADAPTER.validate_python(obj)
-    except ValidationError as exc:
-        raise _contract_error("frame", exc) from exc
+    return _validate(_CLIENT_FRAME_ADAPTER, "frame", obj)
 
 
 def decode_server_frame(obj: object) -> ServerFrame:
     """Validate one server WebSocket frame; raises ``ContractError``."""
-    try:
-        return _SERVER_FRAME_ADAPTER.validate_python(obj)
-    except ValidationError as exc:
-        raise _contract_error("frame", exc) from exc
+    return _validate(_SERVER_FRAME_ADAPTER, "frame", obj)
 
 
 def error_body(code: str, message: str, *, retryable: bool = False) -> JsonObject:

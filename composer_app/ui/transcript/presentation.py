@@ -19,6 +19,7 @@ from composer_app.core.codecs.labels import (
     pull_request_display_state,
     pull_request_kind_label,
 )
+from composer_app.core.contracts.records import KNOWN_KINDS
 from composer_app.ui.composer.editor_logic import ChipLook, chip_look, kind_name
 
 SURFACES = ("compact", "details", "expanded")
@@ -211,17 +212,7 @@ def default_registry() -> PresentationRegistry:
         "image": lambda _l, _r: Expanded("media"),
         "file": _file_expanded,
     }
-    for kind in (
-        "image",
-        "file",
-        "terminal",
-        "element",
-        "preview-annotation",
-        "review-comment",
-        "mention",
-        "skill",
-        "thread",
-    ):
+    for kind in KNOWN_KINDS:
         registry.register(kind, "compact", _compact)
         registry.register(kind, "details", details.get(kind, _generic))
         registry.register(kind, "expanded", expanded.get(kind, _popover))
