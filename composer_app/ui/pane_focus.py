@@ -1,0 +1,56 @@
+"""``PaneFocus``: F6 and Shift+F6 move the keyboard focus from pane to pane.
+
+Invariants: the panes are, in order, the thread list, the centre page (transcript or empty page),
+the composer and the Sources panel; hidden or disabled panes are skipped
+(``main_window_logic.next_pane``); focusing a pane that takes no focus itself focuses its first
+visible child that does.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QWidget
+
+from composer_app.ui import main_window_logic as logic
+
+
+class PaneFocus:
+    """Mixin of ``MainWindow`` that cycles the focus through its panes."""
+
+    def panes(self) -> list[QWidget]:
+        """The panes F6 cycles through, in order."""
+        return [self.thread_pane.list, self.transcript_stack.currentWidget(), self.editor,
+                self.sources_dock.panel]
+
+    def _focused_pane(self) -> int:
+        focus = QApplication.focusWidget()
+        for index, pane in enumerate(self.panes()):
+            if focus is not None and (focus is pane or pane.isAncestorOf(focus)):
+                return index
+        return -1
+
+    def _cycle(self, step: int) -> None:
+        panes = self.panes()
+        visible = [p.isVisible() and p.isEnabled() for p in panes]
+        index = logic.next_pane(visible, self._focused_pane(), step)
+        if index >= 0:
+            self._focus(panes[index])
+
+    @staticmethod
+    def _focus(pane: QWidget) -> None:
+        if pane.focusPolicy() != Qt.FocusPolicy.NoFocus:
+            pane.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return
+        for child in pane.findChildren(QWidget):
+            if child.isVisible() and child.focusPolicy() != Qt.FocusPolicy.NoFocus:
+                child.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                return
+        pane.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_next_pane(self) -> None:
+        """F6."""
+        self._cycle(1)
+
+    def focus_previous_pane(self) -> None:
+        """Shift+F6."""
+        self._cycle(-1)
