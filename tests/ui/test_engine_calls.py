@@ -1,0 +1,72 @@
+"""The window's calls into the sync engine: each answer reaches its own caller once, a failed
+command shows its error, a stopped engine fails at once, and a closed window stays silent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from composer_app.sync.store import MessageRow, ThreadRow
+from tests.ui.window_support import WAIT_MS, Backend, running_backend
+
+NOT_RUNNING = "the sync engine is not running"
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> Iterator[Backend]:
+    yield from running_backend(tmp_path / "data")
+
+
+def test_each_answer_reaches_its_own_caller_once(backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    got: dict[str, list[tuple[Any, str]]] = {"threads": [], "messages": []}
+    window.call("threads", then=lambda r, e: got["threads"].append((r, e)))
+    window.call("messages", window.current_thread, then=lambda r, e: got["messages"].append((r, e)))
+    qtbot.waitUntil(lambda: all(got.values()), timeout=WAIT_MS)
+    with qtbot.waitSignal(backend.started.bridge.request_finished, timeout=WAIT_MS):
+        window.reload_threads()  # a later answer: the earlier callbacks are not run again
+    [(threads, error)] = got["threads"]
+    assert error == "" and all(isinstance(t, ThreadRow) for t in threads)
+    assert [t.thread_id for t in threads] == [window.current_thread]
+    [(messages, error)] = got["messages"]
+    assert error == "" and messages == [] and not isinstance(messages, MessageRow)
+
+
+def test_a_failed_command_shows_its_error(backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    window.status.clearMessage()
+    window.set_thread_provider(thread, "No such provider!")  # not a provider name
+    qtbot.waitUntil(lambda: window.status.currentMessage() != "", timeout=WAIT_MS)
+    assert "provider" in window.status.currentMessage()
+    row = window.thread_row(thread)
+    assert row is not None and row.provider != "no-such-provider"
+
+
+def test_with_the_engine_stopped_a_command_fails_at_once_and_says_so(
+        backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    backend.started.bridge.stop()
+    window.rename_thread(window.current_thread, "Too late")
+    assert window.status.currentMessage() == NOT_RUNNING
+    window.new_thread_action.trigger()
+    assert window.status.currentMessage() == f"Could not create a thread: {NOT_RUNNING}"
+    answers: list[tuple[Any, str]] = []
+    assert window.call("threads", then=lambda r, e: answers.append((r, e))) == -1
+    assert answers == [(None, NOT_RUNNING)]
+
+
+def test_a_closed_window_makes_no_more_calls(backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    window.close()
+    backend.started.bridge.stop()
+    window.status.clearMessage()
+    answers: list[tuple[Any, str]] = []
+    assert window.call("threads", then=lambda r, e: answers.append((r, e))) == -1
+    window.new_thread_action.trigger()
+    assert answers == []
+    assert window.status.currentMessage() == ""

@@ -1,0 +1,154 @@
+"""Which thread the window shows: search by title with Enter, selecting in the list, archive and
+*Show archived*, rename, and the *Thread ▸ Assistant* menu following the selected thread."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QInputDialog
+from pytestqt.qtbot import QtBot
+
+from composer_app.ui.main_window import MainWindow
+from tests.ui.window_support import WAIT_MS, Backend, new_thread, running_backend, titles
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> Iterator[Backend]:
+    yield from running_backend(tmp_path / "data")
+
+
+def _two_threads(window: MainWindow, qtbot: QtBot) -> tuple[str, str]:
+    """Rename the first thread to "Alpha notes", add "Beta plan" (then open); their ids."""
+    alpha = window.current_thread
+    window.rename_thread(alpha, "Alpha notes")
+    beta = new_thread(window, qtbot, "Beta plan")
+    qtbot.waitUntil(lambda: sorted(titles(window)) == ["Alpha notes", "Beta plan"],
+                    timeout=WAIT_MS)
+    return alpha, beta
+
+
+def _click_row(window: MainWindow, qtbot: QtBot, thread_id: str) -> None:
+    view = window.thread_pane.list
+    index = window.thread_pane.model.index(window.thread_pane.model.row_of(thread_id))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.visualRect(index).center())
+
+
+def _checked_assistant(window: MainWindow) -> list[str]:
+    return [name for name, action in window.assistant_actions.items() if action.isChecked()]
+
+
+def test_typing_a_title_filters_and_enter_opens_the_first_match(backend: Backend,
+                                                                qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    alpha, beta = _two_threads(window, qtbot)
+    assert window.current_thread == beta
+    window.editor.insertPlainText("draft for beta")
+    window.activateWindow()
+    window.thread_pane.search.setFocus()
+    qtbot.keyClicks(window.thread_pane.search, "ALP")
+    assert titles(window) == ["Alpha notes"]
+    assert window.current_thread == beta  # filtering alone switches nothing
+    qtbot.keyClick(window.thread_pane.search, Qt.Key.Key_Return)
+    assert window.current_thread == alpha
+    assert window.windowTitle() == "Alpha notes — Composer"
+    assert window.editor.markdown() == ""  # alpha's (empty) draft, not beta's
+    assert QApplication.focusWidget() is window.thread_pane.list
+
+
+def test_enter_in_a_search_without_matches_keeps_the_thread(backend: Backend,
+                                                           qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    _alpha, beta = _two_threads(window, qtbot)
+    qtbot.keyClicks(window.thread_pane.search, "nothing like it")
+    assert titles(window) == []
+    assert window.thread_pane.empty_label.text().startswith("No thread titles match")
+    qtbot.keyClick(window.thread_pane.search, Qt.Key.Key_Return)
+    assert window.current_thread == beta
+
+
+def test_clicking_a_thread_opens_it_with_its_draft(backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    alpha, beta = _two_threads(window, qtbot)
+    window.editor.insertPlainText("beta's draft")
+    _click_row(window, qtbot, alpha)
+    assert window.current_thread == alpha
+    assert window.editor.markdown() == ""
+    _click_row(window, qtbot, beta)
+    assert window.editor.markdown() == "beta's draft"
+
+
+def test_assistant_menu_follows_the_thread_clicked_in_the_list(backend: Backend,
+                                                              qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    alpha, beta = _two_threads(window, qtbot)
+    qtbot.waitUntil(lambda: _checked_assistant(window) == ["local"], timeout=WAIT_MS)
+    window.assistant_actions["openai"].trigger()
+    qtbot.waitUntil(lambda: (r := window.thread_row(beta)) is not None
+                    and r.provider == "openai", timeout=WAIT_MS)
+    _click_row(window, qtbot, alpha)
+    assert _checked_assistant(window) == ["local"]
+    _click_row(window, qtbot, beta)
+    assert _checked_assistant(window) == ["openai"]
+    assert window.assistant_menu.isEnabled()
+
+
+def test_without_a_thread_the_thread_commands_are_off(backend: Backend, qtbot: QtBot) -> None:
+    window = backend.empty_window(qtbot)
+    assert not window.rename_action.isEnabled()
+    assert not window.archive_action.isEnabled()
+    assert not window.assistant_menu.isEnabled()
+    assert _checked_assistant(window) == []
+    assert window.windowTitle() == "Composer"
+    new_thread(window, qtbot)
+    assert window.rename_action.isEnabled() and window.archive_action.isEnabled()
+
+
+def test_show_archived_box_and_menu_entry_agree(backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    alpha, _beta = _two_threads(window, qtbot)
+    window.set_archived(alpha, True)
+    assert titles(window) == ["Beta plan"]
+    window.thread_pane.show_archived.click()  # the box under the list
+    assert window.show_archived_action.isChecked()
+    assert sorted(titles(window)) == ["Alpha notes", "Beta plan"]
+    window.show_archived_action.trigger()  # the Thread menu entry
+    assert not window.thread_pane.show_archived.isChecked()
+    assert titles(window) == ["Beta plan"]
+
+
+def test_archived_threads_stay_hidden_in_a_new_window(backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    alpha, beta = _two_threads(window, qtbot)
+    window.toggle_archive_current()  # beta is open
+    assert titles(window) == ["Alpha notes"]
+    window.close()
+    again = backend.window(qtbot)
+    assert titles(again) == ["Alpha notes"]
+    assert again.current_thread == alpha
+    again.show_archived_action.setChecked(True)
+    assert sorted(titles(again)) == ["Alpha notes", "Beta plan"]
+    again.open_thread(beta)
+    assert again.archive_action.text() == "Un&archive thread"
+
+
+def test_f2_renames_the_open_thread_starting_from_its_title(
+        backend: Backend, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    window = backend.window(qtbot)
+    asked: list[str] = []
+
+    def answer(_parent: Any, _title: str, _label: str, text: str = "") -> tuple[str, bool]:
+        asked.append(text)
+        return "  Trip   planning ", True
+
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(answer))
+    window.activateWindow()
+    window.thread_pane.list.setFocus()
+    qtbot.keyClick(window.thread_pane.list, Qt.Key.Key_F2)
+    assert asked == ["New thread"]
+    qtbot.waitUntil(lambda: titles(window) == ["Trip planning"], timeout=WAIT_MS)
+    assert window.windowTitle() == "Trip planning — Composer"
