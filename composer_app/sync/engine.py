@@ -28,9 +28,10 @@ from composer_app.core.contracts.wire import (
     ThreadDeleteCommand,
     ThreadMetaUpdateCommand,
     ThreadTurnInterruptCommand,
+    check_provider_name,
     format_timestamp,
 )
-from composer_app.core.errors import TransportError
+from composer_app.core.errors import ContractError, TransportError
 from composer_app.sync import assets
 from composer_app.sync.backoff import Clock
 from composer_app.sync.outbox import EditedMessage, Outbox, ThreadCommand, new_id
@@ -190,6 +191,12 @@ class SyncEngine:
                       provider: str | None = None) -> concurrent.futures.Future[str]:
         """Queue ``thread.create`` (with the thread's assistant ``provider`` when given);
         resolves to the new ``threadId``."""
+        if provider is not None:
+            try:
+                check_provider_name(provider)
+            except ContractError as exc:
+                return _failed(exc)
+
         async def go() -> str:
             thread_id = new_id("thr")
             self._outbox.enqueue_thread_create(thread_id, title, provider)
@@ -202,6 +209,11 @@ class SyncEngine:
         """Choose the assistant provider of a thread's next turns: queues ``thread.meta.update``
         with the thread's current title (a queued rename's included) and ``provider``, and shows
         the choice in the cache at once; resolves to the ``commandId``."""
+        try:
+            check_provider_name(provider)  # a plain-words error for the caller, not pydantic's
+        except ContractError as exc:
+            return _failed(exc)
+
         async def go() -> str:
             thread = self._store.thread(thread_id)
             title = self._outbox.queued_title(thread_id)
@@ -415,3 +427,10 @@ class SyncEngine:
             self._emit("message_upserted", thread_id, message_id)
         for thread_id in sorted(changes.threads):
             self._emit("thread_changed", thread_id)
+
+
+def _failed(exc: BaseException) -> concurrent.futures.Future[str]:
+    """A future that has already failed with ``exc`` (argument errors found before queuing)."""
+    future: concurrent.futures.Future[str] = concurrent.futures.Future()
+    future.set_exception(exc)
+    return future

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from composer_app.core.errors import ContractError
 from composer_app.server.providers.registry import ProviderOptions, ProviderRouter
 from composer_app.sync.engine import SyncEngine
 from tests.sync.conftest import WAIT, Fault, LoopbackServer, Recorder
@@ -71,8 +72,12 @@ def test_an_unknown_provider_is_refused_before_queueing(
     engine, rec = make_engine(server.base_url, server.token())
     thread_id = engine.create_thread("T").result(WAIT)
     rec.wait(lambda: _settled(engine))
-    with pytest.raises(ValueError):
-        engine.set_thread_provider(thread_id, "Not A Name").result(WAIT)
+    for future in (engine.set_thread_provider(thread_id, "Not A Name"),
+                   engine.create_thread("x", provider="Bad!")):
+        # Refused in plain words (the status bar shows it), never pydantic's multi-line text.
+        with pytest.raises(ContractError, match="not an assistant provider name") as info:
+            future.result(WAIT)
+        assert "\n" not in str(info.value)
     assert _settled(engine)
 
 
@@ -100,3 +105,4 @@ def test_stopping_mid_upload_ends_the_upload_task_before_the_store_closes(
     again, rec2 = make_engine(server.base_url, token)
     rec2.wait(lambda: any(u.local_id == row.local_id and u.state == "uploaded"
                           for u in again.uploads().result(WAIT)))
+

@@ -11,6 +11,7 @@ contract. Timestamps are RFC 3339 UTC strings (``2026-11-30T14:02:11Z``).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -132,7 +133,15 @@ class Message(WireModel):
     completed_at: str | None = None
 
 
+PROVIDER_NAME_PATTERN = re.compile(r"[a-z][a-z0-9-]{0,31}")
 ProviderName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
+
+
+def check_provider_name(name: str) -> str:
+    """``name`` when it is a well-formed provider name; else ``ContractError`` in plain words."""
+    if PROVIDER_NAME_PATTERN.fullmatch(name) is None:
+        raise ContractError(f"{name!r} is not an assistant provider name (such as local, openai).")
+    return name
 
 
 class ThreadSummary(WireModel):
