@@ -81,6 +81,7 @@ class MainWindow(WindowLayout, WindowActions, ThreadNavigation, TranscriptFeed, 
         self._shown: dict[str, MessageRow] = {}
         self._callbacks: dict[int, Callable[[Any, str], None]] = {}
         self._creating_first = False
+        self._awaiting_listing: set[str] = set()  # created here, not in a thread list yet
         self._closed = False
         self._pending_sends = 0
         self._build_panes()

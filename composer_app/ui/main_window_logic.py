@@ -10,7 +10,7 @@ most one choice, and only for a thread whose server names its provider.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,8 +141,16 @@ def parse_archived(value: Any) -> frozenset[str]:
     return frozenset()
 
 
-def thread_to_open(thread_ids: Sequence[str], remembered: str, current: str) -> str:
-    """The thread to show: the current one, else the remembered one, else the newest."""
+def thread_to_open(thread_ids: Sequence[str], remembered: str, current: str,
+                   awaiting: Collection[str] = ()) -> str:
+    """The thread to show: the current one, else the remembered one, else the newest.
+
+    ``awaiting`` holds threads created here that a thread list may not contain yet (it was read
+    before the creation landed): a current thread among them stays current, so a stale list never
+    takes the user away from the thread they just made.
+    """
+    if current and current in awaiting:
+        return current
     for candidate in (current, remembered):
         if candidate and candidate in thread_ids:
             return candidate

@@ -34,8 +34,10 @@ class ThreadNavigation:
         self._threads = list(rows or [])
         self.thread_pane.set_threads(self._threads, self.archived)
         ids = [r.thread_id for r in self.thread_pane.model_rows(all_rows=True)]
+        self._awaiting_listing.difference_update(r.thread_id for r in self._threads)
         remembered = str(self.window_settings.value("threads/last", "") or "")
-        target = logic.thread_to_open(ids, remembered, self.current_thread)
+        target = logic.thread_to_open(ids, remembered, self.current_thread,
+                                      self._awaiting_listing)
         if target and target != self.current_thread:
             self.open_thread(target)
         elif (not target and not self._threads and self.session.embedded
@@ -53,6 +55,7 @@ class ThreadNavigation:
             self.status.showMessage(f"Could not create a thread: {error}", 8000)
             return
         self.current_thread = ""
+        self._awaiting_listing.add(str(thread_id))
         self.window_settings.setValue("threads/last", str(thread_id))
         self.open_thread(str(thread_id))
         self.reload_threads()

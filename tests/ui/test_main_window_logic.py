@@ -82,6 +82,9 @@ def test_small_helpers() -> None:
     assert thread_to_open(["t1", "t2"], "gone", "") == "t1"
     assert thread_to_open(["t1", "t2"], "t2", "t1") == "t1"
     assert thread_to_open([], "t2", "") == ""
+    # A thread created here and not listed yet stays open; listed or not, others follow the rules.
+    assert thread_to_open(["t1"], "t9", "t9", awaiting={"t9"}) == "t9"
+    assert thread_to_open(["t1"], "t9", "t9") == "t1"
 
 
 def test_the_assistant_menu_checks_one_known_provider_of_a_thread_that_has_one() -> None:

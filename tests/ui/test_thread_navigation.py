@@ -152,3 +152,20 @@ def test_f2_renames_the_open_thread_starting_from_its_title(
     assert asked == ["New thread"]
     qtbot.waitUntil(lambda: titles(window) == ["Trip planning"], timeout=WAIT_MS)
     assert window.windowTitle() == "Trip planning — Composer"
+
+
+
+def test_a_thread_list_read_before_a_creation_landed_keeps_the_new_thread_open(
+        backend: Backend, qtbot: QtBot) -> None:
+    # A thread created here is listed only once the server's event arrives; a list read in
+    # between must not take the user back to another thread (the self-test once timed out on
+    # exactly this). The creation's answer is delivered by hand, before any list has it.
+    window = backend.window(qtbot)
+    alpha = window.current_thread
+    stale = list(window._threads)
+    assert [r.thread_id for r in stale] == [alpha]
+    window._on_thread_created("thr_created_here_not_listed_yet", "")
+    window._on_threads(stale, "")
+    assert window.current_thread == "thr_created_here_not_listed_yet"
+    window._on_threads(stale, "")  # still not listed: still kept
+    assert window.current_thread == "thr_created_here_not_listed_yet"
