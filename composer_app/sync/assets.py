@@ -8,7 +8,7 @@ is ever requested.
 
 from __future__ import annotations
 
-from composer_app.core.contracts.wire import AssetUrlRequest, AssetUrlResponse
+from composer_app.core.contracts.environment import AssetUrlRequest, AssetUrlResponse
 from composer_app.core.errors import TransportError
 from composer_app.sync.transport import DOWNLOAD_TIMEOUT_SECONDS, HttpTransport
 

@@ -22,9 +22,9 @@ from typing import Any, TypeVar
 
 from platformdirs import PlatformDirs
 
+from composer_app.core.contracts.environment import Environment
 from composer_app.core.contracts.messages import MessageContext, encode_message_context
 from composer_app.core.contracts.wire import (
-    Environment,
     ThreadDeleteCommand,
     ThreadMetaUpdateCommand,
     ThreadTurnInterruptCommand,

@@ -26,10 +26,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from composer_app.core.contracts.environment import Capabilities
 from composer_app.core.contracts.messages import decode_message_context
 from composer_app.core.contracts.wire import (
     AttachmentRef,
-    Capabilities,
     CreateThreadBootstrap,
     ThreadCreateCommand,
     ThreadDeleteCommand,

@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable
 import websockets
 from websockets.exceptions import InvalidStatus, WebSocketException
 
+from composer_app.core.contracts.environment import Environment
 from composer_app.core.contracts.wire import (
-    Environment,
     ErrorFrame,
     EventFrame,
     ShellStream,

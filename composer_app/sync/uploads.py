@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from composer_app.core.contracts.wire import CreateUploadRequest, CreateUploadResponse
+from composer_app.core.contracts.environment import CreateUploadRequest, CreateUploadResponse
 from composer_app.core.errors import TransportError
 from composer_app.sync.backoff import Clock, is_retryable_status, parse_retry_after, send_delay
 from composer_app.sync.outbox import new_id

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from composer_app.core.codecs.legacy import serialize_legacy_message, upgrade_legacy_message
+from composer_app.core.contracts.environment import Capabilities
 from composer_app.core.contracts.messages import decode_message_context
 from composer_app.core.contracts.records import decode_record
-from composer_app.core.contracts.wire import Capabilities
 from composer_app.sync.backoff import SEND_BUDGET_SECONDS
 from composer_app.sync.engine import SyncEngine
 from composer_app.sync.outbox import (

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import ValidationError
 
-from composer_app.core.contracts.wire import AssetUrlRequest
+from composer_app.core.contracts.environment import AssetUrlRequest
 from composer_app.server.errors import invalid, not_found
 from composer_app.server.routes.attachments import _iso
 from composer_app.server.routes.commands import parse_json

@@ -18,7 +18,8 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from composer_app.core.contracts.wire import CreateUploadRequest, format_timestamp
+from composer_app.core.contracts.environment import CreateUploadRequest
+from composer_app.core.contracts.wire import format_timestamp
 from composer_app.server.errors import invalid, not_found, too_large
 from composer_app.server.routes.commands import parse_json
 from composer_app.server.services import device_of, read_limited, services_of

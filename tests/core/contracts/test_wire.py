@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from composer_app.core.contracts.environment import Environment
 from composer_app.core.contracts.wire import (
     COMMAND_TYPES,
     EVENT_TYPES,
     AttachmentRef,
-    Environment,
     ShellSnapshot,
     SnapshotFrame,
     SubscribeFrame,
