@@ -18,6 +18,7 @@ from composer_app.core.codecs.legacy._blocks import (
     PLACEHOLDER,
     PREVIEW_TAG,
     TERMINAL_TAG,
+    Entry,
     MalformedBlock,
     parse_entries,
     split_lines,
@@ -202,6 +203,11 @@ def _reconstruct(
     return body + "\n\n" + tail if body else tail
 
 
+def _entries(contents: list[str]) -> list[Entry]:
+    """Every entry of the given blocks of one kind, in order (raises ``MalformedBlock``)."""
+    return [entry for content in contents for entry in parse_entries(split_lines(content))]
+
+
 def upgrade_legacy_message(text: str) -> tuple[str, list[RecordBase]]:
     """Canonical prose plus records for a message written in the legacy form (§7.2)."""
     if PLACEHOLDER not in text and LEGACY_TAG.search(text) is None:
@@ -212,25 +218,11 @@ def upgrade_legacy_message(text: str) -> tuple[str, list[RecordBase]]:
         rest, blocks = _peel_trailing_blocks(rest)
         terminal_wires = [
             terminal_wire(entry, number)
-            for number, entry in enumerate(
-                (
-                    entry
-                    for content in blocks[TERMINAL_TAG]
-                    for entry in parse_entries(split_lines(content))
-                ),
-                start=1,
-            )
+            for number, entry in enumerate(_entries(blocks[TERMINAL_TAG]), start=1)
         ]
         element_wires = [
             element_wire(entry, number)
-            for number, entry in enumerate(
-                (
-                    entry
-                    for content in blocks[ELEMENT_TAG]
-                    for entry in parse_entries(split_lines(content))
-                ),
-                start=1,
-            )
+            for number, entry in enumerate(_entries(blocks[ELEMENT_TAG]), start=1)
         ]
         preview_wires = [
             preview_wire(content, number)
