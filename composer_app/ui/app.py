@@ -41,10 +41,20 @@ _log = logging.getLogger(__name__)
 ICON_NAME = f"{APP_ID}.png"
 
 
+def folders_text(paths: AppPaths) -> str:
+    """Where this app keeps its files, one folder a line (``--help`` and Help ▸ About)."""
+    return (f"data:   {paths.data_dir}\n"
+            f"config: {paths.config_dir}\n"
+            f"cache:  {paths.cache_dir}\n"
+            f"logs:   {paths.log_dir}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="composer-app", description="Composer: a chat composer whose messages point at "
-                                         "typed context.")
+                                         "typed context.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="folders (without --data-dir):\n" + folders_text(app_paths()))
     parser.add_argument("--server", metavar="URL",
                         help="connect to this thread server instead of the embedded one")
     parser.add_argument("--token", help="sign-in token for --server (default: the keyring, "
@@ -362,17 +372,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         from composer_app.ui.self_test import run_self_test
 
         return run_self_test()
-    logging.basicConfig(level=logging.WARNING)
+    console = logging.StreamHandler()
+    console.setLevel(logging.WARNING)
+    logging.getLogger().addHandler(console)
     paths = app_paths(args.data_dir)
     settings = load_settings(paths.settings_file)
     connection = choose_connection(settings, args.server, args.token)
     early = EarlyServer(paths, settings) if connection.embedded else None
 
     from composer_app.sync.secrets import TokenStore
+    from composer_app.ui.crash_report import CrashReporter
     from composer_app.ui.main_window import MainWindow, Session
     from composer_app.ui.settings_dialog import apply_theme
 
     app = create_application()
+    reporter = CrashReporter(paths.log_dir, app)
+    reporter.install()
     apply_theme(app, settings.theme)
     tokens = TokenStore(paths.config_dir)
     server = None
@@ -409,6 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         signals.close()
         shut_down(window, started)
+        reporter.uninstall()
     return code
 
 

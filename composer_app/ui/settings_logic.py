@@ -48,6 +48,7 @@ class AppPaths:
     data_dir: Path
     config_dir: Path
     cache_dir: Path
+    log_dir: Path
 
     @property
     def settings_file(self) -> Path:
@@ -75,10 +76,10 @@ def app_paths(data_dir: Path | str | None = None) -> AppPaths:
     """Platform directories (honouring ``XDG_*``), or everything under ``data_dir``."""
     if data_dir:
         root = Path(data_dir).expanduser().resolve()
-        return AppPaths(root, root / "config", root / "cache")
+        return AppPaths(root, root / "config", root / "cache", root / "logs")
     dirs = PlatformDirs(appname=APP_DIR_NAME, appauthor=False)
     return AppPaths(Path(dirs.user_data_dir), Path(dirs.user_config_dir),
-                    Path(dirs.user_cache_dir))
+                    Path(dirs.user_cache_dir), Path(dirs.user_log_dir))
 
 
 _CHOICES = {"server_mode": SERVER_MODES, "provider": PROVIDERS, "theme": THEMES}

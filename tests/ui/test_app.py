@@ -224,3 +224,12 @@ def test_ready_file_gets_one_timestamped_line_once_connected(tmp_path: Path) -> 
         child.terminate()
         _, err = child.communicate(timeout=60)
     assert child.returncode == 0, err
+
+
+def test_help_names_every_folder_the_app_keeps_files_in(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    out = capsys.readouterr().out
+    paths = app_paths()
+    for folder in (paths.data_dir, paths.config_dir, paths.cache_dir, paths.log_dir):
+        assert str(folder) in out
