@@ -34,6 +34,7 @@ from composer_app.core.contracts.wire import (
 from composer_app.core.errors import ContractError, TransportError
 from composer_app.sync import assets
 from composer_app.sync.backoff import Clock
+from composer_app.sync.message_search import MessageHit
 from composer_app.sync.outbox import EditedMessage, Outbox, ThreadCommand, new_id
 from composer_app.sync.replica import Changes, Replica
 from composer_app.sync.store import ClientStore, MessageRow, OutboxRow, ThreadRow, UploadRow
@@ -328,6 +329,14 @@ class SyncEngine:
         """The queued items with their schedule."""
         async def go() -> list[OutboxRow]:
             return self._store.outbox()
+        return self._submit(go())
+
+    def search_messages(self, query: str, limit: int = 50,
+                        thread_id: str | None = None) -> concurrent.futures.Future[
+                            list[MessageHit]]:
+        """Cached messages matching ``query`` (every word; chips by their labels), best first."""
+        async def go() -> list[MessageHit]:
+            return self._store.search_messages(query, limit, thread_id)
         return self._submit(go())
 
     def uploads(self) -> concurrent.futures.Future[list[UploadRow]]:

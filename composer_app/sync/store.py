@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from composer_app.core.errors import StorageError
+from composer_app.sync import message_search
+from composer_app.sync.message_search import MessageHit
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS environments(
@@ -140,6 +142,7 @@ class ClientStore:
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.executescript(_SCHEMA)
             self._upgrade()
+            message_search.install(self._db)
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open the client database: {exc}") from exc
         self._depth = 0
@@ -271,6 +274,14 @@ class ClientStore:
             "SELECT * FROM messages WHERE thread_id=? "
             "ORDER BY sequence IS NULL, sequence, rowid", (thread_id,)).fetchall()
         return [_message(r) for r in rows]
+
+    def search_messages(self, query: str, limit: int = 50,
+                        thread_id: str | None = None) -> list[MessageHit]:
+        """Messages whose text (chips as their labels) holds every word of ``query``."""
+        try:
+            return message_search.search(self._db, query, limit, thread_id)
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
 
     def delete_message(self, message_id: str) -> None:
         """Remove one message row."""
