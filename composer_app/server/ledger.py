@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from composer_app.core.codecs.titles import title_from_message
 from composer_app.core.contracts.wire import (
     Command,
     ThreadCreateCommand,
@@ -198,7 +199,13 @@ def _start_turn(tx: Transaction, device: Device, command: ThreadTurnStartCommand
         text="", is_streaming=True, created_at=at, updated_at=at,
         created_sequence=started.sequence,
     ))
-    tx.update_thread(command.thread_id, at=at)
+    # A thread nobody named is titled from its first message (a rename always wins).
+    current_title = existing.title if existing is not None else (
+        bootstrap.title if bootstrap is not None else None)
+    title = title_from_message(message.text) if not current_title else None
+    tx.update_thread(command.thread_id, title=title, at=at)
+    if title is not None:
+        tx.append_event(command.thread_id, "thread.meta-updated", {"title": title}, **emit)
     attachments = [tx.attachment(ref["attachmentId"]) for ref in normalized.attachments]
     return TurnPlan(command.thread_id, turn_id, reply_id, message.message_id, message.text,
                     normalized.context, [a for a in attachments if a is not None])

@@ -163,6 +163,31 @@ def test_meta_update_renames(h: Harness) -> None:
     assert snapshot["thread"]["title"] == "New"
 
 
+def test_an_untitled_thread_is_titled_from_its_first_message(h: Harness) -> None:
+    thread = tid()
+    h.ok(h.alice, create_thread(thread, None))
+    h.ok(h.alice, turn_start(thread, "Why is the **build** failing?\nIt worked yesterday."))
+    snapshot = h.client.get(f"/api/threads/{thread}", headers=h.alice).json()
+    assert snapshot["thread"]["title"] == "Why is the build failing?"
+    listed = h.client.get("/api/threads", headers=h.alice).json()["threads"]
+    assert [t["title"] for t in listed] == ["Why is the build failing?"]
+    h.ok(h.alice, turn_start(thread, "A second question"))
+    snapshot = h.client.get(f"/api/threads/{thread}", headers=h.alice).json()
+    assert snapshot["thread"]["title"] == "Why is the build failing?"
+    h.wait_turns()
+
+
+def test_a_named_thread_keeps_its_name_when_the_first_message_arrives(h: Harness) -> None:
+    thread = tid()
+    h.ok(h.alice, create_thread(thread, None))
+    h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": thread,
+                   "title": "Renamed"})
+    h.ok(h.alice, turn_start(thread, "first message"))
+    snapshot = h.client.get(f"/api/threads/{thread}", headers=h.alice).json()
+    assert snapshot["thread"]["title"] == "Renamed"
+    h.wait_turns()
+
+
 def test_context_keeps_valid_records_and_drops_a_bad_one(h: Harness) -> None:
     thread = tid()
     h.ok(h.alice, create_thread(thread))
