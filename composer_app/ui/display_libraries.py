@@ -128,8 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.install and as_root and packages and shutil.which("apt-get"):
         print("Installing them now (running as root)…", file=sys.stderr)
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
-        subprocess.run([*command, "-qq"], check=False, env=env)
+        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env,
+                       stdout=subprocess.DEVNULL)
+        subprocess.run([*command, "-qq"], check=False, env=env, stdout=subprocess.DEVNULL)
         missing = missing_libraries(plugin)
         if not missing:
             print("The display libraries are installed.", file=sys.stderr)
