@@ -15,11 +15,12 @@ import math
 import uuid
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QSizeF, Qt
+from PySide6.QtCore import QObject, QPointF, QRect, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
+    QGuiApplication,
     QPainter,
     QPen,
     QPixmap,
@@ -28,6 +29,7 @@ from PySide6.QtGui import (
     QTextDocument,
     QTextFormat,
 )
+from PySide6.QtWidgets import QWidget
 
 from composer_app.ui.composer.chip_icons import draw_glyph
 from composer_app.ui.composer.chip_style import tone
@@ -153,8 +155,9 @@ class ChipRenderer(QPyTextObject):
             _log.exception("chip measure failed")
             return QSizeF(16, 12)
 
-    def drawObject(self, painter: QPainter, rect: QRectF, doc: object, pos: int,
+    def drawObject(self, painter: QPainter, area: QRectF | QRect, doc: object, pos: int,
                    fmt: QTextFormat) -> None:
+        rect = QRectF(area)
         try:
             self.paint_count += 1
             label = fmt.stringProperty(LABEL)
@@ -191,7 +194,8 @@ class ChipRenderer(QPyTextObject):
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         fill, border, text = (QColor(c) for c in tone(look.tone, dark=self._dark()))
         if selected:
-            palette = self.parent().palette()  # type: ignore[attr-defined]
+            owner = self.parent()
+            palette = owner.palette() if isinstance(owner, QWidget) else QGuiApplication.palette()
             fill = palette.highlight().color()
             border = fill.darker(115)
             text = palette.highlightedText().color()
