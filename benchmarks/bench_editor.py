@@ -3,9 +3,12 @@
 Two inputs: 2,000 chips of mixed kinds in about 280 KB of Markdown, and 20,000 chips in about
 2 MB. The plain editor holds the same prose with each chip's label as plain text. Everything is
 measured in the same process and interleaved between the two editors, so the ratios hold on any
-machine (absolute times move with load, ratios much less).
+machine (absolute times move with load, ratios much less). Times are CPU time of the GUI thread
+(``time.thread_time``), so waiting for a core on a busy machine does not count; the stall is also
+given as wall-clock time.
 
-* ``load``: ``set_markdown`` vs ``setPlainText`` (each followed by the events it causes).
+* ``load``: ``set_markdown`` vs ``setPlainText``, each until the whole document is laid out and the
+  events it causes are processed.
 * ``serialize``: ``markdown()`` vs ``toPlainText()``.
 * ``keystroke, type and delete``: median time per key while typing ``x`` and deleting it with
   Backspace in turn, at the middle of the document (a key press and release plus every event they
@@ -38,7 +41,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PySide6.QtCore import QEvent, QEventLoop, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QTextEdit
 
@@ -109,12 +112,16 @@ def build_input(chips: int, seed: int = 7) -> tuple[str, str, list[object]]:
     return "".join(parts), "".join(plain), records
 
 
+CLOCK = time.thread_time
+"""GUI-thread CPU time: what the editor costs, without the waits of a shared, loaded machine."""
+
+
 def median_ms(fn: Callable[[], object], repeat: int) -> float:
     samples = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = CLOCK()
         fn()
-        samples.append(time.perf_counter() - start)
+        samples.append(CLOCK() - start)
     return statistics.median(samples) * 1000
 
 
@@ -127,11 +134,18 @@ def key(app: QApplication, widget: QTextEdit, which: tuple[Qt.Key, str]) -> floa
     code, text = which
     press = QKeyEvent(QEvent.Type.KeyPress, code, Qt.KeyboardModifier.NoModifier, text)
     release = QKeyEvent(QEvent.Type.KeyRelease, code, Qt.KeyboardModifier.NoModifier, text)
-    start = time.perf_counter()
+    start = CLOCK()
     app.sendEvent(widget, press)
     app.sendEvent(widget, release)
     app.processEvents()
-    return (time.perf_counter() - start) * 1000
+    return (CLOCK() - start) * 1000
+
+
+def settle(app: QApplication, widget: QTextEdit) -> None:
+    """Lay the whole document out and process what that causes (the editor is then ready)."""
+    doc = widget.document()
+    doc.documentLayout().blockBoundingRect(doc.lastBlock())
+    app.processEvents()
 
 
 def place_middle(widget: QTextEdit) -> None:
@@ -152,25 +166,34 @@ def typing_alone(app: QApplication, widget: QTextEdit, keys: int) -> float:
     return total
 
 
-def longest_stall(app: QApplication, widget: QTextEdit, bursts: int, pause_s: float) -> float:
-    """The longest busy stretch of the GUI thread while typing bursts (50 keys/s) and pausing."""
-    longest = 0.0
+def longest_stall(app: QApplication, widget: QTextEdit, bursts: int,
+                  pause_s: float) -> tuple[float, float]:
+    """The longest busy stretch of the GUI thread while typing bursts (50 keys/s) and pausing.
+
+    Every keystroke and every pass of the event loop between keys is one stretch; returns its
+    longest GUI-thread CPU time and its longest wall-clock time (ms).
+    """
+    longest_cpu = longest_wall = 0.0
+
+    def stretch(fn: Callable[[], object]) -> None:
+        nonlocal longest_cpu, longest_wall
+        wall, cpu = time.perf_counter(), CLOCK()
+        fn()
+        longest_cpu = max(longest_cpu, (CLOCK() - cpu) * 1000)
+        longest_wall = max(longest_wall, (time.perf_counter() - wall) * 1000)
 
     def pump(seconds: float) -> None:
-        nonlocal longest
         until = time.perf_counter() + seconds
         while time.perf_counter() < until:
-            start = time.perf_counter()
-            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
-            longest = max(longest, (time.perf_counter() - start) * 1000)
+            stretch(app.processEvents)
             time.sleep(0.001)
 
     for _ in range(bursts):
         for n in range(40):
-            longest = max(longest, key(app, widget, _X if n % 4 != 3 else _BACKSPACE))
+            stretch(lambda n=n: key(app, widget, _X if n % 4 != 3 else _BACKSPACE))
             pump(0.02)
         pump(pause_s)
-    return longest
+    return longest_cpu, longest_wall
 
 
 def measure(app: QApplication, chips: int, args: argparse.Namespace) -> dict[str, object]:
@@ -189,11 +212,11 @@ def measure(app: QApplication, chips: int, args: argparse.Namespace) -> dict[str
 
     def load_ours() -> None:
         editor.set_markdown(markdown, records)
-        app.processEvents()
+        settle(app, editor)
 
     def load_plain() -> None:
         plain.setPlainText(plain_text)
-        app.processEvents()
+        settle(app, plain)
 
     load = [(median_ms(load_ours, 1), median_ms(load_plain, 1)) for _ in range(repeat)]
     load_ms = statistics.median(a for a, _ in load), statistics.median(b for _, b in load)
@@ -203,6 +226,7 @@ def measure(app: QApplication, chips: int, args: argparse.Namespace) -> dict[str
     ser_ms = statistics.median(a for a, _ in ser), statistics.median(b for _, b in ser)
     autosave.flush()
     for widget in (editor, plain):
+        settle(app, widget)
         place_middle(widget)
         app.processEvents()
     for _ in range(args.warmup):
@@ -225,7 +249,7 @@ def measure(app: QApplication, chips: int, args: argparse.Namespace) -> dict[str
     typed = alone[len(alone) // 2]
     autosave.flush()
     stall = longest_stall(app, editor, bursts=3, pause_s=0.5)
-    stall_plain = longest_stall(app, plain, bursts=1, pause_s=0.1)
+    stall_plain = longest_stall(app, plain, bursts=2, pause_s=0.1)
     assert editor.markdown() != "", "the composer lost its text"
     autosave.flush()
     shelf.deleteLater()
@@ -265,11 +289,12 @@ def rows_for(result: dict[str, object]) -> list[tuple[str, str, str, str, str, b
     rows.append(("keystroke ratio, best and worst round", "", "", f"{lo:.2f}x to {hi:.2f}x",
                  "", True))
     row("keystroke, typing alone (total)", result["alone"], None, "{:.1f} ms")
-    stall, stall_plain = result["stall"]  # type: ignore[misc]
+    (stall, stall_wall), (plain_stall, plain_wall) = result["stall"]  # type: ignore[misc]
     limit = 16.0 if chips <= 2_000 else None
-    rows.append(("longest GUI-thread stall, typing with autosave", f"{stall:.1f} ms",
-                 f"{stall_plain:.1f} ms", "", "<= 16 ms" if limit else "reported",
-                 limit is None or stall <= limit))
+    rows.append(("longest GUI-thread stall, typing with autosave (CPU; wall)",
+                 f"{stall:.1f} ms; {stall_wall:.1f} ms",
+                 f"{plain_stall:.1f} ms; {plain_wall:.1f} ms",
+                 "", "<= 16 ms" if limit else "reported", limit is None or stall <= limit))
     return rows
 
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from composer_app.ui.composer.editor import ComposerEditor
 
 _Key = tuple[str, str, str]
+_PARAGRAPH = "\u2029"
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 Entry = ChipSegment | None
 """One U+FFFC of the document: its chip, or ``None`` for a stray character that is not a chip."""
@@ -69,15 +70,15 @@ def _same(value: int) -> int:
 class ChipTracker:
     """Watches one editor's document: chip entries, leak guard, reconciling, announcements."""
 
-    def __init__(self, editor: ComposerEditor, on_change: Callable[[], None]) -> None:
+    def __init__(self, editor: ComposerEditor) -> None:
         self._editor = editor
-        self._on_change = on_change
         self._fixing = False
         self._blocks = 0
         self._entries: list[Entry] = []
         self._links: list[str] = []
         self._chips: list[ChipSegment] | None = []
         self._counts: Counter[_Key] = Counter()
+        self._link_cache: dict[ChipSegment, str] = {}
 
     # -- reading -------------------------------------------------------------------------------
     def chips(self) -> list[ChipSegment]:
@@ -113,9 +114,23 @@ class ChipTracker:
         self._blocks = doc.blockCount()
 
     def _set_entries(self, entries: list[Entry]) -> None:
+        self._link_cache.clear()
         self._entries = entries
-        self._links = [e.markdown() if e is not None else "" for e in entries]
+        self._links = self._links_of(entries)
         self._chips = None
+
+    def _links_of(self, entries: list[Entry]) -> list[str]:
+        cache = self._link_cache
+        links = []
+        for entry in entries:
+            if entry is None:
+                links.append("")
+                continue
+            link = cache.get(entry)
+            if link is None:
+                link = cache[entry] = entry.markdown()
+            links.append(link)
+        return links
 
     @staticmethod
     def _read_block(doc: QTextDocument, block: QTextBlock) -> list[Entry]:
@@ -156,16 +171,20 @@ class ChipTracker:
             self._fix(doc, leaks)
         if self._update(doc, pos, end, object_added):
             self.reconcile(announce=True)
-        self._on_change()
 
     def _update(self, doc: QTextDocument, pos: int, end: int, object_added: bool) -> bool:
         """Bring the entries up to date after a change of ``[pos, end)``; True when they changed."""
-        first, last = doc.findBlock(pos), doc.findBlock(end)
+        first = doc.findBlock(pos)
         blocks = doc.blockCount()
-        if blocks == self._blocks and first.blockNumber() == last.blockNumber():
+        if not object_added and blocks == self._blocks:
+            # Inside one block (always so for one character typed or deleted), with as many
+            # U+FFFC as before: nothing changed, and only this block's text was read.
             known = first.userState()
-            if not object_added and known >= 0 and first.text().count(OBJECT_REPLACEMENT) == known:
-                return False  # the typing path: one block's text, nothing else
+            one_block = end == pos or (end == pos + 1 and doc.characterAt(pos) != _PARAGRAPH) or (
+                doc.findBlock(end).blockNumber() == first.blockNumber())
+            if known >= 0 and one_block and first.text().count(OBJECT_REPLACEMENT) == known:
+                return False
+        last = doc.findBlock(end)
         raw = doc.toRawText()
         index = _index_of(raw)
         before = raw.count(OBJECT_REPLACEMENT, 0, index(first.position()))
@@ -188,8 +207,9 @@ class ChipTracker:
         stop = len(self._entries) - after
         if self._entries[before:stop] == middle:
             return False
-        entries = self._entries[:before] + middle + self._entries[stop:]
-        self._set_entries(entries)
+        self._entries = self._entries[:before] + middle + self._entries[stop:]
+        self._links = self._links[:before] + self._links_of(middle) + self._links[stop:]
+        self._chips = None
         return True
 
     @staticmethod

@@ -97,7 +97,7 @@ class ComposerEditor(QTextEdit):
         self.performing_undo_redo = False
         self.a11y = ComposerA11y(self)
         self.looks = ChipLooks(self)
-        self.tracker = ChipTracker(self, self.draft_changed.emit)
+        self.tracker = ChipTracker(self)
         self.attachments = AttachmentInput(self, environment_id)
         self.keys = ComposerKeys(self)
         self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
@@ -108,7 +108,9 @@ class ComposerEditor(QTextEdit):
         self.setAccessibleName("Message composer")
         self._install(self.document())
         self._apply_font()
-        self.cursorPositionChanged.connect(self._on_editor_cursor_position_changed)
+        # The typing format changes only when the caret moves next to a chip, so this never runs
+        # for plain typing (a cursorPositionChanged slot would run on every key).
+        self.currentCharFormatChanged.connect(self._on_editor_current_char_format_changed)
         self.selectionChanged.connect(self._on_editor_selection_changed)
 
     # -- document plumbing -------------------------------------------------------------------
@@ -118,6 +120,8 @@ class ComposerEditor(QTextEdit):
         assert doc.documentLayout().handlerForObject(CHIP_OBJECT_TYPE) is not None
         self.tracker.attach(doc)
         self.tracker.rebuild()
+        # Signal to signal: typing reaches autosave without running any Python.
+        doc.contentsChanged.connect(self.draft_changed)
 
     def setDocument(self, document: QTextDocument) -> None:
         """Replace the document; the chip handler is registered again (a new layout has none)."""
@@ -130,10 +134,10 @@ class ComposerEditor(QTextEdit):
         """The one handler that measures and paints every chip of this editor."""
         return self._chip_renderer
 
-    def _on_editor_cursor_position_changed(self) -> None:
+    def _on_editor_current_char_format_changed(self, fmt: QTextCharFormat) -> None:
         # With a selection, setCurrentCharFormat would reformat the selected text (and turn
         # selected chips into bare U+FFFC): only reset the typing format of a plain caret.
-        if self.currentCharFormat().hasProperty(KIND):
+        if fmt.hasProperty(KIND):
             self.reset_typing_format()
 
     def reset_typing_format(self) -> None:

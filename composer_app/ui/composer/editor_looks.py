@@ -68,6 +68,7 @@ class ChipLooks:
     def invalidate(self) -> None:
         """Forget cached looks (records, states or uploads changed) and repaint."""
         self._looks.clear()
+        self._editor.chip_renderer.forget_pictures()
         self._editor.viewport().update()
 
     def is_selected(self, pos: int) -> bool:
