@@ -28,6 +28,7 @@ from composer_app.ui.composer.chips import (
     REFERENCE_ID,
     chip_format,
     is_chip,
+    new_reference_id,
 )
 
 _PARAGRAPH = "\u2029"
@@ -190,14 +191,23 @@ def markdown_from(raw: str, links: list[str]) -> str | None:
 
 
 def insert_segments(cursor: QTextCursor, segments: list[Segment], base: QTextCharFormat) -> int:
-    """Insert ``segments`` at ``cursor`` (inside the caller's edit block); returns the chips."""
+    """Insert ``segments`` at ``cursor`` (inside the caller's edit block); returns the chips.
+
+    Text goes in as whole runs; the chips of one record share a format built once, each copy
+    getting its own fresh reference id.
+    """
     chips = 0
+    templates: dict[ChipSegment, QTextCharFormat] = {}
     for seg in segments:
         if isinstance(seg, str):
             if seg:
                 cursor.insertText(seg.replace(OBJECT_REPLACEMENT, ""), base)
-        else:
-            fmt = chip_format(seg.kind, seg.context_id, seg.label, base)
-            cursor.insertText(OBJECT_REPLACEMENT, fmt)
-            chips += 1
+            continue
+        template = templates.get(seg)
+        if template is None:
+            template = templates[seg] = chip_format(seg.kind, seg.context_id, seg.label, base)
+        fmt = QTextCharFormat(template)
+        fmt.setProperty(REFERENCE_ID, new_reference_id())
+        cursor.insertText(OBJECT_REPLACEMENT, fmt)
+        chips += 1
     return chips
