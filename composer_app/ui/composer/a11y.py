@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import logging
 
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
 from PySide6.QtWidgets import QWidget
 
 _log = logging.getLogger(__name__)
-
-try:  # Qt >= 6.8
-    from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
-except ImportError:  # pragma: no cover - older Qt
-    QAccessibleAnnouncementEvent = None
 
 
 class ComposerA11y:
@@ -31,7 +27,7 @@ class ComposerA11y:
         """Post ``text`` as a polite accessibility announcement."""
         self.history.append(text)
         del self.history[:-50]
-        if QAccessibleAnnouncementEvent is None or not QAccessible.isActive():
+        if not QAccessible.isActive():
             return
         try:
             QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(self._widget, text))

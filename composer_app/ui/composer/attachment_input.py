@@ -1,4 +1,4 @@
-"""Clipboard, drag-and-drop and attachments of the composer editor (a ``QTextEdit`` mix-in).
+"""Clipboard, drag-and-drop and attachments of the composer editor (a collaborator it owns).
 
 Each handler reads the Qt input (``mime.read_offer``), asks a pure function what to do
 (``paste_logic.choose_paste``, ``attachments_logic.vet_files``, ``plan_fragment_import``) and
@@ -15,20 +15,11 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QMimeData, QMimeDatabase, Qt
-from PySide6.QtGui import (
-    QContextMenuEvent,
-    QImage,
-    QKeySequence,
-    QMouseEvent,
-    QTextCursor,
-    QTextDocumentFragment,
-)
+from PySide6.QtCore import QMimeData, QMimeDatabase, QObject, QPoint, Qt
+from PySide6.QtGui import QImage, QTextCursor, QTextDocumentFragment
 
 from composer_app.core.codecs.imports import BinaryFetch, plan_fragment_import
 from composer_app.core.contracts.clipboard import FragmentSource
@@ -42,6 +33,7 @@ from composer_app.ui.composer.attachment_uploads import LOCAL_ENVIRONMENT_ID, At
 from composer_app.ui.composer.attachments_logic import (
     FileFacts,
     Notice,
+    UploadStatus,
     fetch_failure_notice,
     held_attachments,
     ids_removed_with,
@@ -49,11 +41,9 @@ from composer_app.ui.composer.attachments_logic import (
     new_attachment_record,
     remove_records,
     send_notice,
-    upload_phrase,
     vet_files,
 )
 from composer_app.ui.composer.document_bridge import chip_occurrences, markdown_of
-from composer_app.ui.composer.editor_logic import ChipLook
 from composer_app.ui.composer.image_paste import StoredFile
 from composer_app.ui.composer.mime import can_accept, copy_mime_data, describe_formats, read_offer
 from composer_app.ui.composer.paste_logic import (
@@ -68,14 +58,9 @@ from composer_app.ui.composer.paste_logic import (
     rewrite_pasted_text,
     text_action,
 )
-from composer_app.ui.external_open import open_url_externally
 
 if TYPE_CHECKING:
     from composer_app.ui.composer.editor import ComposerEditor
-
-    _Base = ComposerEditor
-else:
-    _Base = object
 
 _log = logging.getLogger(__name__)
 _LINK_UNITS_PER_CHIP = 800  # upper bound of one canonical link (label 200 + href 200 + syntax)
@@ -100,14 +85,16 @@ def file_facts(path: str) -> FileFacts:
     return FileFacts(path, name, readable=readable, size=st.st_size, mime_type=mime)
 
 
-class ComposerAttachments(_Base):
-    """Clipboard and attachment handling for ``ComposerEditor``; mixed in before its other bases."""
+class AttachmentInput(QObject):
+    """Clipboard, drag-and-drop and attachments of one editor (the editor forwards its virtuals)."""
 
-    thread_id: str | None = None
-    _uploads: AttachmentUploads | None = None
-    _environment_override: str | None = None
-    last_upload_ids: tuple[str, ...] = ()
-    url_opener: Callable[[str], Any] = staticmethod(open_url_externally)
+    def __init__(self, editor: ComposerEditor, environment_id: str | None = None) -> None:
+        super().__init__(editor)
+        self._editor = editor
+        self._uploads: AttachmentUploads | None = None
+        self._environment_override = environment_id or None
+        self._plain_paste = False
+        self.last_upload_ids: tuple[str, ...] = ()
 
     # -- wiring --------------------------------------------------------------------------------
     @property
@@ -145,52 +132,57 @@ class ComposerAttachments(_Base):
         """Attach through ``uploads`` (one per app; shared by every composer)."""
         if self._uploads is not None:
             self._uploads.status_changed.disconnect(self._on_uploads_status_changed)
-            self.records_released.disconnect(self._on_editor_records_released)
+            self._editor.records_released.disconnect(self._on_editor_records_released)
         self._uploads = uploads
         uploads.status_changed.connect(self._on_uploads_status_changed)
-        self.records_released.connect(self._on_editor_records_released)
-        self.draft.keep_shelf_images = True
+        self._editor.records_released.connect(self._on_editor_records_released)
+        self._editor.draft.keep_shelf_images = True
+
+    def upload_status(self, attachment_id: str) -> UploadStatus | None:
+        """The upload state of an attachment (``None`` before any upload glue exists)."""
+        return self._uploads.status(attachment_id) if self._uploads is not None else None
 
     def _on_uploads_status_changed(self, attachment_id: str) -> None:
         if any(getattr(r, "attachment_id", None) == attachment_id
-               for r in self.draft.records.values()):
-            self.invalidate_looks()
-            self.context_changed.emit()
+               for r in self._editor.draft.records.values()):
+            self._editor.looks.invalidate()
+            self._editor.context_changed.emit()
 
     def _on_editor_records_released(self, records: list[Any]) -> None:
         self.uploads.release(records)
 
     def notify(self, notice: Notice) -> None:
         """Post a notice (the composer's toast)."""
-        self.notice_posted.emit(notice.title, notice.detail)
-
-    def chip_counts(self) -> Counter[str]:
-        """How many chips point at each context id."""
-        return Counter(o.context_id for o in self._tracker.occurrences)
+        self._editor.notice_posted.emit(notice.title, notice.detail)
 
     # -- copy ----------------------------------------------------------------------------------
     def fragment_source(self) -> FragmentSource:
         """Where a copy from this composer comes from."""
-        if self.thread_id:
-            return FragmentSource(environment_id=self.environment_id, thread_id=self.thread_id)
+        if self._editor.thread_id:
+            return FragmentSource(environment_id=self.environment_id,
+                                  thread_id=self._editor.thread_id)
         return FragmentSource(environment_id=self.environment_id)
 
-    def createMimeDataFromSelection(self) -> QMimeData:
-        cursor = self.textCursor()
-        markdown = markdown_of(self.document(), cursor.selectionStart(), cursor.selectionEnd())
+    def copy_selection(self) -> QMimeData:
+        """The clipboard data of the editor's selection (canonical Markdown and the fragment)."""
+        cursor = self._editor.textCursor()
+        markdown = markdown_of(self._editor.document(), cursor.selectionStart(),
+                               cursor.selectionEnd())
         uploads = self.uploads
-        records = {cid: uploads.export_record(r) for cid, r in self.draft.records.items()}
+        records = {cid: uploads.export_record(r) for cid, r in self._editor.draft.records.items()}
         return copy_mime_data(markdown, records, self.fragment_source())
 
     # -- paste and drop ------------------------------------------------------------------------
-    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+    def can_insert(self, source: QMimeData) -> bool:
+        """Whether a paste or drop of ``source`` is accepted (no disk access: drag moves)."""
         try:
             return can_accept(source)
         except Exception:
             _log.exception("could not inspect dragged data")
             return False
 
-    def insertFromMimeData(self, source: QMimeData) -> None:
+    def insert_from(self, source: QMimeData) -> None:
+        """Paste or drop ``source`` at the caret; never raises."""
         try:
             self._insert_offer(source)
         except Exception:  # never raise out of a Qt virtual
@@ -198,28 +190,28 @@ class ComposerAttachments(_Base):
             self.notify(Notice("Couldn't paste", "The clipboard held data the composer can't use."))
 
     def _prompt_units(self, incoming: int) -> int:
-        doc = self.document()
-        bound = doc.characterCount() + len(self._tracker.occurrences) * _LINK_UNITS_PER_CHIP
+        doc = self._editor.document()
+        bound = doc.characterCount() + len(self._editor.tracker.chips()) * _LINK_UNITS_PER_CHIP
         if bound + incoming <= PROMPT_MAX_CHARS:
             return doc.characterCount()  # cannot overflow: the exact length does not matter
-        return utf16_len(self.markdown())
+        return utf16_len(self._editor.markdown())
 
     def _replaced_units(self) -> int:
-        cursor = self.textCursor()
+        cursor = self._editor.textCursor()
         return cursor.selectionEnd() - cursor.selectionStart()
 
     def _insert_offer(self, source: QMimeData) -> None:
         offer = read_offer(source)
         incoming = len(offer.text or "")
         action: PasteAction = choose_paste(
-            offer, plain=bool(self._plain_paste), prompt_units=self._prompt_units(incoming),
+            offer, plain=self._plain_paste, prompt_units=self._prompt_units(incoming),
             replaced_units=self._replaced_units())
         if isinstance(action, HtmlPaste):
             text = QTextDocumentFragment.fromHtml(action.html).toPlainText()
             action = text_action(text, prompt_units=self._prompt_units(len(text)),
                                  replaced_units=self._replaced_units())
         if isinstance(action, TextPaste):
-            self.insert_markdown(action.text)
+            self._editor.insert_markdown(action.text)
         elif isinstance(action, FoldedTextPaste):
             self.attach_text(action.text, action.name)
         elif isinstance(action, FragmentPaste):
@@ -238,7 +230,7 @@ class ComposerAttachments(_Base):
     # -- fragments -----------------------------------------------------------------------------
     def paste_fragment(self, action: FragmentPaste) -> None:
         """Import the fragment's records (§10) and insert its text; binaries are fetched."""
-        draft = self.draft
+        draft = self._editor.draft
         uploads = self.uploads
         connected = uploads.connected_environment_ids() | {self.environment_id}
         if action.fragment.source.environment_id == LOCAL_ENVIRONMENT_ID:
@@ -249,14 +241,14 @@ class ComposerAttachments(_Base):
                                     connected_environment_ids=connected, new_id=new_local_id)
         for record in plan.records_to_add:
             add_record(draft, record, RecordState(plan.state_of(record.context_id)))
-        self.insert_markdown(rewrite_pasted_text(action.text, plan.id_map))
+        self._editor.insert_markdown(rewrite_pasted_text(action.text, plan.id_map))
         for context_id in plan.unresolved_ids:
-            record = draft.records.get(context_id) or draft.tombstones.get(context_id)
-            if record is not None:
-                self.notify(fetch_failure_notice(record.name, NOT_CONNECTED))
+            held = draft.records.get(context_id) or draft.tombstones.get(context_id)
+            if held is not None:
+                self.notify(fetch_failure_notice(held.name, NOT_CONNECTED))
         for fetch in plan.binary_fetches:
             self._start_fetch(draft, fetch)
-        self.invalidate_looks()
+        self._editor.looks.invalidate()
 
     def _start_fetch(self, draft: Draft, fetch: BinaryFetch) -> None:
         record = draft.records.get(fetch.new_context_id) or draft.tombstones.get(
@@ -266,7 +258,7 @@ class ComposerAttachments(_Base):
         attachment_id = record.attachment_id
 
         def done(ok: bool, reason: str) -> None:
-            current = self.draft is draft and (
+            current = self._editor.draft is draft and (
                 fetch.new_context_id in draft.records or fetch.new_context_id in draft.tombstones)
             if not current:  # the draft was replaced or the record left it: discard
                 if ok:
@@ -282,7 +274,7 @@ class ComposerAttachments(_Base):
 
     def _set_state(self, draft: Draft, context_id: str, state: RecordState) -> None:
         if context_id in draft.records:
-            self.set_record_state(context_id, state)
+            self._editor.set_record_state(context_id, state)
         elif state is RecordState.RESOLVED:
             draft.states.pop(context_id, None)
         else:
@@ -296,13 +288,14 @@ class ComposerAttachments(_Base):
                 segments.append(" ")
             segments.append(ChipSegment(record.kind, record.context_id, record.label))
         if segments:
-            self._insert_chips(segments)
+            self._editor.insert_chips(segments)
 
     def attach_paths(self, paths: tuple[str, ...] | list[str]) -> list[Any]:
         """Attach local files at the caret (one chip each, in order); returns the new records."""
         uploads = self.uploads
         accepted, notices = vet_files([file_facts(p) for p in paths],
-                                      held=held_attachments(self.draft), limits=uploads.limits())
+                                      held=held_attachments(self._editor.draft),
+                                      limits=uploads.limits())
         for notice in notices:
             self.notify(notice)
         records = []
@@ -310,7 +303,7 @@ class ComposerAttachments(_Base):
             local_id = new_local_id()
             record = new_attachment_record(kind_for_mime(facts.mime_type), local_id, facts.name,
                                            facts.mime_type, facts.size)
-            add_record(self.draft, record)
+            add_record(self._editor.draft, record)
             records.append((record, facts))
         self._insert_attachment_chips([r for r, _ in records])
         for record, facts in records:
@@ -320,7 +313,7 @@ class ComposerAttachments(_Base):
 
     def _admit_one(self, name: str, size: int, mime_type: str) -> bool:
         facts = FileFacts(name, name, size=size, mime_type=mime_type)
-        _ok, notices = vet_files([facts], held=held_attachments(self.draft),
+        _ok, notices = vet_files([facts], held=held_attachments(self._editor.draft),
                                  limits=self.uploads.limits())
         for notice in notices:
             self.notify(notice)
@@ -332,10 +325,10 @@ class ComposerAttachments(_Base):
         if not self._admit_one(name, size, "text/plain"):
             return None
         record = new_attachment_record("file", new_local_id(), name, "text/plain", size)
-        add_record(self.draft, record)
+        add_record(self._editor.draft, record)
         self._insert_attachment_chips([record])
-        self.a11y.announce(f"Long text attached as {name}")
-        self.uploads.files.store_text(text, name, self._stored_callback(self.draft, record))
+        self._editor.a11y.announce(f"Long text attached as {name}")
+        self.uploads.files.store_text(text, name, self._stored_callback(self._editor.draft, record))
         return record
 
     def attach_image(self, data: bytes | None, mime_type: str, image: QImage | None) -> Any | None:
@@ -351,7 +344,7 @@ class ComposerAttachments(_Base):
         path = files.image_path(data, mime)
         record = new_attachment_record("image", new_local_id(), path.name, mime,
                                        len(data) if data is not None else 0)
-        draft = self.draft
+        draft = self._editor.draft
         add_record(draft, record, RecordState.PENDING if pending else RecordState.RESOLVED)
         self._insert_attachment_chips([record])
         files.store_image(path, data, mime, image, self._stored_callback(draft, record))
@@ -361,7 +354,8 @@ class ComposerAttachments(_Base):
         """What runs (GUI thread) when a pasted file is on disk: upload it, or say why not."""
         def done(result: StoredFile | Exception) -> None:
             cid = record.context_id
-            current = self.draft is draft and (cid in draft.records or cid in draft.tombstones)
+            current = self._editor.draft is draft and (
+                cid in draft.records or cid in draft.tombstones)
             if isinstance(result, Exception):
                 if current:
                     self._set_state(draft, cid, RecordState.UNRESOLVED)
@@ -389,8 +383,8 @@ class ComposerAttachments(_Base):
 
         Removing a screenshot also removes the preview annotations that use it.
         """
-        ids = set(ids_removed_with(self.draft, context_id))
-        doc = self.document()
+        ids = set(ids_removed_with(self._editor.draft, context_id))
+        doc = self._editor.document()
         positions = [o.position for o in chip_occurrences(doc) if o.context_id in ids]
         if positions:
             cursor = QTextCursor(doc)
@@ -400,49 +394,26 @@ class ComposerAttachments(_Base):
                 cursor.setPosition(pos + 1, QTextCursor.MoveMode.KeepAnchor)
                 cursor.removeSelectedText()
             cursor.endEditBlock()
-        removed = remove_records(self.draft, ids)
+        removed = remove_records(self._editor.draft, ids)
         for record in removed:
-            self.a11y.announce(f"{getattr(record, 'name', record.label)} removed from the message")
-        self.invalidate_looks()
-        self.context_changed.emit()
-        self.draft_changed.emit()
+            name = getattr(record, "name", record.label)
+            self._editor.a11y.announce(f"{name} removed from the message")
+        self._editor.looks.invalidate()
+        self._editor.context_changed.emit()
+        self._editor.draft_changed.emit()
         return removed
 
     def retry_upload(self, context_id: str) -> bool:
         """Retry a failed upload of an attachment; True when it started again."""
-        record = self.draft.records.get(context_id)
+        record = self._editor.draft.records.get(context_id)
         if record is None or record.kind not in ("image", "file"):
             return False
         return self.uploads.retry(record.attachment_id)
 
-    # -- chips: upload state and retry -------------------------------------------------------------
-    def _look(self, kind: str, context_id: str, label: str) -> ChipLook:
-        # Called for every chip painted: a cache hit must cost one dict look-up. Upload state
-        # changes invalidate the cache (``_on_uploads_status_changed``).
-        cached = self._looks.get((kind, context_id, label))
-        if cached is not None:
-            return cached
-        look: ChipLook = super()._look(kind, context_id, label)
-        if look.state != "resolved" or kind not in ("image", "file") or self._uploads is None:
-            return look
-        record = self.draft.records.get(context_id)
-        status = self._uploads.status(record.attachment_id) if record is not None else None
-        if status is None:
-            return look
-        if status.busy:
-            look = ChipLook("pending", look.tone, look.glyph,
-                            f"{look.tooltip}\n{upload_phrase(status).capitalize()}",
-                            look.description)
-        elif status.failed:
-            look = ChipLook("unresolved", "unresolved", look.glyph,
-                            f"{look.tooltip}\nUpload failed. Click the chip to retry.",
-                            look.description)
-        self._looks[(kind, context_id, label)] = look
-        return look
-
+    # -- chips: links and retry -----------------------------------------------------------------
     def pull_request_url(self, context_id: str) -> str | None:
         """The web address of the pull request a held record summarizes (http(s) only)."""
-        meta = getattr(self.draft.records.get(context_id), "pull_request", None)
+        meta = getattr(self._editor.draft.records.get(context_id), "pull_request", None)
         url = getattr(meta, "url", None)
         if not isinstance(url, str) or not url.lower().startswith(("https://", "http://")):
             return None  # a pasted record is untrusted: never hand other schemes to the desktop
@@ -452,45 +423,37 @@ class ComposerAttachments(_Base):
         """What a click on a chip does: open its pull request, or retry its failed upload."""
         url = self.pull_request_url(context_id)
         if url is not None:
-            self.url_opener(url)
+            self._editor.url_opener(url)
             return True
-        record = self.draft.records.get(context_id)
+        record = self._editor.draft.records.get(context_id)
         if record is not None and record.kind in ("image", "file"):
             status = self.uploads.status(record.attachment_id)
             if status is not None and status.failed:
                 return self.retry_upload(context_id)
         return False
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        super().mouseReleaseEvent(event)
-        if event.button() != Qt.MouseButton.LeftButton or self.textCursor().hasSelection():
-            return
-        chip = self.chip_at(event.position().toPoint())
+    def click(self, point: QPoint) -> None:
+        """A left click without selection at a viewport point: activate the chip there."""
+        chip = self._editor.chip_at(point)
         if chip is not None:
             self.activate_chip(chip[1])
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        super().mouseMoveEvent(event)
-        chip = self.chip_at(event.position().toPoint()) if not event.buttons() else None
+    def hover(self, point: QPoint | None) -> None:
+        """The pointer moved (``None`` while a button is held): a hand over a linked chip."""
+        chip = self._editor.chip_at(point) if point is not None else None
         linked = chip is not None and self.pull_request_url(chip[1]) is not None
         shape = Qt.CursorShape.PointingHandCursor if linked else Qt.CursorShape.IBeamCursor
-        if self.viewport().cursor().shape() != shape:
-            self.viewport().setCursor(shape)
+        viewport = self._editor.viewport()
+        if viewport.cursor().shape() != shape:
+            viewport.setCursor(shape)
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        menu = self.createStandardContextMenu(event.pos())
-        plain = menu.addAction("Paste as plain text")
-        plain.setShortcut(QKeySequence("Ctrl+Shift+V"))
-        plain.setEnabled(not self.isReadOnly() and self.canPaste())
-        plain.triggered.connect(self.paste_plain)
-        paste = next((a for a in menu.actions() if a.objectName() == "edit-paste"), None)
-        if paste is not None:
-            menu.removeAction(plain)
-            index = menu.actions().index(paste)
-            after = menu.actions()[index + 1] if index + 1 < len(menu.actions()) else None
-            menu.insertAction(after, plain) if after is not None else menu.addAction(plain)
-        menu.exec(event.globalPos())
-        menu.deleteLater()
+    def paste_plain(self) -> None:
+        """Paste as plain text (the flag survives into ``insert_from``)."""
+        self._plain_paste = True
+        try:
+            self._editor.paste()
+        finally:
+            self._plain_paste = False
 
     # -- send ----------------------------------------------------------------------------------
     def uploads_allow_send(self) -> bool:
@@ -498,8 +461,8 @@ class ComposerAttachments(_Base):
 
         ``last_upload_ids`` then holds the local upload ids the message must wait for.
         """
-        referenced = set(self.chip_counts())
-        records = [r for cid, r in self.draft.records.items()
+        referenced = set(self._editor.chip_counts())
+        records = [r for cid, r in self._editor.draft.records.items()
                    if cid in referenced or r.kind == "image"]
         pending, failed = self.uploads.unfinished(records)
         ok, notice = send_notice(pending, failed)

@@ -196,8 +196,8 @@ class AttachmentUploads(QObject):
             on_done(False, NOT_CONNECTED)
             return
         source = self.sources.get(fetch.source_environment_id)
-        own = self.environment_id
-        if source is None and (own is None or fetch.source_environment_id != own):
+        own_id = self.environment_id
+        if source is None and (own_id is None or fetch.source_environment_id != own_id):
             on_done(False, NOT_CONNECTED)
             return
         size = fetch.size_bytes

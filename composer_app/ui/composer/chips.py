@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import logging
 import math
-import uuid
+import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QSizeF, Qt
+from PySide6.QtCore import QObject, QPointF, QRect, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
+    QGuiApplication,
     QPainter,
     QPen,
     QPixmap,
@@ -28,6 +29,7 @@ from PySide6.QtGui import (
     QTextDocument,
     QTextFormat,
 )
+from PySide6.QtWidgets import QWidget
 
 from composer_app.ui.composer.chip_icons import draw_glyph
 from composer_app.ui.composer.chip_style import tone
@@ -47,8 +49,8 @@ _PAD = 6.0
 
 
 def new_reference_id() -> str:
-    """A fresh per-occurrence id ``ref_<32 hex>``."""
-    return "ref_" + uuid.uuid4().hex
+    """A fresh per-occurrence id ``ref_<32 hex>`` (128 random bits, like a version 4 UUID)."""
+    return "ref_" + os.urandom(16).hex()
 
 
 def small_font(font: QFont) -> QFont:
@@ -109,16 +111,20 @@ class ChipRenderer(QPyTextObject):
         self._dark = dark
         self._sizes: dict[str, QSizeF] = {}
         self._sizes_doc: object = None
-        # keyed by (label, kind, id(document))
+        # keyed by (kind, context id, label, selected, device pixel ratio, id(document))
         self._pixmaps: dict[tuple[object, ...], QPixmap] = {}
         self._font_cache: dict[int, tuple[QFont, QFont, str]] = {}
         self.paint_count = 0
 
     def invalidate(self) -> None:
-        """Forget cached sizes and pictures (theme, font or record states changed)."""
+        """Forget cached sizes and pictures (theme, font or document changed)."""
         self._sizes.clear()
         self._pixmaps.clear()
         self._font_cache.clear()
+
+    def forget_pictures(self) -> None:
+        """Forget painted chips (their looks changed: records, states or uploads)."""
+        self._pixmaps.clear()
 
     def _fonts(self, fmt: QTextFormat, doc: object) -> tuple[QFont, QFont, str]:
         key = id(doc)
@@ -153,32 +159,34 @@ class ChipRenderer(QPyTextObject):
             _log.exception("chip measure failed")
             return QSizeF(16, 12)
 
-    def drawObject(self, painter: QPainter, rect: QRectF, doc: object, pos: int,
+    def drawObject(self, painter: QPainter, area: QRectF | QRect, doc: object, pos: int,
                    fmt: QTextFormat) -> None:
+        # Painting asks for every visible chip of a repainted area on every keystroke: a hit is
+        # three property reads and one dict look-up. Pictures are keyed by what the chip is, and
+        # forgotten when looks, theme or font change (``forget_pictures``, ``invalidate``).
         try:
             self.paint_count += 1
-            label = fmt.stringProperty(LABEL)
-            look = self._look(fmt.stringProperty(KIND), fmt.stringProperty(CONTEXT_ID), label)
-            selected = self._selected(pos)
+            kind, label = fmt.stringProperty(KIND), fmt.stringProperty(LABEL)
+            context_id = fmt.stringProperty(CONTEXT_ID)
             device = painter.device()
             dpr = device.devicePixelRatioF() if device is not None else 1.0
-            key = (label, look.state, look.tone, look.glyph, selected, self._dark(), rect.width(),
-                   rect.height(), dpr, id(doc))
+            key = (kind, context_id, label, self._selected(pos), dpr, id(doc))
             pix = self._pixmaps.get(key)
             if pix is None:
                 if len(self._pixmaps) > 1024:
                     self._pixmaps.clear()
+                look = self._look(kind, context_id, label)
                 font, small, _key = self._fonts(fmt, doc)
                 above, below = chip_extent(font)
-                size = QSizeF(rect.width(), above + below)
-                pix = self._render(look, label, selected, size, dpr, small, above)
+                size = QSizeF(area.width(), above + below)
+                pix = self._render(look, label, key[3], size, dpr, small, above)
                 self._pixmaps[key] = pix
-            painter.drawPixmap(rect.topLeft(), pix)
+            painter.drawPixmap(area.topLeft(), pix)
         except Exception:
             _log.exception("chip paint failed")
             painter.save()
             painter.setPen(QColor("#94a3b8"))
-            painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
+            painter.drawRect(QRectF(area).adjusted(0.5, 0.5, -0.5, -0.5))
             painter.restore()
 
     def _render(self, look: ChipLook, label: str, selected: bool, size: QSizeF, dpr: float,
@@ -191,7 +199,8 @@ class ChipRenderer(QPyTextObject):
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         fill, border, text = (QColor(c) for c in tone(look.tone, dark=self._dark()))
         if selected:
-            palette = self.parent().palette()  # type: ignore[attr-defined]
+            owner = self.parent()
+            palette = owner.palette() if isinstance(owner, QWidget) else QGuiApplication.palette()
             fill = palette.highlight().color()
             border = fill.darker(115)
             text = palette.highlightedText().color()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
@@ -28,6 +28,7 @@ from composer_app.ui.composer.chips import (
     REFERENCE_ID,
     chip_format,
     is_chip,
+    new_reference_id,
 )
 
 _PARAGRAPH = "\u2029"
@@ -52,8 +53,10 @@ def format_runs(
     block = doc.findBlock(start)
     newline = QTextCharFormat()
     while block.isValid() and block.position() < end:
-        for item in block:
-            frag = item.fragment()
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            it += 1
             if not frag.isValid():
                 continue
             fpos, flen = frag.position(), frag.length()
@@ -77,17 +80,19 @@ def _objects(
     """
     full = doc.toRawText()
     astral = [m.start() for m in _ASTRAL.finditer(full)] if not full.isascii() else []
+    to_py: Callable[[int], int] = _same
+    to_doc: Callable[[int], int] = _same
     if astral:
         # Document positions count UTF-16 units; Python indices count code points.
         starts = [index + n for n, index in enumerate(astral)]
 
-        def to_py(pos: int) -> int:
+        def py_index(pos: int) -> int:
             return pos - bisect.bisect_left(starts, pos)
 
-        def to_doc(index: int) -> int:
+        def doc_position(index: int) -> int:
             return index + bisect.bisect_left(astral, index)
-    else:
-        to_py = to_doc = _same
+
+        to_py, to_doc = py_index, doc_position
     lo = to_py(start)
     raw = full[lo : to_py(stop)]
     found: list[tuple[int, QTextCharFormat]] = []
@@ -168,15 +173,41 @@ def markdown_of(doc: QTextDocument, start: int = 0, end: int | None = None) -> s
     return join_segments(read_segments(doc, start, end))
 
 
+def markdown_from(raw: str, links: list[str]) -> str | None:
+    """Canonical Markdown of a document's raw text given the link of each of its U+FFFC.
+
+    ``None`` when ``links`` does not have one entry per U+FFFC of ``raw`` (the caller then reads
+    the document). Text is taken as runs between objects, never character by character.
+    """
+    pieces = raw.split(OBJECT_REPLACEMENT)
+    if len(pieces) != len(links) + 1:
+        return None
+    if not links:
+        return raw.replace(_PARAGRAPH, "\n")
+    out = [""] * (2 * len(pieces) - 1)
+    out[::2] = pieces
+    out[1::2] = links
+    return "".join(out).replace(_PARAGRAPH, "\n")
+
+
 def insert_segments(cursor: QTextCursor, segments: list[Segment], base: QTextCharFormat) -> int:
-    """Insert ``segments`` at ``cursor`` (inside the caller's edit block); returns the chips."""
+    """Insert ``segments`` at ``cursor`` (inside the caller's edit block); returns the chips.
+
+    Text goes in as whole runs; the chips of one record share a format built once, each copy
+    getting its own fresh reference id.
+    """
     chips = 0
+    templates: dict[ChipSegment, QTextCharFormat] = {}
     for seg in segments:
         if isinstance(seg, str):
             if seg:
                 cursor.insertText(seg.replace(OBJECT_REPLACEMENT, ""), base)
-        else:
-            fmt = chip_format(seg.kind, seg.context_id, seg.label, base)
-            cursor.insertText(OBJECT_REPLACEMENT, fmt)
-            chips += 1
+            continue
+        template = templates.get(seg)
+        if template is None:
+            template = templates[seg] = chip_format(seg.kind, seg.context_id, seg.label, base)
+        fmt = QTextCharFormat(template)
+        fmt.setProperty(REFERENCE_ID, new_reference_id())
+        cursor.insertText(OBJECT_REPLACEMENT, fmt)
+        chips += 1
     return chips

@@ -5,26 +5,41 @@ window); a pending change is flushed before the editor switches thread, when its
 when the application quits; when the draft closes (``close_draft``, run on quit) the uploads of
 attachments no chip can come back to are released; files live under the platform's user data
 directory unless a directory is given.
+
+A debounced save never blocks typing: the GUI thread only takes a snapshot (the Markdown, which the
+editor keeps cheap, and a detached copy of the draft) and the encoding and the atomic write run on a
+worker. Saves of one thread land in the order they were taken: a save older than one already
+written is skipped, and ``flush`` writes synchronously (finishing a save still in flight first).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-import time
+import threading
 from pathlib import Path
 
 import platformdirs
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 
+from composer_app.core.document.model import Draft
 from composer_app.core.document.store import DraftStore
 from composer_app.core.errors import StorageError
 from composer_app.ui.composer.editor import ComposerEditor
+from composer_app.ui.composer.image_paste import Runner
 from composer_app.ui.composer.insertion import ContextInsertionRouter
 
 _log = logging.getLogger(__name__)
 DEBOUNCE_MS = 300
 _CLOSING = (QEvent.Type.Close, QEvent.Type.Hide)
+
+
+def detached(draft: Draft) -> Draft:
+    """A copy of ``draft`` whose containers the editor will not change (records are immutable)."""
+    return dataclasses.replace(
+        draft, records=dict(draft.records), states=dict(draft.states), shelf=list(draft.shelf),
+        stash=list(draft.stash), tombstones=dict(draft.tombstones), order=dict(draft.order))
 
 
 def default_drafts_dir() -> Path:
@@ -36,7 +51,8 @@ class DraftAutosave(QObject):
     """Binds one editor to the draft store for the thread it shows."""
 
     def __init__(self, editor: ComposerEditor, store: DraftStore, thread_key: str, *,
-                 router: ContextInsertionRouter | None = None, delay_ms: int = DEBOUNCE_MS) -> None:
+                 router: ContextInsertionRouter | None = None, delay_ms: int = DEBOUNCE_MS,
+                 runner: Runner | None = None) -> None:
         super().__init__(editor)
         self._editor = editor
         self._store = store
@@ -46,10 +62,15 @@ class DraftAutosave(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
         self._delay_ms = delay_ms
-        self._last_edit = 0.0
-        self._dirty = False
-        self._timer.timeout.connect(self._on_timer_timeout)
-        editor.draft_changed.connect(self._on_editor_draft_changed)
+        self._runner = runner
+        self._write_lock = threading.Lock()
+        self._taken = 0
+        self._written: dict[str, int] = {}
+        self._in_flight: tuple[str, Draft, int] | None = None
+        self._timer.timeout.connect(self._save_in_background)
+        # Every edit re-arms the timer through a signal-to-slot connection that runs no Python
+        # (the editor's draft_changed follows its document's contentsChanged the same way).
+        editor.draft_changed.connect(self._timer.start)
         # Watch the window, not the editor: an editor filter would run on every keystroke.
         self._window = editor.window()
         self._window.installEventFilter(self)
@@ -65,26 +86,8 @@ class DraftAutosave(QObject):
 
     @property
     def pending(self) -> bool:
-        """True while an edit waits for the debounce window to end."""
-        return self._dirty
-
-    def _on_editor_draft_changed(self) -> None:
-        # Runs on every keystroke: note the time and arm the timer once (re-arming a timer per
-        # key costs more than the rest of this); the timeout re-arms for what is left.
-        if not self._loading:
-            self._dirty = True
-            self._last_edit = time.monotonic()
-            if not self._timer.isActive():
-                self._timer.start(self._delay_ms)
-
-    def _on_timer_timeout(self) -> None:
-        quiet_ms = (time.monotonic() - self._last_edit) * 1000
-        if quiet_ms + 1 < self._delay_ms:
-            self._timer.start(max(1, round(self._delay_ms - quiet_ms)))
-            return
-        self.flush()
-
-    _loading = False
+        """True while an edit waits for the debounce window to end or for its write to finish."""
+        return self._timer.isActive() or self._in_flight is not None
 
     def switch_thread(self, thread_key: str) -> None:
         """Save the current thread's draft and show ``thread_key``'s."""
@@ -94,24 +97,51 @@ class DraftAutosave(QObject):
                 self._router.unmount(self.thread_key, self._editor)
         self.thread_key = thread_key
         self._editor.thread_id = thread_key
-        self._loading = True
-        try:
-            self._editor.load_draft(self._store.load(thread_key))
-        finally:
-            self._loading = False
+        self._editor.load_draft(self._store.load(thread_key))
+        self._timer.stop()  # what was just loaded is what is stored
         if self._router is not None:
             self._router.mount(thread_key, self._editor)
 
-    def flush(self) -> None:
-        """Write the draft now if an edit is pending."""
-        if not self._dirty:
-            return
+    def _take(self, *, due: bool = False) -> tuple[str, Draft, int] | None:
+        if not (due or self._timer.isActive()):
+            return None
         self._timer.stop()
-        self._dirty = False
-        try:
-            self._store.save(self.thread_key, self._editor.snapshot())
-        except StorageError:
-            _log.exception("could not save the draft of %s", self.thread_key)
+        self._taken += 1
+        return self.thread_key, detached(self._editor.snapshot()), self._taken
+
+    def _write(self, thread_key: str, draft: Draft, taken: int) -> None:
+        """Write one snapshot unless a newer one of the thread is on disk (any thread may call)."""
+        with self._write_lock:
+            if self._written.get(thread_key, 0) >= taken:
+                return
+            self._store.save(thread_key, draft)
+            self._written[thread_key] = taken
+
+    def _save_in_background(self) -> None:
+        save = self._take(due=True)
+        if save is None:
+            return
+        self._in_flight = save
+        runner = self._runner or self._editor.uploads.files.runner
+
+        def done(result: object) -> None:
+            if self._in_flight is save:
+                self._in_flight = None
+            if isinstance(result, Exception):
+                _log.error("could not save the draft of %s: %s", save[0], result)
+
+        runner(lambda: self._write(*save), done)
+
+    def flush(self) -> None:
+        """Write the draft now, on this thread, if an edit is pending or a save is in flight."""
+        in_flight, self._in_flight = self._in_flight, None
+        for save in (in_flight, self._take()):
+            if save is None:
+                continue
+            try:
+                self._write(*save)
+            except StorageError:
+                _log.exception("could not save the draft of %s", save[0])
 
     def close_draft(self) -> None:
         """The draft closes (window closed, app quitting): save it, then release what undo kept.

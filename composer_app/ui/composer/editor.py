@@ -1,5 +1,14 @@
 """``ComposerEditor``: the prompt editor, a rendering of the thread's draft model.
 
+The editor keeps the editing core (document plumbing, loading, Markdown, chip insertion, undo/redo,
+send and stash) and owns its collaborators, each called through its own methods:
+
+* ``tracker`` (``ChipTracker``): the chips of the document, the leak guard, the record map;
+* ``looks`` (``ChipLooks``): how chips look, their tooltips and the accessible summary;
+* ``attachments`` (``AttachmentInput``): clipboard, drag and drop, files, uploads, chip clicks;
+* ``keys`` (``ComposerKeys``): the one dispatch point of key presses (interceptors first);
+* ``a11y`` (``ComposerA11y``): announcements and the accessible description.
+
 Invariants: the document holds text and chips only (each chip one U+FFFC object carrying kind,
 context id, label and a fresh reference id); ``markdown()`` is the canonical prompt; the draft's
 record map always follows the chips (records no chip points at leave, undo brings them back);
@@ -9,30 +18,62 @@ every insertion is one undo step; programmatic loads clear the undo history.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QHelpEvent,
+    QInputMethodEvent,
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QTextEdit, QWidget
 
 from composer_app.core.codecs.references import sanitize_label
+from composer_app.core.contracts.clipboard import FragmentSource
 from composer_app.core.contracts.messages import MessageContext
 from composer_app.core.document.edits import add_record, forget_tombstones
 from composer_app.core.document.model import Draft, RecordState
-from composer_app.core.document.segments import ChipSegment, split_markdown
+from composer_app.core.document.segments import ChipSegment, Segment, split_markdown
 from composer_app.core.document.send import SendBlocked, build_send_payload
+from composer_app.core.document.stash import restore_text, stash_preview, stash_prompt
 from composer_app.ui.composer.a11y import ComposerA11y
-from composer_app.ui.composer.attachment_input import ComposerAttachments
-from composer_app.ui.composer.chip_tracker import ChipTracker
-from composer_app.ui.composer.chips import CHIP_OBJECT_TYPE, KIND, ChipRenderer, line_minimum
-from composer_app.ui.composer.document_bridge import insert_segments, markdown_of
-from composer_app.ui.composer.editor_input import ComposerInput
-from composer_app.ui.composer.editor_logic import ChipLook
-from composer_app.ui.composer.editor_looks import ComposerLooks
+from composer_app.ui.composer.attachment_input import AttachmentInput
+from composer_app.ui.composer.attachment_uploads import AttachmentUploads
+from composer_app.ui.composer.attachments_logic import Notice
+from composer_app.ui.composer.chip_tracker import ChipTracker, Entry
+from composer_app.ui.composer.chips import (
+    CHIP_OBJECT_TYPE,
+    CONTEXT_ID,
+    KIND,
+    LABEL,
+    ChipRenderer,
+    is_chip,
+    line_minimum,
+)
+from composer_app.ui.composer.document_bridge import (
+    insert_segments,
+    markdown_from,
+    markdown_of,
+)
+from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor, is_shortcut_override
+from composer_app.ui.composer.editor_looks import ChipLooks
+from composer_app.ui.external_open import open_url_externally
+
+_MOVE = QTextCursor.MoveMode
+_OP = QTextCursor.MoveOperation
+_TOOLTIP = QEvent.Type.ToolTip
 
 
-class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdit):
+class ComposerEditor(QTextEdit):
     """The composer's text editor with inline context chips."""
 
     send_requested = Signal(str, object)
@@ -43,49 +84,60 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
     notice_posted = Signal(str, str)
     records_released = Signal(object)
 
+    url_opener: Callable[[str], Any] = staticmethod(open_url_externally)
+    """Opens a chip's web address (a pull request); the app's external opener by default."""
+
     def __init__(self, parent: QWidget | None = None, *, environment_id: str | None = None) -> None:
         super().__init__(parent)
-        self.environment_id = environment_id
+        self.thread_id: str | None = None
         self.draft = Draft(keep_shelf_images=True)
         self.base_format = QTextCharFormat()
         self.block_format = QTextBlockFormat()
         self.loading = False
         self.performing_undo_redo = False
-        self._looks: dict[tuple[str, str, str], ChipLook] = {}
-        self._selection = (0, 0)
-        self._dark: bool | None = None
         self.a11y = ComposerA11y(self)
-        self._tracker = ChipTracker(self, self.draft_changed.emit)
-        self._chip_renderer = ChipRenderer(self._look, self._is_selected, self._is_dark, self)
+        self.looks = ChipLooks(self)
+        self.tracker = ChipTracker(self)
+        self.attachments = AttachmentInput(self, environment_id)
+        self.keys = ComposerKeys(self)
+        self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
+                                           self.looks.is_dark, self)
         self.setAcceptRichText(False)
         self.setTabChangesFocus(True)
         self.setPlaceholderText("Message…  (Enter to send, Shift+Enter for a new line)")
         self.setAccessibleName("Message composer")
         self._install(self.document())
         self._apply_font()
-        self._connect_signals()
-
-    # -- document plumbing -------------------------------------------------------------------
-    def _connect_signals(self) -> None:
-        self.cursorPositionChanged.connect(self._on_editor_cursor_position_changed)
+        # The typing format changes only when the caret moves next to a chip, so this never runs
+        # for plain typing (a cursorPositionChanged slot would run on every key).
+        self.currentCharFormatChanged.connect(self._on_editor_current_char_format_changed)
         self.selectionChanged.connect(self._on_editor_selection_changed)
 
+    # -- document plumbing -------------------------------------------------------------------
     def _install(self, doc: QTextDocument) -> None:
         self._chip_renderer.invalidate()
         doc.documentLayout().registerHandler(CHIP_OBJECT_TYPE, self._chip_renderer)
         assert doc.documentLayout().handlerForObject(CHIP_OBJECT_TYPE) is not None
-        self._tracker.attach(doc)
+        self.tracker.attach(doc)
+        self.tracker.rebuild()
+        # Signal to signal: typing reaches autosave without running any Python.
+        doc.contentsChanged.connect(self.draft_changed)
 
     def setDocument(self, document: QTextDocument) -> None:
         """Replace the document; the chip handler is registered again (a new layout has none)."""
         super().setDocument(document)
         self._install(document)
-        self._tracker.reconcile(announce=False)
+        self.tracker.reconcile(announce=False)
 
-    def _on_editor_cursor_position_changed(self) -> None:
+    @property
+    def chip_renderer(self) -> ChipRenderer:
+        """The one handler that measures and paints every chip of this editor."""
+        return self._chip_renderer
+
+    def _on_editor_current_char_format_changed(self, fmt: QTextCharFormat) -> None:
         # With a selection, setCurrentCharFormat would reformat the selected text (and turn
         # selected chips into bare U+FFFC): only reset the typing format of a plain caret.
-        if self.currentCharFormat().hasProperty(KIND):
+        if fmt.hasProperty(KIND):
             self.reset_typing_format()
 
     def reset_typing_format(self) -> None:
@@ -95,10 +147,7 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
 
     def _on_editor_selection_changed(self) -> None:
         cursor = self.textCursor()
-        selection = (cursor.selectionStart(), cursor.selectionEnd())
-        if selection[0] != selection[1] or self._selection[0] != self._selection[1]:
-            self.viewport().update()
-        self._selection = selection
+        self.looks.follow_selection(cursor.selectionStart(), cursor.selectionEnd())
 
     def undo(self) -> None:
         """Undo one step (corrections never run while undoing)."""
@@ -132,17 +181,172 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
         cursor.mergeBlockFormat(self.block_format)
         self.document().setUndoRedoEnabled(was)
 
-    # -- public API ---------------------------------------------------------------------------
+    # -- Qt virtuals: each hands the event to the collaborator that owns it --------------------
+    def event(self, event: QEvent) -> bool:
+        if is_shortcut_override(event):
+            assert isinstance(event, QKeyEvent)
+            if self.keys.shortcut_override(event):
+                event.accept()
+                return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self.keys.key_press(event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
+        self.keys.input_method(event)
+        super().inputMethodEvent(event)
+
+    def createMimeDataFromSelection(self) -> QMimeData:
+        return self.attachments.copy_selection()
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return self.attachments.can_insert(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        self.attachments.insert_from(source)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton and not self.textCursor().hasSelection():
+            self.attachments.click(event.position().toPoint())
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        super().mouseMoveEvent(event)
+        self.attachments.hover(None if event.buttons() else event.position().toPoint())
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = self.createStandardContextMenu(event.pos())
+        plain = menu.addAction("Paste as plain text")
+        plain.setShortcut(QKeySequence("Ctrl+Shift+V"))
+        plain.setEnabled(not self.isReadOnly() and self.canPaste())
+        plain.triggered.connect(self.paste_plain)
+        paste = next((a for a in menu.actions() if a.objectName() == "edit-paste"), None)
+        if paste is not None:
+            menu.removeAction(plain)
+            index = menu.actions().index(paste)
+            after = menu.actions()[index + 1] if index + 1 < len(menu.actions()) else None
+            if after is not None:
+                menu.insertAction(after, plain)
+            else:
+                menu.addAction(plain)
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._apply_font()
+            if not self.document().isEmpty():
+                self.load_draft(self.snapshot())
+        if self.looks.theme_changed(event):
+            self._chip_renderer.invalidate()
+        super().changeEvent(event)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if (event.type() == _TOOLTIP and isinstance(event, QHelpEvent)
+                and self.looks.show_tooltip(event)):
+            return True
+        return super().viewportEvent(event)
+
+    # -- keys ----------------------------------------------------------------------------------
+    def add_key_interceptor(self, interceptor: KeyInterceptor) -> None:
+        """Let ``interceptor`` see every key press before the composer (a completion popup)."""
+        self.keys.add_interceptor(interceptor)
+
+    def remove_key_interceptor(self, interceptor: KeyInterceptor) -> None:
+        """Stop showing key presses to ``interceptor``."""
+        self.keys.remove_interceptor(interceptor)
+
+    # -- reading -------------------------------------------------------------------------------
+    def markdown(self) -> str:
+        """The canonical prompt: prose with each chip written as its link."""
+        text = markdown_from(self.document().toRawText(), self.tracker.links())
+        return text if text is not None else markdown_of(self.document())
+
+    def records(self) -> dict[str, Any]:
+        """The records at least one chip points at, in attachment order."""
+        wanted = {c.context_id for c in self.tracker.chips()}
+        return {cid: r for cid, r in self.draft.records.items() if cid in wanted}
+
+    def chip_counts(self) -> Counter[str]:
+        """How many chips point at each context id."""
+        return Counter(c.context_id for c in self.tracker.chips())
+
+    def chip_at(self, point: QPoint) -> tuple[str, str, str] | None:
+        """``(kind, context_id, label)`` of the chip under a viewport point, if any."""
+        cursor = self.cursorForPosition(point)
+        for pos in (cursor.position() - 1, cursor.position()):
+            if pos < 0:
+                continue
+            probe = QTextCursor(self.document())
+            probe.setPosition(pos)
+            left = self.cursorRect(probe)
+            probe.setPosition(pos + 1, _MOVE.KeepAnchor)
+            fmt = probe.charFormat()
+            right = self.cursorRect(probe)
+            inside = left.left() <= point.x() <= right.left() and left.top() <= point.y()
+            if is_chip(fmt) and inside and point.y() <= left.bottom():
+                kind, cid = fmt.stringProperty(KIND), fmt.stringProperty(CONTEXT_ID)
+                return kind, cid, fmt.stringProperty(LABEL)
+        return None
+
+    def describe_chip(self, kind: str, context_id: str, label: str) -> str:
+        """Spoken description of a chip, e.g. ``a.ts L4 (review comment)``."""
+        return self.looks.describe_chip(kind, context_id, label)
+
+    def chip_tooltip(self, kind: str, context_id: str, label: str) -> str:
+        """The tooltip of a chip (says why when it is unresolved or expired)."""
+        return self.looks.chip_tooltip(kind, context_id, label)
+
+    def chip_summary(self) -> str:
+        """The accessible summary of the chips, in document order."""
+        return self.looks.summary()
+
+    def invalidate_looks(self) -> None:
+        """Forget cached chip looks (records, states or uploads changed) and repaint."""
+        self.looks.invalidate()
+
+    # -- writing -------------------------------------------------------------------------------
     def insert_context(self, record: Any, label: str | None = None) -> None:
         """Hold ``record`` and insert its chip at the caret (the last-known one without focus)."""
         add_record(self.draft, record)
         held = self.draft.records[record.context_id]
         text = sanitize_label(held.label if label is None else label, held.kind)
-        self._insert_chips([ChipSegment(held.kind, held.context_id, text)])
+        self.insert_chips([ChipSegment(held.kind, held.context_id, text)])
 
-    def markdown(self) -> str:
-        """The canonical prompt: prose with each chip written as its link."""
-        return markdown_of(self.document())
+    def insert_chips(self, segments: list[Segment]) -> None:
+        """Insert chips (and text) at the caret, set apart by spaces; one undo step."""
+        cursor = self.textCursor()
+        if self.isReadOnly():
+            cursor.movePosition(_OP.End)
+        elif cursor.hasSelection() and not self.hasFocus():
+            cursor.setPosition(cursor.selectionEnd())
+        cursor.beginEditBlock()
+        cursor.removeSelectedText()
+        doc = self.document()
+        before = doc.characterAt(cursor.position() - 1) if cursor.position() > 0 else ""
+        if before and not before.isspace() and before != "\u2029":
+            cursor.insertText(" ", self.base_format)
+        insert_segments(cursor, segments, self.base_format)
+        after = doc.characterAt(cursor.position())
+        if not after.isspace() or after in ("\u2029", "\x00"):
+            cursor.insertText(" ", self.base_format)
+        cursor.endEditBlock()
+        self.setTextCursor(cursor)
+        self.reset_typing_format()
+
+    def insert_markdown(self, text: str) -> None:
+        """Insert text at the caret, links becoming chips; one undo step."""
+        cursor = self.textCursor()
+        cursor.beginEditBlock()
+        cursor.removeSelectedText()
+        insert_segments(cursor, split_markdown(text.replace("\r\n", "\n")), self.base_format)
+        cursor.endEditBlock()
+        self.setTextCursor(cursor)
+        self.reset_typing_format()
 
     def set_markdown(self, text: str, records: Mapping[str, Any] | Iterable[Any] = ()) -> None:
         """Rebuild the editor from canonical Markdown and records; clears the undo history."""
@@ -154,24 +358,21 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
         draft.prompt = text
         self.load_draft(draft)
 
-    def records(self) -> dict[str, Any]:
-        """The records at least one chip points at, in attachment order."""
-        wanted = {o.context_id for o in self._tracker.occurrences}
-        return {cid: r for cid, r in self.draft.records.items() if cid in wanted}
-
     # -- draft ---------------------------------------------------------------------------------
     def load_draft(self, draft: Draft) -> None:
         """Show ``draft`` (its prompt becomes chips; undo history cleared).
 
-        Records the previous draft only kept for undo are released (``records_released``), so an
-        upload is freed only once no undo step can bring its chip back. The shelf owns the
-        draft's images (deleting an image chip keeps the image).
+        The document is built in one edit block from runs of text and chips. Records the
+        previous draft only kept for undo are released (``records_released``), so an upload is
+        freed only once no undo step can bring its chip back. The shelf owns the draft's images
+        (deleting an image chip keeps the image).
         """
         draft.keep_shelf_images = True
         released = forget_tombstones(self.draft) if draft is not self.draft else []
         self.draft = draft
-        self._looks.clear()
+        self.looks.invalidate()
         doc = self.document()
+        segments = split_markdown(draft.prompt)
         self.loading = True
         doc.setUndoRedoEnabled(False)
         try:
@@ -179,14 +380,16 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
             cursor = QTextCursor(doc)
             cursor.beginEditBlock()
             cursor.setBlockFormat(self.block_format)
-            insert_segments(cursor, split_markdown(draft.prompt), self.base_format)
+            insert_segments(cursor, segments, self.base_format)
             cursor.endEditBlock()
             self.setTextCursor(cursor)
             self.reset_typing_format()
         finally:
             doc.setUndoRedoEnabled(True)
             self.loading = False
-        self._tracker.reconcile(announce=False)
+        entries: list[Entry] = [s for s in segments if isinstance(s, ChipSegment)]
+        self.tracker.rebuild(entries)
+        self.tracker.reconcile(announce=False)
         released += forget_tombstones(self.draft)
         if released:
             self.records_released.emit(released)
@@ -205,45 +408,9 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
                 self.draft.states.pop(context_id, None)
             else:
                 self.draft.states[context_id] = state
-            self.invalidate_looks()
+            self.looks.invalidate()
             self.context_changed.emit()
             self.draft_changed.emit()
-
-    def _insert_chips(self, segments: list[Any]) -> None:
-        cursor = self.textCursor()
-        if self.isReadOnly():
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-        elif cursor.hasSelection() and not self.hasFocus():
-            cursor.setPosition(cursor.selectionEnd())
-        cursor.beginEditBlock()
-        cursor.removeSelectedText()
-        doc = self.document()
-        before = doc.characterAt(cursor.position() - 1) if cursor.position() > 0 else ""
-        if before and not before.isspace() and before != "\u2029":
-            cursor.insertText(" ", self.base_format)
-        insert_segments(cursor, segments, self.base_format)
-        after = doc.characterAt(cursor.position())
-        if not after.isspace() or after in ("\u2029", "\x00"):
-            cursor.insertText(" ", self.base_format)
-        cursor.endEditBlock()
-        self.setTextCursor(cursor)
-        self.reset_typing_format()
-
-    # -- send and stash ------------------------------------------------------------------------
-    def request_send(self) -> bool:
-        """Send the prompt if it can be sent; True when ``send_requested`` was emitted."""
-        if not self.uploads_allow_send():
-            return False
-        outcome = build_send_payload(self.snapshot())
-        if isinstance(outcome, SendBlocked):
-            if outcome.title:
-                self.notice_posted.emit(outcome.title, outcome.detail)
-            return False
-        context = MessageContext(records=list(outcome.records)) if outcome.records else None
-        self.draft.last_sent = outcome.text
-        self.set_markdown("", ())
-        self.send_requested.emit(outcome.text, context)
-        return True
 
     def new_id(self) -> str:
         """A fresh producer id for imported records."""
@@ -263,3 +430,129 @@ class ComposerEditor(ComposerAttachments, ComposerLooks, ComposerInput, QTextEdi
             self.records_released.emit(released)
         return released
 
+    # -- send ----------------------------------------------------------------------------------
+    def request_send(self) -> bool:
+        """Send the prompt if it can be sent; True when ``send_requested`` was emitted."""
+        if not self.attachments.uploads_allow_send():
+            return False
+        outcome = build_send_payload(self.snapshot())
+        if isinstance(outcome, SendBlocked):
+            if outcome.title:
+                self.notice_posted.emit(outcome.title, outcome.detail)
+            return False
+        context = MessageContext(records=list(outcome.records)) if outcome.records else None
+        self.draft.last_sent = outcome.text
+        self.set_markdown("", ())
+        self.send_requested.emit(outcome.text, context)
+        return True
+
+    def recall_last_sent(self) -> bool:
+        """Put the last sent prompt (text only) into an empty composer; True when it did."""
+        if not self.draft.last_sent or not self.document().isEmpty():
+            return False
+        self.insert_markdown(self.draft.last_sent)
+        return True
+
+    # -- stash ---------------------------------------------------------------------------------
+    def toggle_stash(self) -> None:
+        """Ctrl+S: stash the prompt, or restore the newest entry into an empty composer."""
+        if self.document().isEmpty() or not self.markdown().strip():
+            self.restore_stash()
+        else:
+            self.stash()
+
+    def stash(self) -> bool:
+        """Move the prompt and its records into the stash; True when something was stashed."""
+        outcome = stash_prompt(self.draft, self.markdown())
+        if outcome is None:
+            return False
+        self.load_draft(self.draft)
+        self.notice_posted.emit(
+            "Prompt stashed.", "Press Ctrl+S in an empty composer to restore it."
+        )
+        if outcome.evicted is not None:
+            self.notice_posted.emit("The oldest stashed prompt was dropped (the stash keeps 20).",
+                                    stash_preview(outcome.evicted))
+        return True
+
+    def restore_stash(self, index: int = -1) -> bool:
+        """Append stash entry ``index`` after a blank line, importing its records; one undo step."""
+        if not self.draft.stash:
+            return False
+        entry = self.draft.stash.pop(index)
+        text = restore_text(self.draft, entry, environment_id=self.environment_id,
+                            new_id=self.new_id)
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(_OP.End)
+        cursor.beginEditBlock()
+        if not self.document().isEmpty():
+            while cursor.position() > 0 and self.document().characterAt(cursor.position() - 1) in (
+                " \t\u2029"
+            ):
+                cursor.deletePreviousChar()
+            text = "\n\n" + text
+        insert_segments(cursor, split_markdown(text), self.base_format)
+        cursor.endEditBlock()
+        self.setTextCursor(cursor)
+        self.draft_changed.emit()
+        return True
+
+    # -- attachments (held by ``attachments``; these are the editor's public face) ---------------
+    @property
+    def environment_id(self) -> str:
+        """The environment copies come from and pastes resolve in (see ``AttachmentInput``)."""
+        return self.attachments.environment_id
+
+    @environment_id.setter
+    def environment_id(self, value: str | None) -> None:
+        self.attachments.environment_id = value
+
+    @property
+    def uploads(self) -> AttachmentUploads:
+        """The upload glue of this composer."""
+        return self.attachments.uploads
+
+    def use_uploads(self, uploads: AttachmentUploads) -> None:
+        """Attach through ``uploads`` (one per app; shared by every composer)."""
+        self.attachments.use_uploads(uploads)
+
+    @property
+    def last_upload_ids(self) -> tuple[str, ...]:
+        """The local upload ids the last message allowed to send must wait for."""
+        return self.attachments.last_upload_ids
+
+    def notify(self, notice: Notice) -> None:
+        """Post a notice (the composer's toast)."""
+        self.notice_posted.emit(notice.title, notice.detail)
+
+    def fragment_source(self) -> FragmentSource:
+        """Where a copy from this composer comes from."""
+        return self.attachments.fragment_source()
+
+    def paste_plain(self) -> None:
+        """Paste as plain text."""
+        self.attachments.paste_plain()
+
+    def attach_paths(self, paths: tuple[str, ...] | list[str]) -> list[Any]:
+        """Attach local files at the caret (one chip each, in order); returns the new records."""
+        return self.attachments.attach_paths(paths)
+
+    def attach_text(self, text: str, name: str) -> Any | None:
+        """Fold pasted text into a file attachment (chip now, file written off-thread)."""
+        return self.attachments.attach_text(text, name)
+
+    def remove_context(self, context_id: str) -> list[Any]:
+        """Remove an item and every chip pointing at it (one undo step); returns records removed."""
+        return self.attachments.remove_context(context_id)
+
+    def retry_upload(self, context_id: str) -> bool:
+        """Retry a failed upload of an attachment; True when it started again."""
+        return self.attachments.retry_upload(context_id)
+
+    def pull_request_url(self, context_id: str) -> str | None:
+        """The web address of the pull request a held record summarizes (http(s) only)."""
+        return self.attachments.pull_request_url(context_id)
+
+    def activate_chip(self, context_id: str) -> bool:
+        """What a click on a chip does: open its pull request, or retry its failed upload."""
+        return self.attachments.activate_chip(context_id)

@@ -1,31 +1,29 @@
-"""Keyboard, input-method and clipboard handling of the composer editor (a ``QTextEdit`` mix-in).
+"""Keyboard and input-method handling of the composer editor: the one place keys are dispatched.
+
+Every key press of the editor goes through ``ComposerKeys.key_press`` and every shortcut override
+through ``ComposerKeys.shortcut_override``. Interceptors (``KeyInterceptor``, e.g. a completion
+popup opened by a typed trigger) see each key first, in the order they were added, and a key one of
+them takes goes no further; then the composer's own keys run; whatever is left is ``QTextEdit``'s.
 
 Invariants: Enter sends, Shift+Enter inserts a newline, and an Enter that belongs to an input-method
 composition never sends; word moves and word deletions stop at chip boundaries; Up in an empty
 composer recalls the last sent prompt (text only); Ctrl+S stashes the prompt (or restores the newest
-stash entry into an empty composer); copied text is canonical Markdown, pasted text turns links
-into chips, all in one undo step.
+stash entry into an empty composer), Ctrl+Shift+S restores the newest entry, Ctrl+Shift+V pastes
+plain text. The typing path (a printable key, no interceptor interested) stays a handful of calls.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QPoint, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QInputMethodEvent, QKeyEvent, QKeySequence, QTextCursor
 
-from composer_app.core.document.segments import OBJECT_REPLACEMENT, split_markdown
-from composer_app.core.document.stash import restore_text, stash_preview, stash_prompt
-from composer_app.ui.composer.chips import CONTEXT_ID, KIND, LABEL, is_chip
-from composer_app.ui.composer.document_bridge import insert_segments
+from composer_app.core.document.segments import OBJECT_REPLACEMENT
 from composer_app.ui.composer.editor_logic import clamp_word_move, enter_action
 
 if TYPE_CHECKING:
     from composer_app.ui.composer.editor import ComposerEditor
-
-    _Base = ComposerEditor
-else:
-    _Base = object
 
 _SK = QKeySequence.StandardKey
 _MOVE = QTextCursor.MoveMode
@@ -45,51 +43,72 @@ _COMMAND_MODS = (
     | Qt.KeyboardModifier.MetaModifier
 )
 _OWN_SHORTCUTS = ("Ctrl+S", "Ctrl+Shift+S", "Ctrl+Shift+V")
-_SHORTCUT_OVERRIDE = QEvent.Type.ShortcutOverride
 _COMMAND_BITS = _COMMAND_MODS.value
 _KEY_UP = Qt.Key.Key_Up
 
 
-class ComposerInput(_Base):
-    """Input handling for ``ComposerEditor``; mixed in before ``QTextEdit``."""
+class KeyInterceptor(Protocol):
+    """A collaborator that may take keys before the composer does (a completion popup)."""
 
-    _preedit = ""
-    _just_committed = False
-    _plain_paste = False
+    def intercept_key(self, event: QKeyEvent) -> bool:
+        """Handle a key press; True when it was taken (the editor then ignores it)."""
+        ...
 
-    # -- keys ----------------------------------------------------------------------------------
-    def event(self, event: QEvent) -> bool:
-        if event.type() == _SHORTCUT_OVERRIDE and isinstance(event, QKeyEvent):
-            combo = QKeySequence(event.keyCombination()).toString()
-            if combo in _OWN_SHORTCUTS:
-                event.accept()
+    def wants_shortcut(self, event: QKeyEvent) -> bool:
+        """True when a key that would be a window shortcut (Escape, Tab, Enter) is needed here."""
+        ...
+
+
+class ComposerKeys:
+    """Dispatches one editor's keys: interceptors, Enter, stash, plain paste, word moves."""
+
+    def __init__(self, editor: ComposerEditor) -> None:
+        self._editor = editor
+        self._interceptors: list[KeyInterceptor] = []
+        self.preedit = ""
+        self.just_committed = False
+
+    # -- interceptors --------------------------------------------------------------------------
+    def add_interceptor(self, interceptor: KeyInterceptor) -> None:
+        """Let ``interceptor`` see every key before the composer (later ones after earlier ones)."""
+        if interceptor not in self._interceptors:
+            self._interceptors.append(interceptor)
+
+    def remove_interceptor(self, interceptor: KeyInterceptor) -> None:
+        """Stop showing keys to ``interceptor``."""
+        if interceptor in self._interceptors:
+            self._interceptors.remove(interceptor)
+
+    # -- dispatch ------------------------------------------------------------------------------
+    def shortcut_override(self, event: QKeyEvent) -> bool:
+        """True when the editor keeps a key that would otherwise be a window shortcut."""
+        for interceptor in self._interceptors:
+            if interceptor.wants_shortcut(event):
                 return True
-        return super().event(event)
+        return QKeySequence(event.keyCombination()).toString() in _OWN_SHORTCUTS
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self._handle_key(event):
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def _handle_key(self, event: QKeyEvent) -> bool:
+    def key_press(self, event: QKeyEvent) -> bool:
+        """Handle a key press; True when it was handled (``QTextEdit`` must not see it)."""
+        for interceptor in self._interceptors:
+            if interceptor.intercept_key(event):
+                return True
         # The typing path (a printable key without Ctrl/Alt/Meta) must stay a handful of calls.
         key, mods = event.key(), event.modifiers()
         if key in _ENTER:
-            return self._handle_enter(mods)
+            return self._enter(mods)
         if not mods.value & _COMMAND_BITS:
-            if key == _KEY_UP and not mods.value and self.document().isEmpty():
-                return self.recall_last_sent()
+            if key == _KEY_UP and not mods.value and self._editor.document().isEmpty():
+                return self._editor.recall_last_sent()
             return False
         combo = QKeySequence(event.keyCombination()).toString()
         if combo == "Ctrl+S":
-            self.toggle_stash()
+            self._editor.toggle_stash()
             return True
         if combo == "Ctrl+Shift+S":
-            self.restore_stash()
+            self._editor.restore_stash()
             return True
         if combo == "Ctrl+Shift+V":
-            self.paste_plain()
+            self._editor.paste_plain()
             return True
         for sequence, (op, mode) in _WORD_KEYS.items():
             if event.matches(sequence):
@@ -97,30 +116,34 @@ class ComposerInput(_Base):
                 return True
         return False
 
-    def _handle_enter(self, mods: Qt.KeyboardModifier) -> bool:
+    def _enter(self, mods: Qt.KeyboardModifier) -> bool:
         action = enter_action(
             shift=bool(mods & Qt.KeyboardModifier.ShiftModifier),
-            composing=bool(self._preedit) or self._just_committed,
+            composing=bool(self.preedit) or self.just_committed,
             modified=bool(mods & _COMMAND_MODS),
         )
         if action == "send":
-            self.request_send()
+            self._editor.request_send()
         elif action == "newline":
-            self.textCursor().insertText("\n", self.base_format)
+            self._editor.textCursor().insertText("\n", self._editor.base_format)
         return True
 
-    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
-        self._preedit = event.preeditString()
+    # -- input methods -------------------------------------------------------------------------
+    def input_method(self, event: QInputMethodEvent) -> None:
+        """Note a composition (an Enter that ends it must not send)."""
+        self.preedit = event.preeditString()
         if event.commitString():
-            self._just_committed = True
-            QTimer.singleShot(0, self._clear_commit)
-        super().inputMethodEvent(event)
+            self.just_committed = True
+            QTimer.singleShot(0, self.commit_settled)
 
-    def _clear_commit(self) -> None:
-        self._just_committed = False
+    def commit_settled(self) -> None:
+        """The committed text has been applied: Enter sends again."""
+        self.just_committed = False
 
+    # -- words ---------------------------------------------------------------------------------
     def _word_move(self, op: QTextCursor.MoveOperation, mode: str) -> None:
-        cursor = self.textCursor()
+        editor = self._editor
+        cursor = editor.textCursor()
         probe = QTextCursor(cursor)
         probe.clearSelection()
         pos = probe.position()
@@ -143,93 +166,9 @@ class ComposerInput(_Base):
                 return
             if mode == "delete":
                 cursor.removeSelectedText()
-        self.setTextCursor(cursor)
+        editor.setTextCursor(cursor)
 
-    def recall_last_sent(self) -> bool:
-        """Put the last sent prompt (text only) into an empty composer; True when it did."""
-        if not self.draft.last_sent or not self.document().isEmpty():
-            return False
-        self.insert_markdown(self.draft.last_sent)
-        return True
 
-    # -- stash -----------------------------------------------------------------------------------
-    def toggle_stash(self) -> None:
-        """Ctrl+S: stash the prompt, or restore the newest entry into an empty composer."""
-        if self.document().isEmpty() or not self.markdown().strip():
-            self.restore_stash()
-        else:
-            self.stash()
-
-    def stash(self) -> bool:
-        """Move the prompt and its records into the stash; True when something was stashed."""
-        outcome = stash_prompt(self.draft, self.markdown())
-        if outcome is None:
-            return False
-        draft = self.draft
-        self.load_draft(draft)
-        self.notice_posted.emit(
-            "Prompt stashed.", "Press Ctrl+S in an empty composer to restore it."
-        )
-        if outcome.evicted is not None:
-            self.notice_posted.emit("The oldest stashed prompt was dropped (the stash keeps 20).",
-                                    stash_preview(outcome.evicted))
-        return True
-
-    def restore_stash(self, index: int = -1) -> bool:
-        """Append stash entry ``index`` after a blank line, importing its records; one undo step."""
-        if not self.draft.stash:
-            return False
-        entry = self.draft.stash.pop(index)
-        text = restore_text(self.draft, entry, environment_id=self.environment_id,
-                            new_id=self.new_id)
-        cursor = QTextCursor(self.document())
-        cursor.movePosition(_OP.End)
-        cursor.beginEditBlock()
-        if not self.document().isEmpty():
-            while cursor.position() > 0 and self.document().characterAt(cursor.position() - 1) in (
-                " \t\u2029"
-            ):
-                cursor.deletePreviousChar()
-            text = "\n\n" + text
-        insert_segments(cursor, split_markdown(text), self.base_format)
-        cursor.endEditBlock()
-        self.setTextCursor(cursor)
-        self.draft_changed.emit()
-        return True
-
-    # -- text insertion (the clipboard handlers live in ``attachment_input``) --------------------
-    def insert_markdown(self, text: str) -> None:
-        """Insert text at the caret, links becoming chips; one undo step."""
-        cursor = self.textCursor()
-        cursor.beginEditBlock()
-        cursor.removeSelectedText()
-        insert_segments(cursor, split_markdown(text.replace("\r\n", "\n")), self.base_format)
-        cursor.endEditBlock()
-        self.setTextCursor(cursor)
-        self.reset_typing_format()
-
-    def paste_plain(self) -> None:
-        """Paste as plain text (the flag survives into ``insertFromMimeData``)."""
-        self._plain_paste = True
-        try:
-            self.paste()
-        finally:
-            self._plain_paste = False
-
-    def chip_at(self, point: QPoint) -> tuple[str, str, str] | None:
-        """``(kind, context_id, label)`` of the chip under a viewport point, if any."""
-        cursor = self.cursorForPosition(point)
-        for pos in (cursor.position() - 1, cursor.position()):
-            if pos < 0:
-                continue
-            probe = QTextCursor(self.document())
-            probe.setPosition(pos)
-            left = self.cursorRect(probe)
-            probe.setPosition(pos + 1, _MOVE.KeepAnchor)
-            fmt: Any = probe.charFormat()
-            right = self.cursorRect(probe)
-            inside = left.left() <= point.x() <= right.left() and left.top() <= point.y()
-            if is_chip(fmt) and inside and point.y() <= left.bottom():
-                kind, cid = str(fmt.property(KIND)), str(fmt.property(CONTEXT_ID))
-                return kind, cid, str(fmt.property(LABEL))
-        return None
+def is_shortcut_override(event: QEvent) -> bool:
+    """True for a ``ShortcutOverride`` key event (the editor asks ``ComposerKeys`` about it)."""
+    return event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)

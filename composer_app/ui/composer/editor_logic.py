@@ -56,17 +56,17 @@ def _details(record: Any) -> str:
         meta = record.pull_request
         if meta is not None:
             return f"{meta.title}\n{meta.head_branch} → {meta.base_branch}"
-        return record.file_path
+        return str(record.file_path)
     if kind in ("image", "file"):
-        return record.name
+        return str(record.name)
     if kind == "mention":
-        return record.path
+        return str(record.path)
     if kind == "element":
-        return record.selector or record.tag_name
+        return str(record.selector or record.tag_name)
     if kind == "thread":
-        return record.title
+        return str(record.title)
     if kind == "preview-annotation":
-        return record.page_title or record.page_url
+        return str(record.page_title or record.page_url)
     return ""
 
 

@@ -57,10 +57,10 @@ def test_upload_starts_at_attach_time_and_the_chip_follows_it(qtbot, w, tmp_path
     w.uploads.status_changed.connect(lambda aid: seen.append(w.uploads.status(aid).state))
     [record] = drop_files(w, path)
     assert seen[0] == "queued"
-    look = w._look("file", record.context_id, record.label)
+    look = w.looks.look("file", record.context_id, record.label)
     assert look.state == "pending" and "Waiting to upload" in look.tooltip
     wait_state(qtbot, w, record.attachment_id, "uploaded")
-    assert w._look("file", record.context_id, record.label).state == "resolved"
+    assert w.looks.look("file", record.context_id, record.label).state == "resolved"
     m = shelf.shelf_model
     assert m.data(m.index(0, 0), Qt.ItemDataRole.AccessibleTextRole) == (
         "File notes.txt, 1 reference, uploaded")
@@ -73,7 +73,7 @@ def test_failed_upload_blocks_send_and_retries_from_the_chip(qtbot, w, tmp_path,
     [record] = drop_files(w, path)
     wait_state(qtbot, w, record.attachment_id, "uploaded")
     env.bridge.upload_changed.emit(record.attachment_id, "failed", 0)  # as the engine reports it
-    look = w._look("file", record.context_id, record.label)
+    look = w.looks.look("file", record.context_id, record.label)
     assert look.state == "unresolved" and "Upload failed" in look.tooltip
     sent = []
     w.send_requested.connect(lambda text, ctx: sent.append(text))

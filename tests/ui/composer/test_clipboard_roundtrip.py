@@ -103,7 +103,7 @@ def test_copy_in_thread_a_paste_in_thread_b(qtbot, tmp_path):
                                a.draft.records[next(c.context_id for c in a_chips
                                                     if c.label == chip.label)]) or (
             chip.kind == "image")
-        assert b._look(chip.kind, chip.context_id, chip.label).state == "resolved"
+        assert b.looks.look(chip.kind, chip.context_id, chip.label).state == "resolved"
     assert b.draft.shelf == [new_image.context_id] and shelf.shelf_model.rowCount() == 3
     assert b.markdown().replace(new_image.context_id, image.context_id) == a.markdown()
     assert a.markdown().startswith("hi ")  # the source draft is untouched
@@ -156,7 +156,7 @@ def test_cross_environment_paste_refetches_the_binary(qtbot, tmp_path, servers):
     record = w.draft.records[chip.context_id]
     assert record.attachment_id != image.attachment_id and record.name == "shot.png"
     assert w.draft.state_of(chip.context_id) is RecordState.PENDING
-    assert w._look("image", chip.context_id, chip.label).state == "pending"
+    assert w.looks.look("image", chip.context_id, chip.label).state == "pending"
     qtbot.waitUntil(lambda: w.draft.state_of(chip.context_id) is RecordState.RESOLVED,
                     timeout=WAIT_MS)
     qtbot.waitUntil(lambda: w.uploads.status(record.attachment_id).state == "uploaded",
@@ -183,7 +183,7 @@ def test_disconnected_source_leaves_the_chip_unresolved_with_a_notice(qtbot, tmp
     [chip] = chips(w)
     qtbot.waitUntil(lambda: w.draft.state_of(chip.context_id) is RecordState.UNRESOLVED,
                     timeout=WAIT_MS)
-    assert w._look("image", chip.context_id, chip.label).state == "unresolved"
+    assert w.looks.look("image", chip.context_id, chip.label).state == "unresolved"
     assert w.notices == [("Couldn't bring shot.png into this message", NOT_CONNECTED)]
 
 
@@ -229,7 +229,7 @@ def test_same_app_paste_without_a_known_environment_resolves(qtbot, tmp_path):
     paste(qtbot, b)
     (chip,) = chips(b)
     assert chip.context_id != image.context_id
-    assert b._look(chip.kind, chip.context_id, chip.label).state == "resolved"
+    assert b.looks.look(chip.kind, chip.context_id, chip.label).state == "resolved"
     assert b.notices == []
 
 

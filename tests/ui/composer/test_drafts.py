@@ -134,3 +134,21 @@ def test_quitting_releases_an_attachment_whose_last_chip_was_just_deleted(qtbot,
     assert not Path(path).exists()  # released (a server upload would be cancelled too)
     assert editor.uploads.status(record.attachment_id) is None
     assert autosave.pending is False
+
+
+def test_a_debounced_save_is_written_off_the_gui_thread_in_order(qtbot, tmp_path):
+    store = DraftStore(tmp_path)
+    editor = ComposerEditor()
+    qtbot.addWidget(editor)
+    jobs = []
+    autosave = DraftAutosave(editor, store, "thread-1", delay_ms=10,
+                             runner=lambda job, done: jobs.append((job, done)))
+    qtbot.keyClicks(editor, "old")
+    qtbot.waitUntil(lambda: bool(jobs), timeout=2000)
+    assert autosave.pending and store.load("thread-1").prompt == ""  # handed over, not written
+    qtbot.keyClicks(editor, " new")
+    autosave.flush()  # writes the save in flight, then the newest edit
+    assert store.load("thread-1").prompt == "old new" and not autosave.pending
+    job, done = jobs[0]
+    done(job())  # the stale save runs late: it must not overwrite the newer one
+    assert store.load("thread-1").prompt == "old new"

@@ -26,9 +26,9 @@ def test_handler_is_registered_and_survives_gc_and_set_document(composer):
     composer.setDocument(QTextDocument(composer))
     assert composer.document().documentLayout().handlerForObject(CHIP_OBJECT_TYPE) is not None
     composer.insert_context(rec.mention())
-    before = composer._chip_renderer.paint_count
+    before = composer.chip_renderer.paint_count
     composer.grab()
-    assert composer._chip_renderer.paint_count > before
+    assert composer.chip_renderer.paint_count > before
     assert composer.records() == {"mention_m1": rec.mention()}
 
 
@@ -106,7 +106,7 @@ def test_arrows_step_over_a_chip_and_shift_selects_it(composer, qtbot):
     assert composer.textCursor().position() == 1
     qtbot.keyClick(composer, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
     assert composer.textCursor().selectedText() == "\ufffc"
-    assert composer._is_selected(1) and not composer._is_selected(2)
+    assert composer.looks.is_selected(1) and not composer.looks.is_selected(2)
     assert composer.markdown() == f"a{link(rec.image())}b"
 
 

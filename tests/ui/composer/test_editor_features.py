@@ -18,8 +18,8 @@ def link(record):
 def test_chips_of_missing_records_and_unknown_kinds_render_unresolved(composer):
     composer.set_markdown(f"{link(rec.file())} {link(rec.unknown())}", [rec.unknown()])
     assert composer.markdown() == f"{link(rec.file())} {link(rec.unknown())}"
-    missing = composer._look("file", "file_f1", "notes.txt")
-    unknown = composer._look("sticker", "ctx_u1", "party")
+    missing = composer.looks.look("file", "file_f1", "notes.txt")
+    unknown = composer.looks.look("sticker", "ctx_u1", "party")
     assert missing.state == unknown.state == "unresolved"
     assert "Context unavailable" in missing.tooltip and "sticker" in unknown.tooltip
     assert composer.records() == {"ctx_u1": rec.unknown()}
@@ -28,7 +28,7 @@ def test_chips_of_missing_records_and_unknown_kinds_render_unresolved(composer):
 
 def test_chip_kind_mismatch_is_unresolved(composer):
     composer.set_markdown("[x](t3-context://v1/mention/skill_s1)", [rec.skill()])
-    assert composer._look("mention", "skill_s1", "x").state == "unresolved"
+    assert composer.looks.look("mention", "skill_s1", "x").state == "unresolved"
 
 
 def test_every_kind_has_a_tooltip_and_description(composer):
@@ -39,7 +39,7 @@ def test_every_kind_has_a_tooltip_and_description(composer):
     assert "#42 (open pull request)" in summary
     tip = composer.chip_tooltip("review-comment", "review-comment_pr42", "#42")
     assert tip.startswith("Open pull request: #42") and "chips → main" in tip
-    assert composer._look("review-comment", "review-comment_pr42", "#42").tone == "pr-open"
+    assert composer.looks.look("review-comment", "review-comment_pr42", "#42").tone == "pr-open"
 
 
 def test_chip_insert_and_remove_are_announced(composer, qtbot):

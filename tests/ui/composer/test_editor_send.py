@@ -51,7 +51,7 @@ def test_enter_during_ime_composition_never_sends(composer, qtbot):
     composer.inputMethodEvent(commit)
     qtbot.keyClick(composer, Qt.Key.Key_Return)
     assert sent == [] and composer.markdown() == "x你"
-    composer._clear_commit()
+    composer.keys.commit_settled()
     qtbot.keyClick(composer, Qt.Key.Key_Return)
     assert sent == [("x你", None)]
 
@@ -67,7 +67,7 @@ def test_empty_composer_does_not_send(composer, qtbot):
 def test_expired_terminal_shows_invalid_and_is_dropped_at_send(composer, qtbot):
     dead = rec.terminal("terminal_dead", text=" ")
     composer.set_markdown(f"look {link(dead)} {link(rec.mention())}", [dead, rec.mention()])
-    look = composer._look("terminal", "terminal_dead", dead.label)
+    look = composer.looks.look("terminal", "terminal_dead", dead.label)
     assert look.state == "expired"
     assert composer.chip_tooltip("terminal", "terminal_dead", dead.label) == (
         f"Terminal context expired. Remove and re-add {dead.label} to include it in your message."
@@ -92,7 +92,7 @@ def test_only_expired_excerpts_post_a_notice_instead_of_sending(composer, qtbot)
 def test_pending_attachment_blocks_send(composer, qtbot):
     composer.set_markdown(link(rec.file()), [rec.file()])
     composer.set_record_state("file_f1", RecordState.PENDING)
-    assert composer._look("file", "file_f1", "notes.txt").state == "pending"
+    assert composer.looks.look("file", "file_f1", "notes.txt").state == "pending"
     with qtbot.waitSignal(composer.notice_posted) as blocker:
         assert not composer.request_send()
     assert blocker.args[0] == "Still bringing a pasted attachment into this message."

@@ -93,7 +93,7 @@ def test_own_fragment_imports_records_and_makes_chips(w):
     w.insertFromMimeData(fragment_md([rec.terminal(), rec.review()], text))
     assert w.markdown() == text
     assert set(w.draft.records) == {"terminal_t1", "review-comment_r1"}
-    assert all(w._look(c.kind, c.context_id, c.label).state == "resolved" for c in chips(w))
+    assert all(w.looks.look(c.kind, c.context_id, c.label).state == "resolved" for c in chips(w))
     w.undo()
     assert w.markdown() == "" and not w.draft.records
 
@@ -122,7 +122,7 @@ def test_malformed_fragment_falls_back_to_text_with_unresolved_chips(w):
     w.insertFromMimeData(md)
     assert w.markdown() == text and not w.draft.records
     [chip] = chips(w)
-    assert w._look(chip.kind, chip.context_id, chip.label).state == "unresolved"
+    assert w.looks.look(chip.kind, chip.context_id, chip.label).state == "unresolved"
     assert "\ufffc" not in w.markdown()
 
 

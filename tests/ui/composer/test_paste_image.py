@@ -199,7 +199,7 @@ def test_hostile_fragments_fall_back_to_text_or_unresolved_chips(w, raw):
     assert "\ufffc" not in w.markdown()
     assert len(chips(w)) == 2
     for chip in chips(w):
-        look = w._look(chip.kind, chip.context_id, chip.label)
+        look = w.looks.look(chip.kind, chip.context_id, chip.label)
         record = w.draft.records.get(chip.context_id)
         assert look.state in ("unresolved", "resolved")
         if chip.kind == "image":
