@@ -21,6 +21,7 @@ from composer_app.server.auth import Authenticator
 from composer_app.server.errors import error_response, install_error_handlers
 from composer_app.server.hub import Hub
 from composer_app.server.ledger import fail_orphaned_turns
+from composer_app.server.reference_resolver import ReferenceResolver
 from composer_app.server.routes import (
     assets,
     attachments,
@@ -55,7 +56,8 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
     """The server app over ``store`` (opened in the lifespan unless already open)."""
     hub = Hub()
     runner = TurnRunner(store, settings.provider, settings.attachments_dir,
-                        delta_interval=settings.delta_interval, delta_chars=settings.delta_chars)
+                        delta_interval=settings.delta_interval, delta_chars=settings.delta_chars,
+                        references=ReferenceResolver(store, settings).resolve)
     services = Services(settings, store, hub, Authenticator(store), runner)
 
     @asynccontextmanager

@@ -3,7 +3,8 @@
 Pure functions (no I/O). Invariants: every record returned is contract-valid (it is built through
 ``decode_record``); text is cut to the contract's limits (``REVIEW_TEXT_MAX_CHARS``,
 ``REVIEW_DIFF_MAX_CHARS``, ``TERMINAL_TEXT_MAX_CHARS``, 255 for names) in UTF-16 units; line
-numbers are new-file numbers; context ids follow the producers table (``to_kind_scoped_context_id``).
+numbers are new-file numbers; context ids follow the producers table
+(``to_kind_scoped_context_id``).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def text_lines(text: str) -> list[str]:
 def read_text_file(workspace: Path, path: str, start: int | None = None,
                    end: int | None = None) -> dict[str, Any]:
     """The ``GET .../workspace/file`` answer (see the module invariants)."""
-    if start is not None and start < 1 or end is not None and end < 1:
+    if (start is not None and start < 1) or (end is not None and end < 1):
         raise invalid("start and end are 1-based line numbers.")
     if start is not None and end is not None and end < start:
         raise invalid("end must not be before start.")

@@ -103,12 +103,12 @@ def list_workspace(root: Path) -> Listing:
 
 def _walk(root: Path) -> Listing:
     listing = Listing()
-    specs: list[tuple[str, pathspec.PathSpec]] = []
+    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
     _walk_dir(str(root), "", specs, listing)
     return listing
 
 
-def _ignored(relative: str, is_dir: bool, specs: list[tuple[str, pathspec.PathSpec]]) -> bool:
+def _ignored(relative: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSpec]]) -> bool:
     for prefix, spec in specs:
         inner = relative[len(prefix):] if prefix else relative
         if spec.match_file(inner + "/" if is_dir else inner):
@@ -116,7 +116,7 @@ def _ignored(relative: str, is_dir: bool, specs: list[tuple[str, pathspec.PathSp
     return False
 
 
-def _walk_dir(full: str, relative: str, specs: list[tuple[str, pathspec.PathSpec]],
+def _walk_dir(full: str, relative: str, specs: list[tuple[str, pathspec.GitIgnoreSpec]],
               listing: Listing) -> None:
     try:
         listing.watched[full] = os.stat(full).st_mtime
@@ -128,7 +128,7 @@ def _walk_dir(full: str, relative: str, specs: list[tuple[str, pathspec.PathSpec
     if os.path.isfile(ignore_file):
         try:
             with open(ignore_file, encoding="utf-8", errors="replace") as handle:
-                spec = pathspec.PathSpec.from_lines("gitignore", handle)
+                spec = pathspec.GitIgnoreSpec.from_lines(handle)
         except OSError:
             spec = None
         if spec is not None:
