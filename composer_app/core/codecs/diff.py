@@ -191,3 +191,28 @@ def untracked_change(path: str, text: str | None) -> FileChange:
     hunk = Hunk(f"@@ -0,0 +1,{count} @@", 0, 0, 1, count,
                 tuple(HunkLine("+", line, None, n) for n, line in enumerate(lines, 1)))
     return FileChange(path, "untracked", (hunk,))
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def file_change_from_wire(data: Any) -> FileChange | None:
+    """A ``FileChange`` of the changes route's JSON (None when it is not one)."""
+    if not isinstance(data, dict) or not isinstance(data.get("path"), str):
+        return None
+    hunks = []
+    for raw in data.get("hunks") or []:
+        if not isinstance(raw, dict):
+            continue
+        lines = tuple(
+            HunkLine(str(line.get("kind", " "))[:1] or " ", str(line.get("text", "")),
+                     _int_or_none(line.get("oldLine")), _int_or_none(line.get("newLine")))
+            for line in raw.get("lines") or [] if isinstance(line, dict))
+        hunks.append(Hunk(str(raw.get("header", "")), _int_or_none(raw.get("oldStart")) or 0,
+                          _int_or_none(raw.get("oldLines")) or 0,
+                          _int_or_none(raw.get("newStart")) or 0,
+                          _int_or_none(raw.get("newLines")) or 0, lines))
+    old = data.get("oldPath")
+    return FileChange(data["path"], str(data.get("status", "modified")), tuple(hunks),
+                      old if isinstance(old, str) else None)
