@@ -3,7 +3,8 @@
 Invariants: paths are relative POSIX paths; ``.git`` is never listed; in a repository the files are
 exactly ``git ls-files --cached --others --exclude-standard`` that still exist (so deleted tracked
 files drop out), outside one every ``.gitignore`` on the way down applies to its own subtree
-(matched by ``pathspec``'s gitignore rules); folders are listed as entries of their own; symlinks
+(matched by ``pathspec``'s gitignore rules; the deepest file with a matching rule decides, so a
+nested ``!pattern`` re-includes); folders are listed as entries of their own; symlinks
 are listed but never followed; the returned directory modification times are what a later
 freshness check compares.
 """
@@ -109,10 +110,11 @@ def _walk(root: Path) -> Listing:
 
 
 def _ignored(relative: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSpec]]) -> bool:
-    for prefix, spec in specs:
+    for prefix, spec in reversed(specs):  # the deepest .gitignore that decides wins
         inner = relative[len(prefix):] if prefix else relative
-        if spec.match_file(inner + "/" if is_dir else inner):
-            return True
+        decision = spec.check_file(inner + "/" if is_dir else inner).include
+        if decision is not None:
+            return bool(decision)
     return False
 
 
