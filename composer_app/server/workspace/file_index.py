@@ -10,21 +10,25 @@ never wait for a rebuild of a large index (they answer from the previous one whi
 rebuild runs) but a small one (``SYNC_REBUILD_MAX`` entries) is rebuilt before answering, so a new
 file is found at once; freshness is checked by the modification times of the listed folders (and
 git's index), at most every ``CHECK_INTERVAL`` seconds for a large index. Candidate filtering runs
-on per-character presence masks (Python integers, one bit per entry, entries ordered by path
-length) so a query touches only entries holding all its characters; the in-order check and the
-scorer (``rapidfuzz``'s LCS for the subsequence test, then position bonuses) run on at most
-``EXAMINE_MAX`` of them, shortest paths first.
+on per-character presence masks (Python integers, one byte per entry, entries ordered by path
+length) so a query touches only entries holding all its letters and digits; the in-order check
+(``rapidfuzz``'s LCS: the query is a subsequence when the LCS is the whole query) and the scorer
+run on at most ``EXAMINE_MAX`` of them, shortest paths first, keeping ``NAME_MATCHES_MAX`` name
+matches and ``PATH_MATCHES_MAX`` folder matches. Modification times are read after the first
+build, in the background; an empty query waits for them.
 """
 
 from __future__ import annotations
 
 import logging
+import operator
 import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 from rapidfuzz.distance import LCSseq
@@ -35,13 +39,16 @@ _log = logging.getLogger(__name__)
 
 SYNC_REBUILD_MAX = 20_000
 CHECK_INTERVAL = 1.0
-EXAMINE_MAX = 4_000
-SCORED_MAX = 600
-MASK_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789_-."
+EXAMINE_MAX = 3_000
+NAME_MATCHES_MAX = 300
+PATH_MATCHES_MAX = 200
+NAME_BONUS = 50.0
+MASK_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
 def _mask(strings: list[str], char: str) -> int:
-    return int.from_bytes(bytes([char in s for s in strings]), "little")
+    """One byte per string, 1 where it holds ``char``."""
+    return int.from_bytes(bytes(map(operator.contains, strings, repeat(char))), "little")
 
 
 def _hits(mask: int, count: int) -> Iterable[int]:
@@ -104,29 +111,35 @@ def match_score(query: str, lower: str, path: str, start: int, name_start: int) 
     return score
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Built:
     entries: list[Entry]
     lower: list[str]
     name_starts: list[int]
-    path_masks: dict[str, int]
-    name_masks: dict[str, int]
-    recent: list[int]
+    masks: dict[str, int]
+    ones: int
     watched: dict[str, float]
     built_at: float
+    recent: list[int] = field(default_factory=list)
+    recent_ready: threading.Event = field(default_factory=threading.Event)
 
 
 def _build(listing: Listing) -> _Built:
     entries = sorted(listing.entries, key=lambda e: (len(e.path), e.path))
     lower = [e.path.lower() for e in entries]
     name_starts = [p.rfind("/") + 1 for p in lower]
-    names = [p[s:] for p, s in zip(lower, name_starts, strict=True)]
     present = set("".join(lower))
-    path_masks = {c: _mask(lower, c) for c in MASK_ALPHABET if c in present}
-    name_masks = {c: _mask(names, c) for c in MASK_ALPHABET if c in present}
-    recent = sorted(range(len(entries)), key=lambda i: -entries[i].mtime)
-    return _Built(entries, lower, name_starts, path_masks, name_masks, recent,
-                  listing.watched, time.monotonic())
+    masks = {c: _mask(lower, c) for c in MASK_ALPHABET if c in present}
+    ones = int.from_bytes(b"\x01" * len(entries), "little")
+    return _Built(entries, lower, name_starts, masks, ones, listing.watched, time.monotonic())
+
+
+def _read_recency(root: Path, built: _Built) -> None:
+    """Modification times of every entry, newest first, into ``built.recent``."""
+    base = str(root)
+    times = [_mtime(os.path.join(base, entry.path)) for entry in built.entries]
+    built.recent = sorted(range(len(times)), key=times.__getitem__, reverse=True)
+    built.recent_ready.set()
 
 
 class FileIndex:
@@ -149,6 +162,7 @@ class FileIndex:
         threading.Thread(target=self._rebuild, name="workspace-index", daemon=True).start()
 
     def _rebuild(self) -> None:
+        built = None
         try:
             built = _build(list_workspace(self.root))
             with self._lock:
@@ -159,6 +173,14 @@ class FileIndex:
             with self._lock:
                 self._rebuilding = False
             self._first.set()
+        if built is not None:
+            _read_recency(self.root, built)
+
+    def _build_now(self) -> _Built:
+        built = _build(list_workspace(self.root))
+        _read_recency(self.root, built)
+        self._built = built
+        return built
 
     def _stale(self, built: _Built) -> bool:
         return any(_mtime(path) != mtime for path, mtime in built.watched.items())
@@ -169,8 +191,7 @@ class FileIndex:
         self._first.wait()
         built = self._built
         if built is None:  # the build failed: try once more, synchronously
-            built = _build(list_workspace(self.root))
-            self._built = built
+            built = self._build_now()
         now = time.monotonic()
         small = len(built.entries) <= SYNC_REBUILD_MAX
         if not small and now - self._checked < CHECK_INTERVAL:
@@ -179,9 +200,7 @@ class FileIndex:
         if not self._stale(built):
             return built
         if small:
-            built = _build(list_workspace(self.root))
-            self._built = built
-            return built
+            return self._build_now()
         with self._lock:
             if self._rebuilding:
                 return built
@@ -194,42 +213,31 @@ class FileIndex:
         built = self.current()
         query = "".join(query.lower().split()).replace("\\", "/")
         if not query:
+            built.recent_ready.wait()
             return [built.entries[i] for i in built.recent[:limit]]
         count = len(built.entries)
-        all_bits = (1 << (8 * count)) - 1 if count else 0
-        path_mask = name_mask = all_bits
+        mask = built.ones
         for char in set(query):
-            if char in built.path_masks:
-                path_mask &= built.path_masks[char]
-                name_mask &= built.name_masks[char]
+            if char in built.masks:
+                mask &= built.masks[char]
             elif char in MASK_ALPHABET:
                 return []
-        # Masks hold one byte per entry (0 or 1); AND keeps that shape.
-        scored: list[tuple[float, int]] = []
-        seen: set[int] = set()
-        examined = 0
         needed = len(query)
-        for tier_mask, in_name in ((name_mask, True), (path_mask, False)):
-            confirmed = 0
-            for i in _hits(tier_mask, count):
-                if i in seen:
-                    continue
-                examined += 1
-                if examined > EXAMINE_MAX or confirmed >= SCORED_MAX:
-                    break
-                lower, start = built.lower[i], built.name_starts[i]
-                target = lower[start:] if in_name else lower
-                if LCSseq.similarity(query, target) < needed:
-                    continue
-                score = match_score(query, lower, built.entries[i].path,
-                                    start if in_name else 0, start)
-                if score is None:
-                    continue
-                seen.add(i)
-                confirmed += 1
-                scored.append((score + (50.0 if in_name else 0.0), i))
-            if len(scored) >= limit and in_name:
+        in_name: list[tuple[float, int]] = []
+        in_path: list[tuple[float, int]] = []
+        for examined, i in enumerate(_hits(mask, count)):
+            if examined >= EXAMINE_MAX or len(in_name) >= NAME_MATCHES_MAX:
                 break
+            lower, start = built.lower[i], built.name_starts[i]
+            if LCSseq.similarity(query, lower[start:]) >= needed:
+                score = match_score(query, lower, built.entries[i].path, start, start)
+                if score is not None:
+                    in_name.append((score + NAME_BONUS, i))
+            elif len(in_path) < PATH_MATCHES_MAX and LCSseq.similarity(query, lower) >= needed:
+                score = match_score(query, lower, built.entries[i].path, 0, start)
+                if score is not None:
+                    in_path.append((score, i))
+        scored = in_name + in_path
         scored.sort(key=lambda s: (-s[0], len(built.lower[s[1]]), built.lower[s[1]]))
         return [built.entries[i] for _, i in scored[:limit]]
 

@@ -5,14 +5,15 @@ exactly ``git ls-files --cached --others --exclude-standard`` that still exist (
 files drop out), outside one every ``.gitignore`` on the way down applies to its own subtree
 (matched by ``pathspec``'s gitignore rules; the deepest file with a matching rule decides, so a
 nested ``!pattern`` re-includes); folders are listed as entries of their own; symlinks
-are listed but never followed; the returned directory modification times are what a later
+are listed but never followed; files are not stat'ed here (their ``mtime`` is 0.0; the index reads
+modification times in a later pass), folders are, and their modification times are what a later
 freshness check compares.
 """
 
 from __future__ import annotations
 
 import os
-import stat
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,18 +46,25 @@ def _mtime(path: str) -> float:
         return -1.0
 
 
-def git_files(root: Path) -> list[str] | None:
-    """``git ls-files`` of ``root`` (relative to it), or None when it is not in a repository."""
+def _ls_files(root: Path, *options: str) -> set[str] | None:
     try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
-             "--exclude-standard"], capture_output=True, timeout=GIT_TIMEOUT_SECONDS, check=False)
+        done = subprocess.run(["git", "-C", str(root), "ls-files", "-z", *options],
+                              capture_output=True, timeout=GIT_TIMEOUT_SECONDS, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if done.returncode != 0:
         return None
-    names = done.stdout.decode("utf-8", "surrogateescape").split("\0")
-    return sorted({n for n in names if n and not n.startswith(".git/")})
+    return {n for n in done.stdout.decode("utf-8", "surrogateescape").split("\0") if n}
+
+
+def git_files(root: Path) -> list[str] | None:
+    """``git ls-files`` of ``root`` (relative to it) less deleted files, or None when ``root``
+    is not in a repository."""
+    names = _ls_files(root, "--cached", "--others", "--exclude-standard")
+    if names is None:
+        return None
+    deleted = _ls_files(root, "--deleted") or set()
+    return sorted(n for n in names - deleted if not n.startswith(".git/"))
 
 
 def git_dir(root: Path) -> Path | None:
@@ -79,12 +87,7 @@ def list_workspace(root: Path) -> Listing:
     folders: set[str] = set()
     base = str(root)
     for name in names:
-        full = os.path.join(base, name)
-        try:
-            info = os.lstat(full)
-        except OSError:
-            continue
-        listing.entries.append(Entry(name, "file", info.st_mtime))
+        listing.entries.append(Entry(name, "file", 0.0))
         parent = name.rpartition("/")[0]
         while parent and parent not in folders:
             folders.add(parent)
@@ -104,22 +107,41 @@ def list_workspace(root: Path) -> Listing:
 
 def _walk(root: Path) -> Listing:
     listing = Listing()
-    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+    specs: _Specs = []
     _walk_dir(str(root), "", specs, listing)
     return listing
 
 
-def _ignored(relative: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSpec]]) -> bool:
-    for prefix, spec in reversed(specs):  # the deepest .gitignore that decides wins
+_Specs = list[tuple[str, pathspec.GitIgnoreSpec, list[re.Pattern[str]]]]
+
+
+def _ignored(relative: str, is_dir: bool, specs: _Specs) -> bool:
+    for prefix, spec, quick in reversed(specs):  # the deepest .gitignore that decides wins
         inner = relative[len(prefix):] if prefix else relative
-        decision = spec.check_file(inner + "/" if is_dir else inner).include
+        if is_dir:
+            inner += "/"
+        if not any(pattern.search(inner) for pattern in quick):
+            continue  # no rule of this file matches: it does not decide
+        decision = spec.check_file(inner).include
         if decision is not None:
             return bool(decision)
     return False
 
 
-def _walk_dir(full: str, relative: str, specs: list[tuple[str, pathspec.GitIgnoreSpec]],
-              listing: Listing) -> None:
+def _quick_patterns(spec: pathspec.GitIgnoreSpec) -> list[re.Pattern[str]]:
+    """The compiled rules of a spec (a cheap "does any rule match" test before the exact one)."""
+    found = []
+    for pattern in spec.patterns:
+        regex = getattr(pattern, "regex", None)
+        if getattr(pattern, "include", None) is None:
+            continue
+        if not isinstance(regex, re.Pattern):
+            return [re.compile("")]  # unknown rule shape: always ask the spec
+        found.append(regex)
+    return found
+
+
+def _walk_dir(full: str, relative: str, specs: _Specs, listing: Listing) -> None:
     try:
         listing.watched[full] = os.stat(full).st_mtime
         items = list(os.scandir(full))
@@ -134,20 +156,19 @@ def _walk_dir(full: str, relative: str, specs: list[tuple[str, pathspec.GitIgnor
         except OSError:
             spec = None
         if spec is not None:
-            specs.append((relative + "/" if relative else "", spec))
+            specs.append((relative + "/" if relative else "", spec, _quick_patterns(spec)))
             added = True
     for item in sorted(items, key=lambda i: i.name):
         if item.name == ".git":
             continue
         path = f"{relative}/{item.name}" if relative else item.name
         try:
-            info = item.stat(follow_symlinks=False)
+            is_dir = item.is_dir(follow_symlinks=False)
         except OSError:
             continue
-        is_dir = stat.S_ISDIR(info.st_mode)
         if _ignored(path, is_dir, specs):
             continue
-        listing.entries.append(Entry(path, "directory" if is_dir else "file", info.st_mtime))
+        listing.entries.append(Entry(path, "directory" if is_dir else "file", 0.0))
         if is_dir:
             _walk_dir(item.path, path, specs, listing)
     if added:
