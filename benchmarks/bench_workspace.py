@@ -87,6 +87,7 @@ def main() -> int:
             started = time.perf_counter()
             index.search("main", 50)
             builds.append(time.perf_counter() - started)
+            index.search("", 1)  # waits for the modification-time pass before going on
         entries = len(index.search("", 200_000))
         print(f"first index build: median {statistics.median(builds):.2f} s, "
               f"worst {max(builds):.2f} s ({entries:,} entries; target <= 3 s)")

@@ -14,8 +14,9 @@ on per-character presence masks (Python integers, one byte per entry, entries or
 length) so a query touches only entries holding all its letters and digits; the in-order check
 (``rapidfuzz``'s LCS: the query is a subsequence when the LCS is the whole query) and the scorer
 run on at most ``EXAMINE_MAX`` of them, shortest paths first, keeping ``NAME_MATCHES_MAX`` name
-matches and ``PATH_MATCHES_MAX`` folder matches. Modification times are read after the first
-build, in the background; an empty query waits for them.
+matches and ``PATH_MATCHES_MAX`` folder matches. Modification times and the masks of characters
+not asked for yet are made after the first build, in the background (a query that needs a mask
+first makes it); an empty query waits for the modification times.
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ _log = logging.getLogger(__name__)
 
 SYNC_REBUILD_MAX = 20_000
 CHECK_INTERVAL = 1.0
-EXAMINE_MAX = 3_000
-NAME_MATCHES_MAX = 300
-PATH_MATCHES_MAX = 200
+EXAMINE_MAX = 2_000
+NAME_MATCHES_MAX = 150
+PATH_MATCHES_MAX = 100
 NAME_BONUS = 50.0
 MASK_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -113,31 +114,51 @@ def match_score(query: str, lower: str, path: str, start: int, name_start: int) 
 
 @dataclass
 class _Built:
-    entries: list[Entry]
+    paths: list[str]
+    directories: set[str]
     lower: list[str]
     name_starts: list[int]
-    masks: dict[str, int]
     ones: int
     watched: dict[str, float]
     built_at: float
     recent: list[int] = field(default_factory=list)
     recent_ready: threading.Event = field(default_factory=threading.Event)
+    masks: dict[str, int] = field(default_factory=dict)
+    present: frozenset[str] = frozenset()
+
+    def mask(self, char: str) -> int | None:
+        """The presence mask of ``char`` (made on first use; None when no path holds it)."""
+        found = self.masks.get(char)
+        if found is None:
+            if char not in self.present:
+                return None
+            found = self.masks[char] = _mask(self.lower, char)
+        return found
+
+    def fill_masks(self) -> None:
+        """Make every mask ahead of use (after the first build, in the background)."""
+        for char in MASK_ALPHABET:
+            self.mask(char)
+
+    def entry(self, i: int) -> Entry:
+        path = self.paths[i]
+        return Entry(path, "directory" if path in self.directories else "file")
 
 
 def _build(listing: Listing) -> _Built:
-    entries = sorted(listing.entries, key=lambda e: (len(e.path), e.path))
-    lower = [e.path.lower() for e in entries]
+    paths = sorted(listing.paths, key=len)  # stable: ties keep the listing's order
+    lower = [p.lower() for p in paths]
     name_starts = [p.rfind("/") + 1 for p in lower]
-    present = set("".join(lower))
-    masks = {c: _mask(lower, c) for c in MASK_ALPHABET if c in present}
-    ones = int.from_bytes(b"\x01" * len(entries), "little")
-    return _Built(entries, lower, name_starts, masks, ones, listing.watched, time.monotonic())
+    present = frozenset("".join(lower)) & frozenset(MASK_ALPHABET)
+    ones = int.from_bytes(b"\x01" * len(paths), "little")
+    return _Built(paths, listing.directories, lower, name_starts, ones, listing.watched,
+                  time.monotonic(), present=present)
 
 
 def _read_recency(root: Path, built: _Built) -> None:
     """Modification times of every entry, newest first, into ``built.recent``."""
     base = str(root)
-    times = [_mtime(os.path.join(base, entry.path)) for entry in built.entries]
+    times = [_mtime(os.path.join(base, path)) for path in built.paths]
     built.recent = sorted(range(len(times)), key=times.__getitem__, reverse=True)
     built.recent_ready.set()
 
@@ -175,6 +196,7 @@ class FileIndex:
             self._first.set()
         if built is not None:
             _read_recency(self.root, built)
+            built.fill_masks()
 
     def _build_now(self) -> _Built:
         built = _build(list_workspace(self.root))
@@ -193,7 +215,7 @@ class FileIndex:
         if built is None:  # the build failed: try once more, synchronously
             built = self._build_now()
         now = time.monotonic()
-        small = len(built.entries) <= SYNC_REBUILD_MAX
+        small = len(built.paths) <= SYNC_REBUILD_MAX
         if not small and now - self._checked < CHECK_INTERVAL:
             return built
         self._checked = now
@@ -214,32 +236,32 @@ class FileIndex:
         query = "".join(query.lower().split()).replace("\\", "/")
         if not query:
             built.recent_ready.wait()
-            return [built.entries[i] for i in built.recent[:limit]]
-        count = len(built.entries)
+            return [built.entry(i) for i in built.recent[:limit]]
+        count = len(built.paths)
         mask = built.ones
-        for char in set(query):
-            if char in built.masks:
-                mask &= built.masks[char]
-            elif char in MASK_ALPHABET:
+        for char in set(query) & set(MASK_ALPHABET):
+            char_mask = built.mask(char)
+            if char_mask is None:
                 return []
+            mask &= char_mask
         needed = len(query)
         in_name: list[tuple[float, int]] = []
         in_path: list[tuple[float, int]] = []
         for examined, i in enumerate(_hits(mask, count)):
-            if examined >= EXAMINE_MAX or len(in_name) >= NAME_MATCHES_MAX:
+            if examined >= EXAMINE_MAX or len(in_name) >= max(NAME_MATCHES_MAX, limit):
                 break
             lower, start = built.lower[i], built.name_starts[i]
             if LCSseq.similarity(query, lower[start:]) >= needed:
-                score = match_score(query, lower, built.entries[i].path, start, start)
+                score = match_score(query, lower, built.paths[i], start, start)
                 if score is not None:
                     in_name.append((score + NAME_BONUS, i))
             elif len(in_path) < PATH_MATCHES_MAX and LCSseq.similarity(query, lower) >= needed:
-                score = match_score(query, lower, built.entries[i].path, 0, start)
+                score = match_score(query, lower, built.paths[i], 0, start)
                 if score is not None:
                     in_path.append((score, i))
         scored = in_name + in_path
         scored.sort(key=lambda s: (-s[0], len(built.lower[s[1]]), built.lower[s[1]]))
-        return [built.entries[i] for _, i in scored[:limit]]
+        return [built.entry(i) for _, i in scored[:limit]]
 
 
 def _mtime(path: str) -> float:

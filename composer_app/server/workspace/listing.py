@@ -17,24 +17,27 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import pathspec
 
 GIT_TIMEOUT_SECONDS = 30.0
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One listed path: relative POSIX path, ``file`` or ``directory``, modification time."""
+class Entry(NamedTuple):
+    """One listed path: relative POSIX path and ``file`` or ``directory``."""
 
     path: str
     kind: str
-    mtime: float
 
 
 @dataclass
 class Listing:
-    entries: list[Entry] = field(default_factory=list)
+    """Listed paths (files and folders) and the folders among them, as plain strings (a large
+    workspace lists 100,000 of them: no object per path)."""
+
+    paths: list[str] = field(default_factory=list)
+    directories: set[str] = field(default_factory=set)
     watched: dict[str, float] = field(default_factory=dict)
     """Absolute paths (directories, git's index) -> modification time when listed."""
 
@@ -86,17 +89,16 @@ def list_workspace(root: Path) -> Listing:
     listing = Listing()
     folders: set[str] = set()
     base = str(root)
+    listing.paths.extend(names)
     for name in names:
-        listing.entries.append(Entry(name, "file", 0.0))
         parent = name.rpartition("/")[0]
         while parent and parent not in folders:
             folders.add(parent)
             parent = parent.rpartition("/")[0]
-    for folder in folders:
-        full = os.path.join(base, folder)
-        mtime = _mtime(full)
-        listing.entries.append(Entry(folder, "directory", mtime))
-        listing.watched[full] = mtime
+    for folder in sorted(folders):
+        listing.paths.append(folder)
+        listing.directories.add(folder)
+        listing.watched[os.path.join(base, folder)] = _mtime(os.path.join(base, folder))
     listing.watched[base] = _mtime(base)
     found = git_dir(root)
     if found is not None:
@@ -112,7 +114,7 @@ def _walk(root: Path) -> Listing:
     return listing
 
 
-_Specs = list[tuple[str, pathspec.GitIgnoreSpec, list[re.Pattern[str]]]]
+_Specs = list[tuple[str, pathspec.GitIgnoreSpec, re.Pattern[str]]]
 
 
 def _ignored(relative: str, is_dir: bool, specs: _Specs) -> bool:
@@ -120,7 +122,7 @@ def _ignored(relative: str, is_dir: bool, specs: _Specs) -> bool:
         inner = relative[len(prefix):] if prefix else relative
         if is_dir:
             inner += "/"
-        if not any(pattern.search(inner) for pattern in quick):
+        if quick.search(inner) is None:
             continue  # no rule of this file matches: it does not decide
         decision = spec.check_file(inner).include
         if decision is not None:
@@ -128,17 +130,21 @@ def _ignored(relative: str, is_dir: bool, specs: _Specs) -> bool:
     return False
 
 
-def _quick_patterns(spec: pathspec.GitIgnoreSpec) -> list[re.Pattern[str]]:
-    """The compiled rules of a spec (a cheap "does any rule match" test before the exact one)."""
+def _quick_pattern(spec: pathspec.GitIgnoreSpec) -> re.Pattern[str]:
+    """One regex matching where any rule of ``spec`` matches (a cheap test before the exact
+    one; a rule of unknown shape makes it match everything)."""
     found = []
     for pattern in spec.patterns:
         regex = getattr(pattern, "regex", None)
         if getattr(pattern, "include", None) is None:
             continue
         if not isinstance(regex, re.Pattern):
-            return [re.compile("")]  # unknown rule shape: always ask the spec
-        found.append(regex)
-    return found
+            return re.compile("")
+        found.append("(?:" + re.sub(r"\(\?P<[A-Za-z_0-9]+>", "(?:", regex.pattern) + ")")
+    try:
+        return re.compile("|".join(found)) if found else re.compile(r"(?!)")
+    except re.error:
+        return re.compile("")
 
 
 def _walk_dir(full: str, relative: str, specs: _Specs, listing: Listing) -> None:
@@ -156,7 +162,7 @@ def _walk_dir(full: str, relative: str, specs: _Specs, listing: Listing) -> None
         except OSError:
             spec = None
         if spec is not None:
-            specs.append((relative + "/" if relative else "", spec, _quick_patterns(spec)))
+            specs.append((relative + "/" if relative else "", spec, _quick_pattern(spec)))
             added = True
     for item in sorted(items, key=lambda i: i.name):
         if item.name == ".git":
@@ -168,8 +174,9 @@ def _walk_dir(full: str, relative: str, specs: _Specs, listing: Listing) -> None
             continue
         if _ignored(path, is_dir, specs):
             continue
-        listing.entries.append(Entry(path, "directory" if is_dir else "file", 0.0))
+        listing.paths.append(path)
         if is_dir:
+            listing.directories.add(path)
             _walk_dir(item.path, path, specs, listing)
     if added:
         specs.pop()
