@@ -40,7 +40,8 @@ def entries(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def test_a_referenced_thread_answers_and_is_used(local: Workspaces) -> None:
     a = local.new_thread(None)
-    local.h.ok(local.alice, turn_start(a, "Note: the launch codename is Bluefin, shipping March 3."))
+    fact = "Note: the launch codename is Bluefin, shipping March 3."
+    local.h.ok(local.alice, turn_start(a, fact))
     local.h.wait_turns()
     b = local.new_thread(None)
     answer = ask(local, b, "What is the launch codename in [Plans](t3-context://v1/thread/t1)?",

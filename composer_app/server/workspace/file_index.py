@@ -3,7 +3,7 @@
 Ranking is editors' quick-open: the query's characters must appear in order; matches inside the
 file name rank above matches that need the folders; contiguous runs and matches at word and
 path-segment starts score higher (``mwin`` finds ``ui/main_window.py``); ties go to shorter paths.
-An empty query lists recently modified entries first.
+An empty query lists recently modified entries first. Only entries that still exist are answered.
 
 Invariants: a search that arrives while the first build runs waits for it; afterwards searches
 never wait for a rebuild of a large index (they answer from the previous one while a background
@@ -236,7 +236,7 @@ class FileIndex:
         query = "".join(query.lower().split()).replace("\\", "/")
         if not query:
             built.recent_ready.wait()
-            return [built.entry(i) for i in built.recent[:limit]]
+            return self._existing(built, built.recent, limit)
         count = len(built.paths)
         mask = built.ones
         for char in set(query) & set(MASK_ALPHABET):
@@ -261,7 +261,19 @@ class FileIndex:
                     in_path.append((score, i))
         scored = in_name + in_path
         scored.sort(key=lambda s: (-s[0], len(built.lower[s[1]]), built.lower[s[1]]))
-        return [built.entry(i) for _, i in scored[:limit]]
+        return self._existing(built, [i for _, i in scored], limit)
+
+    def _existing(self, built: _Built, order: Iterable[int], limit: int) -> list[Entry]:
+        """The first ``limit`` entries of ``order`` that still exist (a tracked file deleted
+        from the working tree, or anything deleted since the last build, drops out)."""
+        found: list[Entry] = []
+        base = str(self.root)
+        for i in order:
+            if len(found) >= limit:
+                break
+            if os.path.lexists(os.path.join(base, built.paths[i])):
+                found.append(built.entry(i))
+        return found
 
 
 def _mtime(path: str) -> float:

@@ -1,13 +1,12 @@
 """What a workspace lists: ``git ls-files`` in a repository, else a walk honouring ``.gitignore``.
 
-Invariants: paths are relative POSIX paths; ``.git`` is never listed; in a repository the files are
-exactly ``git ls-files --cached --others --exclude-standard`` that still exist (so deleted tracked
-files drop out), outside one every ``.gitignore`` on the way down applies to its own subtree
-(matched by ``pathspec``'s gitignore rules; the deepest file with a matching rule decides, so a
-nested ``!pattern`` re-includes); folders are listed as entries of their own; symlinks
-are listed but never followed; files are not stat'ed here (their ``mtime`` is 0.0; the index reads
-modification times in a later pass), folders are, and their modification times are what a later
-freshness check compares.
+Invariants: paths are relative POSIX paths; ``.git`` is never listed; in a repository the files
+are exactly ``git ls-files --cached --others --exclude-standard``; outside one every
+``.gitignore`` on the way down applies to its own subtree (matched by ``pathspec``'s gitignore
+rules; the deepest file with a matching rule decides, so a nested ``!pattern`` re-includes);
+folders are listed as entries of their own; symlinks are listed but never followed; files are not
+stat'ed here (the index reads modification times in a later pass), folders are, and their
+modification times are what a later freshness check compares.
 """
 
 from __future__ import annotations
@@ -61,13 +60,13 @@ def _ls_files(root: Path, *options: str) -> set[str] | None:
 
 
 def git_files(root: Path) -> list[str] | None:
-    """``git ls-files`` of ``root`` (relative to it) less deleted files, or None when ``root``
-    is not in a repository."""
+    """``git ls-files`` of ``root`` (relative to it), or None when ``root`` is not in a
+    repository. Tracked files deleted from the working tree are still listed: the index drops
+    them from its answers (checking 100,000 files here would cost seconds)."""
     names = _ls_files(root, "--cached", "--others", "--exclude-standard")
     if names is None:
         return None
-    deleted = _ls_files(root, "--deleted") or set()
-    return sorted(n for n in names - deleted if not n.startswith(".git/"))
+    return sorted(n for n in names if not n.startswith(".git/"))
 
 
 def git_dir(root: Path) -> Path | None:
@@ -164,7 +163,7 @@ def _walk_dir(full: str, relative: str, specs: _Specs, listing: Listing) -> None
         if spec is not None:
             specs.append((relative + "/" if relative else "", spec, _quick_pattern(spec)))
             added = True
-    for item in sorted(items, key=lambda i: i.name):
+    for item in items:  # order does not matter: the index sorts
         if item.name == ".git":
             continue
         path = f"{relative}/{item.name}" if relative else item.name

@@ -99,4 +99,4 @@ def test_a_search_during_the_first_build_waits_for_it(tmp_path: Path) -> None:
     write(tmp_path, {f"d{i}/f{i}.txt": "" for i in range(300)})
     index = FileIndex(tmp_path)
     index.start()
-    assert [e.path for e in index.search("f299", 5)][0] == "d299/f299.txt"
+    assert index.search("f299", 5)[0].path == "d299/f299.txt"
