@@ -115,7 +115,7 @@ async def get_changes(request: Request, thread_id: str) -> dict[str, Any]:
     return await asyncio.to_thread(workspace_changes, folder)
 
 
-def _run_body(body: bytes) -> tuple[str, int]:
+def _run_body(body: bytes) -> tuple[str, float]:
     obj = parse_json(body)
     if not isinstance(obj, dict):
         raise invalid("The body must be a JSON object.")
@@ -123,11 +123,11 @@ def _run_body(body: bytes) -> tuple[str, int]:
     if not isinstance(command, str) or not command.strip() or "\x00" in command:
         raise invalid("command must be a non-empty string.")
     timeout = obj.get("timeoutSeconds", RUN_TIMEOUT_DEFAULT)
-    if isinstance(timeout, bool) or not isinstance(timeout, int) or not (
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not (
         1 <= timeout <= RUN_TIMEOUT_MAX
     ):
-        raise invalid(f"timeoutSeconds must be an integer from 1 to {RUN_TIMEOUT_MAX}.")
-    return command, timeout
+        raise invalid(f"timeoutSeconds must be a number from 1 to {RUN_TIMEOUT_MAX}.")
+    return command, float(timeout)
 
 
 @router.post("/api/threads/{thread_id}/workspace/run")
@@ -141,7 +141,7 @@ async def run(request: Request, thread_id: str) -> StreamingResponse:
     run_id = new_id("run")
 
     async def lines() -> AsyncIterator[bytes]:
-        async for line in run_command(folder, command, float(timeout), run_id):
+        async for line in run_command(folder, command, timeout, run_id):
             yield (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
 
     return StreamingResponse(lines(), media_type="application/x-ndjson",

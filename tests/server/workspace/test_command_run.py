@@ -82,7 +82,9 @@ def test_ten_megabytes_of_output_stream_and_keep_the_tail(ws: Workspaces) -> Non
 def test_bad_bodies_are_400(ws: Workspaces) -> None:
     for body in ({}, {"command": ""}, {"command": 3}, {"command": "true", "timeoutSeconds": 0},
                  {"command": "true", "timeoutSeconds": 601}, {"command": "true",
-                                                               "timeoutSeconds": "5"}, []):
+                                                               "timeoutSeconds": "5"},
+                 {"command": "true", "timeoutSeconds": 0.5}, {"command": "true",
+                                                              "timeoutSeconds": True}, []):
         response = ws.h.client.post(ws.url("run"), headers=ws.alice, json=body)
         assert response.status_code == 400, body
 
