@@ -33,6 +33,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8765)
     serve.add_argument("--log-level", default="info")
     storage(serve)
+    serve.add_argument("--workspace-root", action="append", default=[], type=Path,
+                       metavar="DIR", help="a folder thread workspaces may lie in (repeatable)")
+    serve.add_argument("--allow-commands", action="store_true",
+                       help="let clients run shell commands in thread workspaces (as this user)")
+    serve.add_argument("--skills-dir", type=Path, default=None, metavar="DIR",
+                       help="folder of skills (default: <data-dir>/skills)")
     from composer_app.server.providers.registry import add_provider_arguments
 
     add_provider_arguments(serve)
@@ -78,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     router = ProviderRouter(options_from_args(args, data_dir))
     settings = ServerSettings(data_dir=data_dir, database_url=args.database_url,
                               storage_dir=Path(args.storage_dir) if args.storage_dir else None,
-                              provider=router)
+                              provider=router, workspace_roots=tuple(args.workspace_root),
+                              allow_commands=args.allow_commands, skills_dir=args.skills_dir)
     app = build_app(settings, store)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,

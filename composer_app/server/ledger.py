@@ -125,12 +125,21 @@ def _create_thread(tx: Transaction, device: Device, command: Command, title: str
         raise ApiError(409, "thread_exists", "A thread with this id already exists.")
     at = format_timestamp()
     tx.insert_thread(command.thread_id, device.user_id, title, at)
-    row = ThreadRow(command.thread_id, device.user_id, title, at, at, 0, None)
+    workspace = _workspace_json(command)
+    if workspace is not None:
+        tx.set_thread_workspace(command.thread_id, workspace)
+    row = ThreadRow(command.thread_id, device.user_id, title, at, at, 0, None, workspace)
     provider = None
     if provider_of is not None:
         provider = getattr(command, "provider", None) or provider_of(command.thread_id)
     tx.append_event(command.thread_id, "thread.created", {"thread": thread_wire(row, provider)},
                     device_id=device.device_id, command_id=command.command_id)
+
+
+def _workspace_json(command: Command) -> JsonObject | None:
+    """The stored form of a command's workspace (checked against the allowed roots before)."""
+    workspace = getattr(command, "workspace", None)
+    return None if workspace is None else {"path": workspace.path}
 
 
 def _dispatch(tx: Transaction, device: Device, command: Command,
@@ -140,11 +149,14 @@ def _dispatch(tx: Transaction, device: Device, command: Command,
     if isinstance(command, ThreadCreateCommand):
         _create_thread(tx, device, command, command.title, provider_of)
     elif isinstance(command, ThreadMetaUpdateCommand):
-        _owned_thread(tx, device, command.thread_id)
+        row = _owned_thread(tx, device, command.thread_id)
         tx.update_thread(command.thread_id, title=command.title, at=at)
-        meta: JsonObject = {"title": command.title}
+        meta: JsonObject = {"title": row.title if command.title is None else command.title}
         if provider_of is not None and command.provider is not None:
             meta["provider"] = command.provider
+        if command.updates_workspace:
+            meta["workspace"] = _workspace_json(command)
+            tx.set_thread_workspace(command.thread_id, meta["workspace"])
         tx.append_event(command.thread_id, "thread.meta-updated", meta, **emit)
     elif isinstance(command, ThreadDeleteCommand):
         _owned_thread(tx, device, command.thread_id)

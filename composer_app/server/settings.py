@@ -33,11 +33,22 @@ class ServerSettings:
     delta_chars: int = 256
     inline_message_context: bool = True
     provider: Provider = field(default_factory=EchoProvider)
+    workspace_roots: tuple[Path, ...] = ()
+    """Folders a thread's workspace must lie in (``--workspace-root``); none: no workspaces."""
+    allow_commands: bool = False
+    """Whether ``POST .../workspace/run`` may run shell commands (``--allow-commands``)."""
+    skills_dir: Path | None = None
+    """Where the server's skills live (``--skills-dir``; default ``<data_dir>/skills``)."""
 
     @property
     def attachments_dir(self) -> Path:
         """Where attachment bytes live (shared by all processes of one deployment)."""
         return self.storage_dir or (self.data_dir / "attachments")
+
+    @property
+    def server_skills_dir(self) -> Path:
+        """The server-wide skills folder."""
+        return self.skills_dir or (self.data_dir / "skills")
 
     def max_upload_bytes(self, mime_type: str) -> int:
         """The size limit for an upload of ``mime_type``."""

@@ -29,7 +29,8 @@ def provider_of(provider: object) -> ProviderOf | None:
 
 
 def thread_wire(row: ThreadRow, provider: str | None = None) -> JsonObject:
-    """``ThreadSummary`` JSON (``provider`` only when the server routes providers per thread)."""
+    """``ThreadSummary`` JSON (``provider`` only when the server routes providers per thread;
+    ``workspace`` always, ``null`` for a thread without a project folder)."""
     data: JsonObject = {"threadId": row.thread_id}
     if row.title is not None:
         data["title"] = row.title
@@ -37,6 +38,7 @@ def thread_wire(row: ThreadRow, provider: str | None = None) -> JsonObject:
                 lastSequence=row.last_sequence)
     if provider is not None:
         data["provider"] = provider
+    data["workspace"] = row.workspace
     return data
 
 

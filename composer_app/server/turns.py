@@ -15,7 +15,8 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any
 
@@ -40,6 +41,7 @@ from composer_app.server.providers.base import (
     TextDelta,
     TurnRequest,
 )
+from composer_app.server.providers.reference_material import ReferenceMaterial
 from composer_app.server.store.base import JsonObject, ThreadStore
 
 _log = logging.getLogger(__name__)
@@ -87,8 +89,12 @@ class TurnRunner:
     """Runs provider turns as tasks on the server loop; interrupt cancels the local task."""
 
     def __init__(self, store: ThreadStore, provider: Provider, attachments_dir: Any, *,
-                 delta_interval: float = 0.05, delta_chars: int = 256) -> None:
+                 delta_interval: float = 0.05, delta_chars: int = 256,
+                 references: Callable[[TurnPlan], Awaitable[tuple[ReferenceMaterial, ...]]]
+                 | None = None) -> None:
         self.store = store
+        self.references = references
+        """Resolves a turn's mention, skill and thread records (None: left to the provider)."""
         self.provider = provider
         self.attachments_dir = attachments_dir
         self.delta_interval = delta_interval
@@ -148,7 +154,10 @@ class TurnRunner:
         last_flush = time.monotonic()
         sources: Any = None
         metadata: Any = None
-        stream: AsyncIterator[ProviderEvent] = aiter(self.provider.run_turn(self._request(plan)))
+        request = self._request(plan)
+        if self.references is not None:
+            request = replace(request, references=await self.references(plan))
+        stream: AsyncIterator[ProviderEvent] = aiter(self.provider.run_turn(request))
 
         async def flush() -> bool:
             nonlocal last_flush

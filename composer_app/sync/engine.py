@@ -15,7 +15,7 @@ import contextlib
 import logging
 import random
 import threading
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -28,11 +28,12 @@ from composer_app.core.contracts.wire import (
     ThreadDeleteCommand,
     ThreadMetaUpdateCommand,
     ThreadTurnInterruptCommand,
+    Workspace,
     check_provider_name,
     format_timestamp,
 )
 from composer_app.core.errors import ContractError, TransportError
-from composer_app.sync import assets
+from composer_app.sync import assets, workspace
 from composer_app.sync.backoff import Clock
 from composer_app.sync.message_search import MessageHit
 from composer_app.sync.outbox import EditedMessage, Outbox, ThreadCommand, new_id
@@ -374,6 +375,51 @@ class SyncEngine:
                     await http.aclose()
             return await self._uploader.attach_bytes(data, name, mime_type, local_id)
         return self._submit(go())
+
+    # workspace -----------------------------------------------------------------------------
+    def set_thread_workspace(self, thread_id: str,
+                             path: str | None) -> concurrent.futures.Future[str]:
+        """Queue ``thread.meta.update`` setting (``None``: removing) the thread's workspace
+        folder; resolves to the ``commandId``."""
+        async def go() -> str:
+            title = self._outbox.queued_title(thread_id)
+            if title is None:
+                thread = self._store.thread(thread_id)
+                title = thread.title if thread is not None else None
+            command = ThreadMetaUpdateCommand(
+                command_id=new_id("cmd"), thread_id=thread_id, title=title,
+                workspace=Workspace(path=path) if path is not None else None,
+                created_at=format_timestamp())
+            return self._outbox.enqueue_thread_command(command)
+        return self._submit(go())
+
+    def search_files(self, thread_id: str, query: str,
+                     limit: int = 50) -> concurrent.futures.Future[list[workspace.WorkspaceEntry]]:
+        """Quick-open search in the thread's workspace (best first)."""
+        return self._submit(workspace.search_files(self._http, thread_id, query, limit))
+
+    def read_file(self, thread_id: str, path: str, start: int | None = None,
+                  end: int | None = None) -> concurrent.futures.Future[workspace.WorkspaceFile]:
+        """The text of a workspace file (optionally lines ``start..end``)."""
+        return self._submit(workspace.read_file(self._http, thread_id, path, start, end))
+
+    def changes(self, thread_id: str) -> concurrent.futures.Future[workspace.WorkspaceChanges]:
+        """The workspace's changes against ``HEAD``."""
+        return self._submit(workspace.changes(self._http, thread_id))
+
+    def skills(self, thread_id: str | None = None
+               ) -> concurrent.futures.Future[list[workspace.SkillInfo]]:
+        """The server's skills (and the thread workspace's, with ``thread_id``)."""
+        return self._submit(workspace.skills(self._http, thread_id))
+
+    def run_command(self, thread_id: str, command: str, timeout_seconds: int = 60,
+                    on_output: Callable[[str], None] | None = None
+                    ) -> concurrent.futures.Future[dict[str, Any]]:
+        """Run ``command`` in the thread's workspace; ``on_output`` gets each output text on the
+        engine thread; resolves to the exit line. ``cancel()`` on the future ends the run (the
+        server kills the command's process group)."""
+        return self._submit(workspace.run_command(self._http, thread_id, command,
+                                                  timeout_seconds, on_output))
 
     def _source(self, url: str | None, token: str | None) -> HttpTransport:
         if url is None or url.rstrip("/") == self.base_url:

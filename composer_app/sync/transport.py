@@ -9,6 +9,7 @@ httpx for a drop-in (``httpx2``) is the import line below.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,14 @@ class Reply:
             code = self.body["error"].get("code")
             return str(code) if code is not None else None
         return None
+
+
+class ReplyError(Exception):
+    """A streamed request answered with a non-2xx status (``reply`` holds it)."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__(f"HTTP {reply.status} {reply.error_code or ''}".strip())
+        self.reply = reply
 
 
 class HttpTransport:
@@ -93,6 +102,32 @@ class HttpTransport:
         """PUT raw bytes (signed upload URL; the URL is the capability)."""
         return await self.request("PUT", path, content=data,
                                   headers={"Content-Type": "application/octet-stream"}, **kw)
+
+    async def post_lines(self, path: str, body: Any, *,
+                         timeout: float | None = None) -> AsyncGenerator[str, None]:
+        """POST a JSON body and yield the answer's lines as they arrive (NDJSON streams).
+
+        A non-2xx answer raises ``ReplyError`` with its ``Reply``; closing the iterator closes the
+        connection (the server sees the client go away)."""
+        kwargs: dict[str, Any] = {"headers": {"Content-Type": "application/json"},
+                                  "content": json.dumps(body, ensure_ascii=False).encode()}
+        if timeout is not None:
+            kwargs["timeout"] = timeout
+        try:
+            async with self._client.stream("POST", path, **kwargs) as response:
+                if not 200 <= response.status_code < 300:
+                    data = await response.aread()
+                    try:
+                        parsed = json.loads(data) if data else None
+                    except ValueError:
+                        parsed = None
+                    raise ReplyError(Reply(response.status_code, parsed,
+                                           response.headers.get("retry-after"), data))
+                async for line in response.aiter_lines():
+                    if line:
+                        yield line
+        except httpx.HTTPError as exc:
+            raise TransportError(f"POST {path}: {type(exc).__name__}: {exc}") from exc
 
     async def delete(self, path: str, **kw: Any) -> Reply:
         """DELETE ``path``."""

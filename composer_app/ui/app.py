@@ -86,7 +86,8 @@ def start_embedded_server(paths: AppPaths, settings: AppSettings,
         openai_base_url=settings.openai_base_url,
         openai_model=settings.openai_model or None,
     ))
-    server = start_embedded(directory, settings=ServerSettings(directory, provider=router))
+    server = start_embedded(directory, settings=ServerSettings(
+        directory, provider=router, workspace_roots=(Path.home(),), allow_commands=True))
     server.router = router  # type: ignore[attr-defined]
     return server
 

@@ -124,3 +124,28 @@ def _query(dsn: str) -> str:
     from psycopg.conninfo import conninfo_to_dict
 
     return "&".join(f"{k}={v}" for k, v in conninfo_to_dict(dsn).items())
+
+
+def test_serve_workspace_options(tmp_path: Path, processes: list[ServerProcess]) -> None:
+    root, skills = tmp_path / "projects", tmp_path / "skills"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "notes.txt").write_text("hello\n")
+    (skills / "review").mkdir(parents=True)
+    (skills / "review" / "SKILL.md").write_text("---\nname: review\ndescription: Review\n---\n")
+    data = tmp_path / "data"
+    token = cli("create-token", "--user", "alice", "--name", "laptop", *data_args(data))
+    headers = {"Authorization": f"Bearer {token}"}
+    server = ServerProcess([*data_args(data), "--workspace-root", str(root), "--allow-commands",
+                            "--skills-dir", str(skills)])
+    processes.append(server.start())
+    thread = tid()
+    body = create_thread(thread)
+    body["workspace"] = {"path": str(root / "app")}
+    assert httpx.post(server.url + "/api/commands", headers=headers, json=body).status_code == 200
+    base = f"{server.url}/api/threads/{thread}/workspace"
+    assert httpx.get(f"{base}/files?q=notes", headers=headers).json() == {
+        "files": [{"path": "notes.txt", "kind": "file"}]}
+    ran = httpx.post(f"{base}/run", headers=headers, json={"command": "cat notes.txt"})
+    assert json.loads(ran.text.splitlines()[-1])["text"] == "hello\n"
+    assert httpx.get(f"{server.url}/api/skills", headers=headers).json() == {
+        "skills": [{"name": "review", "description": "Review"}]}

@@ -108,8 +108,8 @@ class FaultyApp:
 
         async def replay() -> dict[str, Any]:
             nonlocal sent
-            if sent:
-                return {"type": "http.disconnect"}
+            if sent:  # then whatever the connection does (a disconnect when it closes)
+                return dict(await receive())
             sent = True
             return {"type": "http.request", "body": raw, "more_body": False}
 
@@ -140,8 +140,10 @@ class LoopbackServer:
     """The real thread server on 127.0.0.1 in a background thread (uvicorn), restartable."""
 
     def __init__(self, data_dir: Path, *, inline_message_context: bool = True,
-                 replay_limit: int = 1_000, provider: Provider | None = None) -> None:
+                 replay_limit: int = 1_000, provider: Provider | None = None,
+                 **settings: Any) -> None:
         self.data_dir = data_dir
+        self.settings = settings
         self.inline = inline_message_context
         self.replay_limit = replay_limit
         self.provider = provider or EchoProvider()
@@ -162,7 +164,7 @@ class LoopbackServer:
         settings = ServerSettings(data_dir=self.data_dir,
                                   inline_message_context=self.inline,
                                   replay_limit=self.replay_limit,
-                                  provider=self.provider)
+                                  provider=self.provider, **self.settings)
         app = FaultyApp(build_app(settings, store), self.faults)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

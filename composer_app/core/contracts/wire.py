@@ -23,6 +23,7 @@ from pydantic import (
     PlainSerializer,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
 from pydantic.alias_generators import to_camel
 
@@ -144,11 +145,20 @@ def check_provider_name(name: str) -> str:
     return name
 
 
+class Workspace(WireModel):
+    """A thread's project folder: an absolute path on the server machine (a Composer extension).
+
+    The server checks that it resolves to a directory inside one of its allowed roots.
+    """
+
+    path: Annotated[str, Field(min_length=1, max_length=4096)]
+
+
 class ThreadSummary(WireModel):
     """One row of the thread list; ``last_sequence`` is the last event of the thread.
 
     ``provider`` (a Composer extension, omitted by servers without per-thread providers) names
-    the assistant provider the thread's turns use.
+    the assistant provider the thread's turns use; ``workspace`` is the thread's project folder.
     """
 
     thread_id: Id
@@ -157,6 +167,7 @@ class ThreadSummary(WireModel):
     updated_at: str
     last_sequence: NonNegInt = 0
     provider: str | None = None
+    workspace: Workspace | None = None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -174,13 +185,38 @@ class ThreadCreateCommand(_CommandBase):
     title: str | None = None
     provider: ProviderName | None = None
     """Optional per-thread answer provider (``local``, ``openai``, ``echo``); an extension."""
+    workspace: Workspace | None = None
+    """Optional project folder of the thread (a Composer extension)."""
 
 
 class ThreadMetaUpdateCommand(_CommandBase):
+    """``title`` absent keeps the title (allowed only when ``workspace`` is given: an update
+    names at least one of them); ``workspace`` absent keeps the project folder and
+    ``"workspace": null`` removes it (``updates_workspace`` tells the two apart)."""
+
     type: Literal["thread.meta.update"] = "thread.meta.update"
-    title: str
+    title: str | None = None
     provider: ProviderName | None = None
     """Optional per-thread answer provider; a Composer extension peers may ignore."""
+    workspace: Workspace | None = None
+    """Optional project folder; a Composer extension peers may ignore."""
+
+    @property
+    def updates_workspace(self) -> bool:
+        """True when the command names a workspace (a folder or ``null``)."""
+        return "workspace" in self.model_fields_set
+
+    @model_validator(mode="after")
+    def _names_a_change(self) -> ThreadMetaUpdateCommand:
+        if self.title is None and not self.updates_workspace:
+            raise ValueError("thread.meta.update needs a title or a workspace")
+        return self
+
+    def to_wire(self) -> JsonObject:
+        data = super().to_wire()
+        if self.updates_workspace and self.workspace is None:
+            data["workspace"] = None
+        return data
 
 
 class ThreadDeleteCommand(_CommandBase):
@@ -276,6 +312,12 @@ class ThreadMetaUpdatedPayload(WireModel):
 
     title: str | None = None
     provider: str | None = None
+    workspace: Workspace | None = None
+
+    @property
+    def updates_workspace(self) -> bool:
+        """True when the update set or removed the thread's workspace."""
+        return "workspace" in self.model_fields_set
 
 
 class ThreadDeletedPayload(WireModel):

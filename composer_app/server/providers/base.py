@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from composer_app.server.providers.reference_material import ReferenceMaterial
+
 SOURCES_INSTRUCTION = (
     "Sources for your answer are shown to the user separately. Do not write a Sources or "
     "References section, footnotes, or citation markers in your answer. If you could not "
@@ -39,6 +41,9 @@ class TurnRequest:
     instructions: str
     attachments: tuple[ProviderAttachment, ...] = ()
     history: tuple[tuple[str, str], ...] = ()
+    references: tuple[ReferenceMaterial, ...] = ()
+    """Workspace files, skills and threads the message's records point at (resolved by the
+    server before the turn)."""
 
 
 @dataclass(frozen=True)

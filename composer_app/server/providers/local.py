@@ -58,6 +58,7 @@ from composer_app.server.providers.questions import (
     listing_request,
     question_terms,
 )
+from composer_app.server.providers.reference_sources import reference_notice, reference_ref
 
 USED_MIN_COVERAGE = 0.6
 MAX_USED = 3
@@ -169,9 +170,18 @@ class LocalProvider:
             refs: dict[str, SourceRef] = {}
             notices: list[Notice] = []
             firsts: list[Evidence] = []
+            resolved = {material.context_id for material in request.references}
             for entry in parsed.entries:
+                if entry.context_id in resolved:
+                    continue
                 if entry.kind not in _SKIPPED_KINDS and entry.body.strip():
                     self._add(scratch, refs, firsts, context_ref(entry), entry.body)
+            for material in request.references:
+                notice = reference_notice(material)
+                if notice is not None:
+                    notices.append(notice)
+                elif material.text is not None:
+                    self._add(scratch, refs, firsts, reference_ref(material), material.text)
             for attachment in request.attachments:
                 ref = attachment_ref(attachment)
                 text = _read_attachment(attachment)
@@ -216,6 +226,8 @@ class LocalProvider:
             parts.append("the attached context")
         if request.attachments:
             parts.append("the attached files")
+        if any(m.text for m in request.references if m.kind != "skill"):
+            parts.append("the referenced files and threads")
         if self.index is not None:
             parts.append("the knowledge folder")
         return _joined(parts) if parts else "your files (none were attached and no knowledge " \

@@ -34,6 +34,11 @@ from composer_app.server.providers.base import (
     TurnRequest,
 )
 from composer_app.server.providers.passages import decode_text
+from composer_app.server.providers.reference_prompt import (
+    reference_texts,
+    with_reference_entries,
+    with_skill_instructions,
+)
 from composer_app.server.providers.sse import SseDecoder
 from composer_app.server.providers.web_citations import web_sources
 
@@ -103,9 +108,11 @@ def build_messages(request: TurnRequest) -> list[dict[str, Any]]:
     instructions = request.instructions.strip()
     if SOURCES_INSTRUCTION not in instructions:
         instructions = f"{instructions}\n\n{SOURCES_INSTRUCTION}".strip()
+    instructions = with_skill_instructions(instructions, request.references)
     messages: list[dict[str, Any]] = [{"role": "system", "content": instructions}]
     messages += [{"role": role, "content": text} for role, text in request.history]
-    parts = [p for a in request.attachments if (p := _attachment_part(a)) is not None]
+    parts = [{"type": "text", "text": text} for text in reference_texts(request.references)[0]]
+    parts += [p for a in request.attachments if (p := _attachment_part(a)) is not None]
     content: Any = request.prompt
     if parts:
         content = [{"type": "text", "text": request.prompt}, *parts]
@@ -142,6 +149,7 @@ class OpenAIProvider:
             return
         final = "".join(text)
         sources, metadata = web_sources(final, annotations)
+        sources = with_reference_entries(sources, request.references)
         yield Sources(sources=sources, metadata=metadata)
         yield Done(final)
 

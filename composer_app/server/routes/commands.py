@@ -22,6 +22,7 @@ from composer_app.server.ledger import execute_command
 from composer_app.server.providers.registry import PROVIDER_NAMES
 from composer_app.server.services import device_of, read_limited, services_of
 from composer_app.server.snapshots import provider_of
+from composer_app.server.workspace.roots import check_command_workspace
 
 
 def parse_json(body: bytes) -> object:
@@ -46,6 +47,7 @@ async def post_command(request: Request) -> JSONResponse:
     obj = parse_json(await read_limited(request, svc.settings.max_command_bytes))
     command = decode_command(obj)
     _check_provider(command)
+    check_command_workspace(svc.settings, command)
     digest = request_hash(obj)
     names = provider_of(svc.settings.provider)
     outcome = await svc.store.write(

@@ -80,6 +80,8 @@ class ThreadRow:
     updated_at: str
     last_sequence: int
     deleted_at: str | None
+    workspace: JsonObject | None = None
+    """The thread's project folder ``{"path": ...}`` as stored, or None."""
 
 
 @dataclass
@@ -152,6 +154,10 @@ class Transaction(ABC):
     @abstractmethod
     def update_thread(self, thread_id: str, *, title: str | None = None,
                       deleted_at: str | None = None, at: str) -> None: ...
+
+    @abstractmethod
+    def set_thread_workspace(self, thread_id: str, workspace: JsonObject | None) -> None:
+        """Set (or with None remove) the thread's project folder."""
 
     @abstractmethod
     def message(self, message_id: str) -> MessageRow | None: ...

@@ -27,6 +27,7 @@ from composer_app.server.store.base import (
 Execute = Callable[[str, Sequence[Any]], Any]
 
 _THREAD_COLS = "thread_id, user_id, title, created_at, updated_at, last_sequence, deleted_at"
+_THREAD_READ_COLS = _THREAD_COLS + ", workspace_json"
 _MESSAGE_COLS = (
     "message_id, thread_id, turn_id, role, text, is_streaming, attachments_json, context_json, "
     "sources_json, metadata_json, created_at, updated_at, completed_at, created_sequence"
@@ -55,7 +56,8 @@ def load(text: str | None) -> Any:
 def _thread(row: Sequence[Any] | None) -> ThreadRow | None:
     if row is None:
         return None
-    return ThreadRow(row[0], row[1], row[2], row[3], row[4], int(row[5] or 0), row[6])
+    return ThreadRow(row[0], row[1], row[2], row[3], row[4], int(row[5] or 0), row[6],
+                     load(row[7]))
 
 
 def _message(row: Sequence[Any] | None) -> MessageRow | None:
@@ -101,7 +103,7 @@ class SqlQueries:
         return int(row[0])
 
     def thread(self, thread_id: str) -> ThreadRow | None:
-        return _thread(self.one(f"SELECT {_THREAD_COLS} FROM threads WHERE thread_id = ?",
+        return _thread(self.one(f"SELECT {_THREAD_READ_COLS} FROM threads WHERE thread_id = ?",
                                 (thread_id,)))
 
     def message(self, message_id: str) -> MessageRow | None:
@@ -198,6 +200,10 @@ class SqlTransaction(SqlQueries, Transaction):
                     (deleted_at, thread_id))
         self._x("UPDATE threads SET updated_at = ? WHERE thread_id = ?", (at, thread_id))
 
+    def set_thread_workspace(self, thread_id: str, workspace: JsonObject | None) -> None:
+        self._x("UPDATE threads SET workspace_json = ? WHERE thread_id = ?",
+                (dump(workspace), thread_id))
+
     def assistant_message_for_turn(self, turn_id: str) -> MessageRow | None:
         return _message(self.one(
             f"SELECT {_MESSAGE_COLS} FROM messages WHERE turn_id = ? AND role = 'assistant'",
@@ -257,7 +263,7 @@ class SqlReader(SqlQueries, Reader):
         return None if row is None else Device(row[0], row[1], row[2] or "")
 
     def threads_of(self, user_id: str) -> list[ThreadRow]:
-        rows = self.all(f"SELECT {_THREAD_COLS} FROM threads WHERE user_id = ? "
+        rows = self.all(f"SELECT {_THREAD_READ_COLS} FROM threads WHERE user_id = ? "
                         "AND deleted_at IS NULL ORDER BY updated_at DESC, thread_id", (user_id,))
         return [t for t in map(_thread, rows) if t is not None]
 

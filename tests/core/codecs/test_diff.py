@@ -1,0 +1,69 @@
+"""``parse_git_diff``: statuses, numbered lines, quoting, and never raising on any input."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.core.codecs.diff import (
+    file_change_from_wire,
+    parse_git_diff,
+    untracked_change,
+)
+
+DIFF = """diff --git a/src/app.py b/src/app.py
+index 1..2 100644
+--- a/src/app.py
++++ b/src/app.py
+@@ -10,3 +10,4 @@ def main():
+ keep
+-old
++new
++more
+ tail
+\\ No newline at end of file
+diff --git "a/sp ace\\303\\251.txt" "b/sp ace\\303\\251.txt"
+new file mode 100644
+--- /dev/null
++++ "b/sp ace\\303\\251.txt"
+@@ -0,0 +1 @@
++hi
+diff --git a/logo.png b/logo.png
+deleted file mode 100644
+Binary files a/logo.png and /dev/null differ
+"""
+
+
+def test_parse_numbers_lines_and_reads_statuses() -> None:
+    app, spaced, logo = parse_git_diff(DIFF)
+    assert (app.path, app.status) == ("src/app.py", "modified")
+    hunk = app.hunks[0]
+    assert (hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines) == (10, 3, 10, 4)
+    assert [(line.kind, line.text, line.old_line, line.new_line) for line in hunk.lines] == [
+        (" ", "keep", 10, 10), ("-", "old", 11, None), ("+", "new", None, 11),
+        ("+", "more", None, 12), (" ", "tail", 12, 13)]
+    assert (spaced.path, spaced.status) == ("sp aceé.txt", "added")
+    assert (logo.path, logo.status, logo.hunks) == ("logo.png", "deleted", ())
+
+
+def test_wire_round_trip() -> None:
+    for change in parse_git_diff(DIFF):
+        assert file_change_from_wire(change.to_wire()) == change
+    assert file_change_from_wire({"nope": 1}) is None
+
+
+def test_untracked_change_is_all_plus_lines() -> None:
+    change = untracked_change("n.txt", "a\nb\n")
+    assert change.status == "untracked"
+    assert [(line.kind, line.new_line) for line in change.hunks[0].lines] == [("+", 1), ("+", 2)]
+    assert untracked_change("e.txt", "").hunks == ()
+
+
+@given(st.text())
+def test_parse_never_raises_and_numbers_stay_consistent(text: str) -> None:
+    for change in parse_git_diff("diff --git a/x b/x\n" + text):
+        for hunk in change.hunks:
+            olds = [line.old_line for line in hunk.lines if line.old_line is not None]
+            news = [line.new_line for line in hunk.lines if line.new_line is not None]
+            assert olds == list(range(hunk.old_start, hunk.old_start + len(olds)))
+            assert news == list(range(hunk.new_start, hunk.new_start + len(news)))
