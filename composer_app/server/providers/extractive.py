@@ -162,7 +162,7 @@ def _quote(evidence: Evidence, direct: str | None = None) -> str | None:
         where = f"line {first}" if first == last else f"lines {first}–{last}"
         return f"{title} ({where}):\n\n{fenced(excerpt, language_for(ref.title))}"
     excerpt = prose_excerpt(hit.marked)
-    if direct is not None and excerpt.strip() == direct.strip():
+    if direct is not None and (excerpt.strip() == direct.strip() or not excerpt.strip()):
         return None
     return f"{title}: “{inline_markdown(excerpt)}”"
 
@@ -175,21 +175,45 @@ def _add_notices(draft: _Draft, notices: Sequence[Notice]) -> None:
 
 
 def compose_answer(used: Sequence[Evidence], checked: Sequence[Evidence],
-                   notices: Sequence[Notice] = ()) -> Answer:
-    """A direct answer from the best ``used`` passage, the supporting quotes (best first),
-    ``checked`` as inventory, then the offline note."""
+                   notices: Sequence[Notice] = (), *,
+                   direct: Sequence[tuple[Evidence, str]] | None = None,
+                   conflict: str | None = None, unanswered: Sequence[str] = ()) -> Answer:
+    """The direct answer (``direct``: the sentences chosen to answer the question, one per part,
+    each with its passage; else the best sentence of the first ``used`` passage), a line naming a
+    conflict between documents, the supporting quotes (best first), ``checked`` as inventory, then
+    the offline note. Sentences of one document form one paragraph cited on that document."""
     draft = _Draft()
-    direct: str | None = None
-    if used and not used[0].ref.code:
-        direct = best_sentence(used[0].hit.marked) or None
-        if direct is not None:
-            draft.add(inline_markdown(direct), "source-backed", [used[0].ref.contributor],
-                      used[0].ref.id)
-    for number, evidence in enumerate(used):
-        quote = _quote(evidence, direct if number == 0 else None)
-        cites = None if number == 0 and direct is not None else evidence.ref.id
+    if direct is None:
+        direct = []
+        if used and not used[0].ref.code:
+            sentence = best_sentence(used[0].hit.marked)
+            if sentence:
+                direct = [(used[0], sentence)]
+    cited: set[str] = set()
+    paragraphs: list[tuple[Evidence, list[str]]] = []
+    for evidence, sentence in direct:
+        if paragraphs and paragraphs[-1][0].ref.id == evidence.ref.id:
+            paragraphs[-1][1].append(sentence)
+        else:
+            paragraphs.append((evidence, [sentence]))
+    for evidence, said in paragraphs:
+        first = evidence.ref.id not in cited
+        cited.add(evidence.ref.id)
+        draft.add(inline_markdown(" ".join(said)), "source-backed", [evidence.ref.contributor],
+                  evidence.ref.id if first else None)
+    if conflict:
+        draft.add(inline_markdown(f"Note: {conflict}"), "source-backed",
+                  [used[0].ref.contributor] if used else ["indexed-documents"])
+    for part in unanswered:
+        draft.add(inline_markdown(f"I found nothing in your files that answers “{part}”."),
+                  "general-knowledge", ["general-knowledge"])
+    said_by = {e.ref.id: " ".join(s) for e, s in paragraphs}
+    for evidence in used:
+        quote = _quote(evidence, said_by.get(evidence.ref.id))
+        cites = None if evidence.ref.id in cited else evidence.ref.id
         if quote is not None:
             draft.add(quote, "source-backed", [evidence.ref.contributor], cites)
+            cited.add(evidence.ref.id)
         draft.entries.append(source_entry(evidence.ref, "used", snippet=evidence.hit.text,
                                           confidence=evidence.coverage))
     for evidence in checked:

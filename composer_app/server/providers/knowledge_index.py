@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from composer_app.server.providers.passage_store import Hit, PassageStore
-from composer_app.server.providers.passages import decode_text, split_passages
+from composer_app.server.providers.passages import decode_text, passages_for
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_FILES = 50_000
@@ -158,9 +158,8 @@ class KnowledgeIndex:
                 searchable=False,
             )
             return "skipped"
-        markdown = name.lower().endswith((".md", ".markdown"))
         self.store.put_document(
-            rel, name, split_passages(text, markdown=markdown),
+            rel, name, passages_for(name, text),
             size=info.st_size, mtime_ns=info.st_mtime_ns, sha256=digest,
         )
         return "indexed"

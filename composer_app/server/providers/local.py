@@ -5,23 +5,24 @@ provider input's ``<t3_context>`` envelope), the text of the attached files and 
 knowledge folder, by FTS5 ``bm25()`` retrieval, and composes an extractive answer (``extractive``).
 
 Invariants: nothing leaves the machine; the knowledge index is refreshed (incrementally) before
-every search, so answers reflect the folder's current files; a passage is ``used`` only when it
-holds the largest share of the question's terms found in any passage and at least
-``USED_MIN_COVERAGE`` of them; other retrieved documents are ``checked``; blocking work runs in a
-worker thread; any I/O or database error ends the turn with one ``Failed`` and a readable reason.
+every search, so answers reflect the folder's current files; which sentence answers, which
+documents are ``used`` or only ``checked``, conflicts and "not found" are decided by
+``answer_choice`` over sentences scored by ``answer_ranking`` (term weights are the inverse
+document frequencies of the searched stores); blocking work runs in a worker thread; any I/O or database error ends the turn with one ``Failed`` and a readable reason.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import math
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
 
+from composer_app.server.providers.answer_choice import choose
+from composer_app.server.providers.answer_ranking import idf, read_question
 from composer_app.server.providers.base import (
     Done,
     Failed,
@@ -31,6 +32,7 @@ from composer_app.server.providers.base import (
     TextDelta,
     TurnRequest,
 )
+from composer_app.server.providers.document_dates import written_date
 from composer_app.server.providers.extractive import (
     Answer,
     Evidence,
@@ -46,7 +48,7 @@ from composer_app.server.providers.passages import (
     decode_text,
     is_code_name,
     mime_type_for,
-    split_passages,
+    passages_for,
 )
 from composer_app.server.providers.prompt_context import (
     ContextPassage,
@@ -58,11 +60,11 @@ from composer_app.server.providers.questions import (
     listing_request,
     question_terms,
 )
+from composer_app.server.providers.term_forms import synonyms_of
 
-USED_MIN_COVERAGE = 0.6
 MAX_USED = 3
-MAX_CHECKED = 8
-SEARCH_LIMIT = 12
+SEARCH_LIMIT = 30
+DATE_HEAD_BYTES = 4_096
 STREAM_CHUNK_CHARS = 160
 _CODE_KINDS = frozenset({"terminal", "review-comment", "element", "preview-annotation"})
 _SKIPPED_KINDS = frozenset({"file", "image"})
@@ -201,7 +203,7 @@ class LocalProvider:
     @staticmethod
     def _add(store: PassageStore, refs: dict[str, SourceRef], firsts: list[Evidence],
              ref: SourceRef, text: str) -> None:
-        passages = split_passages(text, markdown=ref.title.lower().endswith((".md", ".markdown")))
+        passages = passages_for(ref.title, text)
         store.put_document(ref.id, ref.title, passages)
         refs[ref.id] = ref
         if passages:
@@ -224,23 +226,40 @@ class LocalProvider:
     def _search(self, question: str, scratch: PassageStore, refs: dict[str, SourceRef],
                 files: list[FileInfo], notices: list[Notice], scope: str) -> Answer:
         terms = question_terms(question)
-        found = [Evidence(refs[h.key], h, h.matched / len(terms))
-                 for h in scratch.search(terms, SEARCH_LIMIT)]
+        widened = list(dict.fromkeys(terms + [s for t in terms for s in synonyms_of(t)]))
+        infos = {info.path: info for info in files}
+        found = [Evidence(refs[h.key], h) for h in scratch.search(widened, SEARCH_LIMIT)]
+        stores = [scratch]
         if self.index is not None:
-            infos = {info.path: info for info in files}
-            found += [Evidence(knowledge_ref(infos[h.key]), h, h.matched / len(terms))
-                      for h in self.index.search(terms, SEARCH_LIMIT) if h.key in infos]
-        best: dict[str, Evidence] = {}
-        for evidence in sorted(found, key=lambda e: -e.hit.matched):  # stable: context first
-            best.setdefault(evidence.ref.id, evidence)
-        ranked = list(best.values())
-        needed = max(1, math.ceil(USED_MIN_COVERAGE * len(terms)))
-        top = ranked[0].hit.matched if ranked else 0
-        used = [e for e in ranked if top >= needed and e.hit.matched == top][:MAX_USED]
-        checked = [e for e in ranked if e not in used][:MAX_CHECKED]
-        if not used:
-            return compose_general(scope, checked, notices)
-        return compose_answer(used, checked, notices)
+            found += [Evidence(knowledge_ref(infos[h.key]), h)
+                      for h in self.index.search(widened, SEARCH_LIMIT) if h.key in infos]
+            stores.append(self.index.store)
+        passages = sum(store.passage_count() for store in stores)
+        counts = [store.frequencies(terms) for store in stores]
+        frequency = {t: sum(c.get(t, 0) for c in counts) for t in terms}
+        parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
+        choice = choose(parts, found, lambda ref: self._dated(ref, infos))
+        if not choice.used:
+            return compose_general(scope, choice.checked, notices)
+        return compose_answer(choice.used, choice.checked, notices,
+                              direct=[(d.evidence, d.sentence) for d in choice.direct],
+                              conflict=choice.conflict, unanswered=choice.unanswered)
+
+    def _dated(self, ref: SourceRef, infos: dict[str, FileInfo]) -> date | None:
+        """A knowledge file's own written date, else its modification date; ``None`` for other
+        sources."""
+        path = (ref.file_id or "").removeprefix("knowledge:")
+        info = infos.get(path) if ref.file_id and ref.file_id.startswith("knowledge:") else None
+        if info is None or self.index is None:
+            return None
+        try:
+            with (self.index.folder / info.path).open("rb") as handle:
+                head = handle.read(DATE_HEAD_BYTES)
+        except OSError:
+            head = b""
+        text = decode_text(head, info.path) if head else None
+        written = written_date(text) if text else None
+        return written or datetime.fromtimestamp(info.mtime_ns / 1e9, UTC).date()
 
     def _listing(self, request: ListingRequest, files: list[FileInfo]) -> Answer:
         chosen = [f for f in files if not request.extensions

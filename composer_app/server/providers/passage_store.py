@@ -21,7 +21,7 @@ from composer_app.server.providers.passages import Passage
 
 MARK_OPEN = "\x01"
 MARK_CLOSE = "\x02"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: prose passages hold one joined block per line
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -102,9 +102,18 @@ class PassageStore:
             self._db.execute("PRAGMA busy_timeout=5000")
         with self._lock:
             self._db.executescript(_SCHEMA)
+            if self.get_meta("schema") not in (None, SCHEMA_VERSION):
+                self._rebuild()
             self._db.execute(
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
             )
+
+    def _rebuild(self) -> None:
+        """Drop an index written by another schema version (it is rebuilt from the files)."""
+        self._db.executescript(
+            "DROP TABLE IF EXISTS passages_fts; DROP TABLE IF EXISTS passages; "
+            "DROP TABLE IF EXISTS documents; DELETE FROM meta;")
+        self._db.executescript(_SCHEMA)
 
     def close(self) -> None:
         """Close the connection; the store is unusable afterwards."""
@@ -208,6 +217,17 @@ class PassageStore:
     def passage_count(self) -> int:
         with self._lock:
             return int(self._db.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+    def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many passages contain each of ``terms`` (FTS5's own tokenization)."""
+        counts: dict[str, int] = {}
+        with self._lock:
+            for term in dict.fromkeys(terms):
+                if term.strip():
+                    counts[term] = int(self._db.execute(
+                        "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
+                        (quote_term(term),)).fetchone()[0])
+        return counts
 
     def search(self, terms: Sequence[str], limit: int = 8) -> list[Hit]:
         """The best ``limit`` passages matching any of ``terms``, best first, with term coverage."""
