@@ -2,9 +2,11 @@
 a conflict between documents, and an honest "not found".
 
 Invariants: a part of the question is answered only by a sentence whose ``coverage`` reaches
-``USED_THRESHOLD``; with no part answered there is no direct sentence and no ``used`` document; the
+``USED_THRESHOLD`` (a part whose nearest sentence is already said for another part is not reported
+as unanswered); with no part answered there is no direct sentence and no ``used`` document; the
 documents of the direct sentences come first among ``used``; when another document answers the
-same part nearly as well (``CONFLICT_RATIO`` of the score) with different numbers, the one that is
+same part nearly as well (``CONFLICT_RATIO`` of the score) about the same subject
+(``same_subject``) with different numbers, the one that is
 newer by its own written date (else its modification time) is answered from and the other is only
 ``checked``, and ``conflict`` names both in one sentence; every document's ``coverage`` (its
 confidence) is the best coverage of any of its sentences over the question's parts.
@@ -21,8 +23,10 @@ from composer_app.server.providers.answer_ranking import (
     Part,
     Scored,
     Sentence,
+    context_quote,
     numbers_of,
     passage_sentences,
+    same_subject,
     score,
 )
 from composer_app.server.providers.extractive import Evidence, SourceRef
@@ -30,7 +34,7 @@ from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.term_forms import stems
 
 USED_THRESHOLD = 0.6
-CONFLICT_RATIO = 0.85
+CONFLICT_RATIO = 0.75
 ALSO_USED_RATIO = 0.92
 MAX_USED = 3
 MAX_CHECKED = 8
@@ -53,6 +57,7 @@ class Choice:
     checked: list[Evidence] = field(default_factory=list)
     conflict: str | None = None
     unanswered: list[str] = field(default_factory=list)
+    quotes: dict[str, str] = field(default_factory=dict)
 
 
 def _units(evidences: Sequence[Evidence]) -> list[Sentence]:
@@ -82,6 +87,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     coverage: dict[str, float] = {}
     best_unit: dict[str, Scored] = {}
     answers: list[Scored | None] = []
+    nearest: list[Scored | None] = []
     older: set[str] = set()
     conflict: str | None = None
     for part in parts:
@@ -93,6 +99,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
             coverage[key] = max(coverage.get(key, 0.0), scored.coverage)
             if key not in best_unit or scored.score > best_unit[key].score:
                 best_unit[key] = scored
+        nearest.append(ranked[0] if ranked else None)
         top = ranked[0] if ranked and ranked[0].coverage >= USED_THRESHOLD else None
         if top is not None and not _is_code(by_key[top.sentence.key]):
             top, line, loser = _resolve_conflict(top, per_doc, by_key, dated)
@@ -120,8 +127,13 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     keys = keys[:MAX_USED]
     used = [_with(evidences[best_unit[k].sentence.passage], coverage[k]) for k in keys]
     checked = _ordered(best_unit, evidences, coverage, exclude=set(keys))[:MAX_CHECKED]
-    unanswered = [part.text for part, a in zip(parts, answers, strict=True) if a is None]
-    return Choice(direct, used, checked, conflict, unanswered)
+    said = {d.sentence for d in direct}
+    unanswered = [part.text for part, a, near in zip(parts, answers, nearest, strict=True)
+                  if a is None and (near is None or near.sentence.text not in said)]
+    quotes = {k: context_quote(best_unit[k].sentence,
+                               evidences[best_unit[k].sentence.passage].hit.marked)
+              for k in keys if not _is_code(by_key[k])}
+    return Choice(direct, used, checked, conflict, unanswered, quotes)
 
 
 def _is_code(evidence: Evidence) -> bool:
@@ -154,7 +166,8 @@ def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str,
         if rival.coverage < USED_THRESHOLD or rival.score < CONFLICT_RATIO * top.score:
             continue
         theirs = numbers_of(rival.sentence.text)
-        if not (mine or theirs) or mine == theirs:
+        if not (mine or theirs) or mine == theirs or \
+                not same_subject(top.sentence.text, rival.sentence.text):
             continue
         first, second = by_key[top.sentence.key].ref, by_key[key].ref
         day_first, day_second = dated(first), dated(second)

@@ -7,7 +7,8 @@ other in the question (its subjects, such as ``new employees`` or ``secondary da
 sentence of every retrieved prose passage is scored against each part:
 
 * ``coverage`` (0..1) is the weighted share of the part's terms the sentence contains: a term in
-  the sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``), a term found only
+  the sentence counts fully (two adjacent terms also count when the sentence has them as one
+  compound word: *roll back* and *rollback*) (a synonym or related form counts ``SYNONYM_CREDIT``), a term found only
   in the section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only
   in the previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
   when the sentence refers back with *it*, *they*, *this*, ...); a number of the question missing
@@ -26,7 +27,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.passage_store import unmark
@@ -42,11 +43,13 @@ PAIR_BONUS = 0.12
 TYPE_BONUS = 0.06
 RANK_BONUS = 0.02
 MISSING_NUMBER_FACTOR = 0.5
+SAME_SUBJECT_SHARE = 0.5
+QUOTE_MAX_CHARS = 600
 
 # Words that say what kind of answer is wanted; the answer itself rarely repeats them.
 ANSWER_WORDS = frozenset(
     "often long quickly soon fast big large old far frequently time times day date much many "
-    "size amount number".split())
+    "size amount number located location situated based".split())
 _BACK_REFERENCE = frozenset("it its they them their this these those such there he she".split())
 _NUMBER_WORDS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty "
@@ -88,6 +91,7 @@ class Part:
     terms: tuple[Term, ...]
     pairs: tuple[tuple[str, str], ...]
     wants: str | None  # "quantity", "name" or None
+    compounds: tuple[tuple[str, str, str], ...] = ()  # ("roll", "back", "rollback")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +130,7 @@ def read_question(question: str, weight_of: Callable[[str], float]) -> list[Part
         first, second = parts
         extra = tuple(Term(t.word, t.stem, t.weight * INHERITED_WEIGHT, t.number)
                       for t in first.terms if all(t.stem != s.stem for s in second.terms))
-        parts[1] = Part(second.text, second.terms + extra, second.pairs, second.wants)
+        parts[1] = replace(second, terms=second.terms + extra)
     return parts
 
 
@@ -147,7 +151,10 @@ def _part(text: str, weight_of: Callable[[str], float]) -> Part:
         (a, b) for a, b in zip(sequence, sequence[1:], strict=False)
         if a in keys and b in keys and a != b))
     wants = "quantity" if _QUANTITY.search(text) else "name" if _NAMED.search(text) else None
-    return Part(text, terms, pairs, wants)
+    stemmed = {t.stem for t in terms}
+    compounds = tuple((a, b, a + b) for a, b in zip(sequence, sequence[1:], strict=False)
+                      if a in stemmed and b in stemmed and a != b)
+    return Part(text, terms, pairs, wants, compounds)
 
 
 def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
@@ -161,7 +168,7 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
         if not line:
             continue
         if line.startswith("#"):
-            heading = title_stems | frozenset(stems(line.lstrip("#")))
+            heading = heading | frozenset(stems(line.lstrip("#")))
             continue
         previous: frozenset[str] = frozenset()
         for sentence in sentences(line):
@@ -176,6 +183,9 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
 def score(sentence: Sentence, part: Part) -> Scored:
     """``sentence`` scored against ``part`` (see the module docstring)."""
     own = set(sentence.stems)
+    for first, second, joined in part.compounds:  # "rolls back" answered by "rollback"
+        if joined in own:
+            own.update((first, second))
     carry = BACK_REFERENCE_CREDIT if sentence.back_reference else CARRY_CREDIT
     total = sum(t.weight for t in part.terms) or 1.0
     gained = 0.0
@@ -230,3 +240,35 @@ def numbers_of(text: str) -> frozenset[str]:
     found = {w.casefold() for w in re.findall(r"[^\W_]+(?:[.,:][0-9]+)*", text)
              if _DIGITS.search(w) or w.casefold() in _NUMBER_WORDS}
     return frozenset(found)
+
+
+def same_subject(first: str, second: str) -> bool:
+    """True when two sentences share at least half of the shorter one's content words (they
+    state something about the same thing)."""
+    a = {w for w in stems(first) if w not in STOP_WORDS and not _DIGITS.search(w)}
+    b = {w for w in stems(second) if w not in STOP_WORDS and not _DIGITS.search(w)}
+    if not a or not b:
+        return False
+    return len(a & b) >= SAME_SUBJECT_SHARE * min(len(a), len(b))
+
+
+def context_quote(sentence: Sentence, marked: str, max_chars: int = QUOTE_MAX_CHARS) -> str:
+    """The paragraph around ``sentence``: whole sentences of its own block, grown from the
+    sentence itself to both sides while they fit in ``max_chars`` (the sentence always stays)."""
+    lines = unmark(marked).split("\n")
+    if sentence.block >= len(lines):
+        return sentence.text
+    own = sentences(lines[sentence.block].strip())
+    if sentence.text not in own:
+        return sentence.text
+    first = last = own.index(sentence.text)
+    size = len(sentence.text)
+    while True:
+        grown = False
+        for candidate in (first - 1, last + 1):
+            if 0 <= candidate < len(own) and size + len(own[candidate]) + 1 <= max_chars:
+                size += len(own[candidate]) + 1
+                first, last = min(first, candidate), max(last, candidate)
+                grown = True
+        if not grown:
+            return " ".join(own[first : last + 1])

@@ -15,7 +15,7 @@ only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,15 +153,17 @@ def source_entry(ref: SourceRef, usage: str, *, snippet: str | None = None,
     return entry
 
 
-def _quote(evidence: Evidence, direct: str | None = None) -> str | None:
-    """The supporting quote of a passage; ``None`` when it would only repeat ``direct``."""
+def _quote(evidence: Evidence, direct: str | None = None, chosen: str | None = None
+           ) -> str | None:
+    """The supporting quote of a passage (``chosen`` when given, else its best sentences);
+    ``None`` when it would only repeat ``direct``."""
     ref, hit = evidence.ref, evidence.hit
     title = f"**{inline_markdown(ref.title)}**"
     if ref.code:
         excerpt, first, last = code_excerpt(hit.marked, hit.line_start)
         where = f"line {first}" if first == last else f"lines {first}–{last}"
         return f"{title} ({where}):\n\n{fenced(excerpt, language_for(ref.title))}"
-    excerpt = prose_excerpt(hit.marked)
+    excerpt = chosen if chosen is not None else prose_excerpt(hit.marked)
     if direct is not None and (excerpt.strip() == direct.strip() or not excerpt.strip()):
         return None
     return f"{title}: “{inline_markdown(excerpt)}”"
@@ -177,11 +179,13 @@ def _add_notices(draft: _Draft, notices: Sequence[Notice]) -> None:
 def compose_answer(used: Sequence[Evidence], checked: Sequence[Evidence],
                    notices: Sequence[Notice] = (), *,
                    direct: Sequence[tuple[Evidence, str]] | None = None,
-                   conflict: str | None = None, unanswered: Sequence[str] = ()) -> Answer:
+                   conflict: str | None = None, unanswered: Sequence[str] = (),
+                   quotes: Mapping[str, str] | None = None) -> Answer:
     """The direct answer (``direct``: the sentences chosen to answer the question, one per part,
     each with its passage; else the best sentence of the first ``used`` passage), a line naming a
     conflict between documents, the supporting quotes (best first), ``checked`` as inventory, then
-    the offline note. Sentences of one document form one paragraph cited on that document."""
+    the offline note. Sentences of one document form one paragraph cited on that document;
+    ``quotes`` gives a document's quote by entry id (else its best-matching sentences)."""
     draft = _Draft()
     if direct is None:
         direct = []
@@ -209,7 +213,7 @@ def compose_answer(used: Sequence[Evidence], checked: Sequence[Evidence],
                   "general-knowledge", ["general-knowledge"])
     said_by = {e.ref.id: " ".join(s) for e, s in paragraphs}
     for evidence in used:
-        quote = _quote(evidence, said_by.get(evidence.ref.id))
+        quote = _quote(evidence, said_by.get(evidence.ref.id), (quotes or {}).get(evidence.ref.id))
         cites = None if evidence.ref.id in cited else evidence.ref.id
         if quote is not None:
             draft.add(quote, "source-backed", [evidence.ref.contributor], cites)

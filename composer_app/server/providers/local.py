@@ -243,7 +243,8 @@ class LocalProvider:
             return compose_general(scope, choice.checked, notices)
         return compose_answer(choice.used, choice.checked, notices,
                               direct=[(d.evidence, d.sentence) for d in choice.direct],
-                              conflict=choice.conflict, unanswered=choice.unanswered)
+                              conflict=choice.conflict, unanswered=choice.unanswered,
+                              quotes=choice.quotes)
 
     def _dated(self, ref: SourceRef, infos: dict[str, FileInfo]) -> date | None:
         """A knowledge file's own written date, else its modification date; ``None`` for other

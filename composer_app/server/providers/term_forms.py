@@ -10,6 +10,7 @@ workplace documents, never phrases of a particular folder.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Iterable
 
 SYNONYM_CREDIT = 0.75
@@ -68,6 +69,7 @@ def _groups() -> dict[str, frozenset[str]]:
     return {word: frozenset(group) for word, group in by_word.items()}
 
 
+@lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
     """A light English stem of ``word`` (plurals, -ing, -ed, -ly and a few derivations)."""
     word = word.casefold().replace("’", "'")
@@ -110,15 +112,16 @@ def related(term_stem: str) -> frozenset[str]:
     return _SYNONYMS.get(term_stem, frozenset())
 
 
-def synonyms_of(word: str) -> list[str]:
+@lru_cache(maxsize=4_096)
+def synonyms_of(word: str) -> tuple[str, ...]:
     """Plain words related to ``word`` (for widening a search), excluding ``word`` itself."""
     own = stem(word)
-    found = []
+    found: list[str] = []
     for line in _SYNONYM_TEXT.strip().split("\n"):
         members = line.split()
         if any(stem(m) == own for m in members):
             found.extend(m for m in members if stem(m) != own and "-" not in m)
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
 def term_credit(term_stem: str, present: Iterable[str]) -> float:
