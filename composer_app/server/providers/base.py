@@ -39,6 +39,10 @@ class TurnRequest:
     instructions: str
     attachments: tuple[ProviderAttachment, ...] = ()
     history: tuple[tuple[str, str], ...] = ()
+    # Material of the thread's earlier user messages (oldest first): their attached files and
+    # their provider prompts (which carry their context records), so later questions can use them.
+    earlier_attachments: tuple[ProviderAttachment, ...] = ()
+    earlier_prompts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

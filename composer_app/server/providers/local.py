@@ -33,6 +33,7 @@ from composer_app.server.providers.base import (
     TurnRequest,
 )
 from composer_app.server.providers.document_dates import written_date
+from composer_app.server.providers.document_text import DocumentText, read_document
 from composer_app.server.providers.extractive import (
     Answer,
     Evidence,
@@ -65,6 +66,7 @@ from composer_app.server.providers.term_forms import synonyms_of
 MAX_USED = 3
 SEARCH_LIMIT = 30
 DATE_HEAD_BYTES = 4_096
+MAX_UNREADABLE = 5
 STREAM_CHUNK_CHARS = 160
 _CODE_KINDS = frozenset({"terminal", "review-comment", "element", "preview-annotation"})
 _SKIPPED_KINDS = frozenset({"file", "image"})
@@ -120,14 +122,28 @@ def attachment_ref(attachment: ProviderAttachment) -> SourceRef:
     )
 
 
-def _read_attachment(attachment: ProviderAttachment) -> str | None:
-    if attachment.size_bytes > MAX_FILE_BYTES or attachment.mime_type.startswith("image/"):
-        return None
+def _read_attachment(attachment: ProviderAttachment) -> DocumentText:
+    """The text of an attached file, or why it has none."""
+    if attachment.mime_type.startswith("image/"):
+        return DocumentText(None, "It is an image, and the offline assistant reads only text.")
+    if attachment.size_bytes > MAX_FILE_BYTES:
+        return DocumentText(None, "It is larger than the 4 MB the offline assistant reads.")
     try:
         data = attachment.path.read_bytes()[: MAX_FILE_BYTES + 1]
     except OSError:
-        return None
-    return decode_text(data, attachment.name) if len(data) <= MAX_FILE_BYTES else None
+        return DocumentText(None, "Its stored copy could not be opened.")
+    if len(data) > MAX_FILE_BYTES:
+        return DocumentText(None, "It is larger than the 4 MB the offline assistant reads.")
+    document = read_document(attachment.name, data)
+    if document.text is None and document.problem is None:
+        return DocumentText(None, "It isn't a text file or document the offline assistant can "
+                                  "search.")
+    return document
+
+
+def _unreadable_notice(ref: SourceRef, name: str, problem: str) -> Notice:
+    return Notice(f"I couldn't read {name}: {problem[:1].lower()}{problem[1:]} It was not "
+                  "checked.", ref, f"Not searched: {problem}"[:280])
 
 
 def _joined(parts: Sequence[str]) -> str:
@@ -176,18 +192,19 @@ class LocalProvider:
                     self._add(scratch, refs, firsts, context_ref(entry), entry.body)
             for attachment in request.attachments:
                 ref = attachment_ref(attachment)
-                text = _read_attachment(attachment)
-                if text is None:
-                    notices.append(Notice(
-                        f"I couldn't read {attachment.name} because it isn't a text file I can "
-                        "search, so it was not checked.", ref,
-                        "Not a searchable text file, so its contents were not checked."))
-                elif text.strip():
-                    self._add(scratch, refs, firsts, ref, text)
+                document = _read_attachment(attachment)
+                if document.text is None:
+                    notices.append(_unreadable_notice(ref, attachment.name,
+                                                      document.problem or ""))
+                elif document.text.strip():
+                    self._add(scratch, refs, firsts, ref, document.text, prose=document.prose)
+            self._add_earlier(scratch, refs, request)
             files: list[FileInfo] = []
             if self.index is not None:
                 self.index.refresh()
                 files = self.index.files()
+                notices += [_unreadable_notice(knowledge_ref(info), info.path, problem)
+                            for info, problem in self.index.unreadable()[:MAX_UNREADABLE]]
             listing = listing_request(parsed.question)
             if listing is not None and self.index is not None:
                 return self._listing(listing, files)
@@ -200,10 +217,26 @@ class LocalProvider:
         finally:
             scratch.close()
 
+    def _add_earlier(self, scratch: PassageStore, refs: dict[str, SourceRef],
+                     request: TurnRequest) -> None:
+        """The thread's earlier attachments and context entries, searchable but never the
+        subject of an attachment-only reply (see ``TurnRequest.earlier_attachments``)."""
+        unused: list[Evidence] = []
+        for prompt in request.earlier_prompts:
+            for entry in read_provider_input(prompt).entries:
+                ref = context_ref(entry)
+                if entry.kind not in _SKIPPED_KINDS and entry.body.strip() and ref.id not in refs:
+                    self._add(scratch, refs, unused, ref, entry.body)
+        for attachment in request.earlier_attachments:
+            ref = attachment_ref(attachment)
+            text = None if ref.id in refs else _read_attachment(attachment).text
+            if text is not None and text.strip():
+                self._add(scratch, refs, unused, ref, text)
+
     @staticmethod
     def _add(store: PassageStore, refs: dict[str, SourceRef], firsts: list[Evidence],
-             ref: SourceRef, text: str) -> None:
-        passages = passages_for(ref.title, text)
+             ref: SourceRef, text: str, *, prose: bool = False) -> None:
+        passages = passages_for(ref.title, text, prose=prose)
         store.put_document(ref.id, ref.title, passages)
         refs[ref.id] = ref
         if passages:

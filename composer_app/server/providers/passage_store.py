@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS documents(
     size INTEGER NOT NULL DEFAULT 0,
     mtime_ns INTEGER NOT NULL DEFAULT 0,
     sha256 TEXT NOT NULL DEFAULT '',
-    searchable INTEGER NOT NULL DEFAULT 1
+    searchable INTEGER NOT NULL DEFAULT 1,
+    problem TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS passages(
     passage_id INTEGER PRIMARY KEY,
@@ -166,14 +167,16 @@ class PassageStore:
         mtime_ns: int = 0,
         sha256: str = "",
         searchable: bool = True,
+        problem: str = "",
     ) -> None:
-        """Insert or replace a document and all of its passages."""
+        """Insert or replace a document and all of its passages (``problem``: why an unsearchable
+        document could not be read, user-safe; empty when it is simply not a document)."""
         with self.transaction():
             self.delete_document(key)
             cur = self._db.execute(
-                "INSERT INTO documents(key, title, size, mtime_ns, sha256, searchable) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (key, title, size, mtime_ns, sha256, int(searchable)),
+                "INSERT INTO documents(key, title, size, mtime_ns, sha256, searchable, problem) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (key, title, size, mtime_ns, sha256, int(searchable), problem),
             )
             doc_id = cur.lastrowid
             for passage in passages:
@@ -213,6 +216,13 @@ class PassageStore:
         with self._lock:
             rows = self._db.execute(f"SELECT key, title FROM documents{where} ORDER BY key")
             return [(str(k), str(t)) for k, t in rows.fetchall()]
+
+    def problems(self) -> dict[str, str]:
+        """``key -> problem`` of the documents that could not be read."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key, problem FROM documents WHERE problem != '' ORDER BY key").fetchall()
+        return {str(k): str(p) for k, p in rows}
 
     def passage_count(self) -> int:
         with self._lock:

@@ -33,10 +33,10 @@ _BINARY_TEXT = (
     ".exe .dll .so .dylib .o .a .class .pyc .pyo .whl .mp3 .mp4 .mov .avi .wav .flac .ogg "
     ".woff .woff2 .ttf .otf .eot .sqlite .sqlite3 .db .bin .dat .iso .dmg .psd .heic"
 )
-BINARY_EXTENSIONS = frozenset(_BINARY_TEXT.split())
+BINARY_EXTENSIONS = frozenset(_BINARY_TEXT.split()) | {".docx"}
 _CODE_TEXT = (
     ".py .pyi .js .mjs .cjs .ts .tsx .jsx .c .h .cc .cpp .hpp .cs .java .kt .go .rs .rb .php "
-    ".swift .scala .sh .bash .zsh .ps1 .sql .css .scss .html .xml .json .yaml .yml .toml .ini "
+    ".swift .scala .sh .bash .zsh .ps1 .sql .css .scss .xml .json .yaml .yml .toml .ini "
     ".cfg .lua .pl .r .m .dart .vue .svelte"
 )
 CODE_EXTENSIONS = frozenset(_CODE_TEXT.split())
@@ -260,8 +260,9 @@ def prose_passages(text: str) -> list[Passage]:
     return passages
 
 
-def passages_for(name: str, text: str) -> list[Passage]:
-    """The passages of a document named ``name``: code by lines, everything else as prose."""
-    if is_code_name(name):
+def passages_for(name: str, text: str, *, prose: bool = False) -> list[Passage]:
+    """The passages of a document named ``name``: code by lines, everything else (and anything
+    when ``prose``) as prose."""
+    if is_code_name(name) and not prose:
         return split_passages(text)
     return prose_passages(text)
