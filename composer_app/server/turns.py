@@ -44,8 +44,8 @@ from composer_app.server.providers.base import (
 from composer_app.server.store.base import AttachmentRow, JsonObject, Reader, ThreadStore
 
 _log = logging.getLogger(__name__)
-MIN_WAIT = 0.005
-EARLIER_MESSAGES = 20  # how many earlier user messages' material a turn can still search  # a due delta still waits this long for more output before it is written
+MIN_WAIT = 0.005  # a due delta still waits this long for more output before it is written
+EARLIER_MESSAGES = 20  # how many earlier user messages' material a turn can still search
 
 
 def provider_prompt(plan: TurnPlan) -> str:

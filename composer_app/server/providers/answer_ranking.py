@@ -7,8 +7,9 @@ other in the question (its subjects, such as ``new employees`` or ``secondary da
 sentence of every retrieved prose passage is scored against each part:
 
 * ``coverage`` (0..1) is the weighted share of the part's terms the sentence contains: a term in
-  the sentence counts fully (two adjacent terms also count when the sentence has them as one
-  compound word: *roll back* and *rollback*) (a synonym or related form counts ``SYNONYM_CREDIT``), a term found only
+  the sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``; two adjacent
+  terms also count when the sentence has them as one compound word: *roll back*, *rollback*), a
+  term found only
   in the section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only
   in the previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
   when the sentence refers back with *it*, *they*, *this*, ...); a number of the question missing
@@ -28,6 +29,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.passage_store import unmark
@@ -47,19 +49,20 @@ SAME_SUBJECT_SHARE = 0.5
 QUOTE_MAX_CHARS = 600
 
 # Words that say what kind of answer is wanted; the answer itself rarely repeats them.
-ANSWER_WORDS = frozenset(
-    "often long quickly soon fast big large old far frequently time times day date much many "
-    "size amount number located location situated based".split())
-_BACK_REFERENCE = frozenset("it its they them their this these those such there he she".split())
-_NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty "
-    "fifty hundred thousand million once twice daily weekly monthly yearly annually nightly "
-    "hourly half quarter".split())
-_TIME_WORDS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend january "
-    "february march april may june july august september october november december morning "
-    "evening night midnight noon day days week weeks month months year years hour hours minute "
-    "minutes second seconds".split())
+_ANSWER_TEXT = """often long quickly soon fast big large old far frequently time times day date much
+    many size amount number located location situated based"""
+ANSWER_WORDS = frozenset(_ANSWER_TEXT.split())
+_BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
+_BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
+_NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve fifteen twenty
+    thirty forty fifty hundred thousand million once twice daily weekly monthly yearly annually
+    nightly hourly half quarter"""
+_NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
+_TIME_TEXT = """monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend
+    january february march april may june july august september october november december morning
+    evening night midnight noon day days week weeks month months year years hour hours minute
+    minutes second seconds"""
+_TIME_WORDS = frozenset(_TIME_TEXT.split())
 _QUANTITY = re.compile(
     r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old)|when\b|"
     r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
@@ -148,11 +151,11 @@ def _part(text: str, weight_of: Callable[[str], float]) -> Part:
     sequence = [stem(w) for w in re.findall(r"[^\W_]+", text.casefold())]
     keys = {t.stem for t in terms if t.word not in ANSWER_WORDS}
     pairs = tuple(dict.fromkeys(
-        (a, b) for a, b in zip(sequence, sequence[1:], strict=False)
+        (a, b) for a, b in pairwise(sequence)
         if a in keys and b in keys and a != b))
     wants = "quantity" if _QUANTITY.search(text) else "name" if _NAMED.search(text) else None
     stemmed = {t.stem for t in terms}
-    compounds = tuple((a, b, a + b) for a, b in zip(sequence, sequence[1:], strict=False)
+    compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
                       if a in stemmed and b in stemmed and a != b)
     return Part(text, terms, pairs, wants, compounds)
 
@@ -213,11 +216,8 @@ def score(sentence: Sentence, part: Part) -> Scored:
 
 def _adjacent(words: Sequence[str], a: str, b: str) -> bool:
     """True when ``a`` is followed by ``b`` within two words (``new employees``, ``new hire
-    employees``) or ``b`` is followed by ``a`` within two words with one word between."""
-    for i, word in enumerate(words):
-        if word == a and b in words[i + 1 : i + 3]:
-            return True
-    return False
+    employees``)."""
+    return any(word == a and b in words[i + 1 : i + 3] for i, word in enumerate(words))
 
 
 def _holds(sentence: Sentence, wants: str) -> bool:

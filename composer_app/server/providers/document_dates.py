@@ -1,7 +1,7 @@
 """The date a document says it was written, read from its own text.
 
-Invariants: ``written_date`` looks only at the first ``HEAD_LINES`` lines; a date on a line that
-names it (``Last updated``, ``Effective``, ``Published``, ``Date``, ``Revised``, ``As of``, ...) wins
+Invariants: ``written_date`` looks only at the first ``HEAD_LINES`` lines; a date on a line
+that names it (``Last updated``, ``Effective``, ``Published``, ``Date``, ``As of``, ...) wins
 over any other date; otherwise the first date of the head counts; dates are ISO (``2025-09-15``),
 day-month-year (``15 September 2025``), month-day-year (``September 15, 2025``) or month-year
 (``September 2025``, read as its first day); anything else gives ``None`` (callers then fall back to

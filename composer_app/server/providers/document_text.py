@@ -23,9 +23,9 @@ from composer_app.server.providers.passages import decode_text
 
 PDF_MAX_PAGES = 500
 _HTML_NAMES = (".html", ".htm", ".xhtml")
-_BLOCK_TAGS = frozenset(
-    "p div section article header footer main aside nav blockquote pre table tr ul ol dl dt dd "
-    "figure figcaption form fieldset address br hr body html title".split())
+_BLOCK_TEXT = """p div section article header footer main aside nav blockquote pre table tr ul ol
+    dl dt dd figure figcaption form fieldset address br hr body html title"""
+_BLOCK_TAGS = frozenset(_BLOCK_TEXT.split())
 _SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "head"})
 
 

@@ -6,8 +6,8 @@ the folder's current text files: a file is re-read only when its size or mtime c
 re-indexed only when its SHA-256 changed; deleted files leave the index; PDF, .docx and HTML files
 are indexed by their text (``document_text``); binary files, files over ``MAX_FILE_BYTES``, hidden
 entries and symlinks are never indexed (binary and over-size files are remembered as unsearchable
-so they are not re-read every time, a document that could not be read with the reason why); document keys are POSIX paths
-relative to the folder.
+so they are not re-read every time, a document that could not be read with the reason why);
+document keys are POSIX paths relative to the folder.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from composer_app.server.providers.passage_store import Hit, PassageStore
 from composer_app.server.providers.document_text import read_document
+from composer_app.server.providers.passage_store import Hit, PassageStore
 from composer_app.server.providers.passages import passages_for
 
 MAX_FILE_BYTES = 4 * 1024 * 1024

@@ -8,7 +8,8 @@ Invariants: nothing leaves the machine; the knowledge index is refreshed (increm
 every search, so answers reflect the folder's current files; which sentence answers, which
 documents are ``used`` or only ``checked``, conflicts and "not found" are decided by
 ``answer_choice`` over sentences scored by ``answer_ranking`` (term weights are the inverse
-document frequencies of the searched stores); blocking work runs in a worker thread; any I/O or database error ends the turn with one ``Failed`` and a readable reason.
+document frequencies of the searched stores); blocking work runs in a worker thread; any I/O or
+database error ends the turn with one ``Failed`` and a readable reason.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ workplace documents, never phrases of a particular folder.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Iterable
+from functools import lru_cache
 
 SYNONYM_CREDIT = 0.75
 PREFIX_MIN = 6

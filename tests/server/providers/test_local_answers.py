@@ -268,7 +268,7 @@ def test_an_unreadable_attachment_is_named_with_the_reason(ask, tmp_path: Path):
     attachment = ProviderAttachment("att_2", "report.pdf", "application/pdf",
                                     broken.stat().st_size, broken)
     outcome = ask("What does the report say about revenue?", attachments=(attachment,))
-    entry = [e for e in outcome.entries() if e.title == "report.pdf"][0]
+    entry = next(e for e in outcome.entries() if e.title == "report.pdf")
     assert entry.source_usage == "checked"
     assert entry.readiness_hint is not None and "PDF" in entry.readiness_hint
     assert "report.pdf" in outcome.text
