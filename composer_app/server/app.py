@@ -21,7 +21,14 @@ from composer_app.server.auth import Authenticator
 from composer_app.server.errors import error_response, install_error_handlers
 from composer_app.server.hub import Hub
 from composer_app.server.ledger import fail_orphaned_turns
-from composer_app.server.routes import assets, attachments, commands, environment, threads
+from composer_app.server.routes import (
+    assets,
+    attachments,
+    commands,
+    environment,
+    sources,
+    threads,
+)
 from composer_app.server.routes.attachments import sweep_uploads
 from composer_app.server.services import Services
 from composer_app.server.settings import ServerSettings
@@ -75,7 +82,7 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
     app.state.services = services
     install_error_handlers(app)
     app.router.routes.append(commands.route)
-    for module in (environment, threads, attachments, assets):
+    for module in (environment, threads, attachments, assets, sources):
         app.include_router(module.router)
     app.add_api_websocket_route("/api/ws", websocket_endpoint)
     return ComposerApp(app)

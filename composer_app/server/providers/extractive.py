@@ -138,10 +138,12 @@ class _Draft:
 def source_entry(ref: SourceRef, usage: str, *, snippet: str | None = None,
                  confidence: float | None = None, readiness_hint: str | None = None
                  ) -> dict[str, Any]:
-    """The raw wire entry of ``ref`` (no actions: local documents have no safe link)."""
+    """The raw wire entry of ``ref``: local documents have no safe link, so no ``open``; a file
+    with a ``fileId`` offers ``download`` through the authenticated citation route."""
+    actions = ["download"] if ref.type == "connector-file" and ref.file_id else []
     entry: dict[str, Any] = {
         "id": ref.id, "type": ref.type, "sourceLabel": ref.source_label, "sourceUsage": usage,
-        "availableActions": [], "title": ref.title,
+        "availableActions": actions, "title": ref.title,
     }
     if snippet and snippet.strip():
         entry["snippet"] = cut_utf16(snippet, SNIPPET_MAX_UNITS)

@@ -162,6 +162,26 @@ class LocalProvider:
             index = KnowledgeIndex.in_data_dir(knowledge_dir, data_dir)
         self.index = index
 
+    def resolve_file(self, file_id: str) -> Path | None:
+        """The knowledge-folder file named by a ``knowledge:<path>`` file id of this provider's
+        sources, or ``None``: the path must be a current, searchable or listed file of the folder
+        (never outside it, never hidden, never through a symlink)."""
+        if self.index is None or not file_id.startswith("knowledge:"):
+            return None
+        relative = file_id.removeprefix("knowledge:")
+        self.index.refresh()
+        known = {info.path for info in self.index.files()} | {
+            info.path for info, _ in self.index.unreadable()}
+        if relative not in known:
+            return None
+        path = self.index.folder / relative
+        root = self.index.folder.resolve()
+        try:
+            resolved = path.resolve(strict=True)
+        except OSError:
+            return None
+        return resolved if resolved.is_relative_to(root) and not path.is_symlink() else None
+
     def close(self) -> None:
         """Close the knowledge index (the provider must not be used afterwards)."""
         if self.index is not None:

@@ -133,6 +133,16 @@ class ProviderRouter:
             self._providers[name] = self._factory(name, self.options)
         return self._providers[name]
 
+    def resolve_file(self, file_id: str) -> Path | None:
+        """A file behind a source's ``fileId``, from the providers built so far (see
+        ``LocalProvider.resolve_file``)."""
+        for provider in list(self._providers.values()):
+            resolve = getattr(provider, "resolve_file", None)
+            found = resolve(file_id) if callable(resolve) else None
+            if isinstance(found, Path):
+                return found
+        return None
+
     def close(self) -> None:
         """Close the providers built so far that hold resources (the local index database)."""
         for provider in self._providers.values():
