@@ -8,8 +8,8 @@ no-Sources-section instruction (sources contract §9); a turn ends with exactly 
 connection failures, a stream silent for ``idle_timeout`` seconds, a turn longer than
 ``total_timeout`` seconds and a stream cut before its end all fail; URL citations and a
 numbered ``citations`` list (its ``[n]`` markers removed from the final text by
-``numbered_citations``) become ``external-link`` sources (``web_citations``); attachments travel as content parts, and a
-file that was cut or could not be sent gets a ``checked`` source with a Coverage hint
+``numbered_citations``) become ``external-link`` sources (``web_citations``); attachments
+travel as content parts, and a file that was cut or could not be sent gets a ``checked`` source with a Coverage hint
 (``chat_attachments``); ``web_search`` asks endpoints that support it to search the web
 (``web_search_options``).
 """
