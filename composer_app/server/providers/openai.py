@@ -9,9 +9,9 @@ connection failures, a stream silent for ``idle_timeout`` seconds, a turn longer
 ``total_timeout`` seconds and a stream cut before its end all fail; URL citations and a
 numbered ``citations`` list (its ``[n]`` markers removed from the final text by
 ``numbered_citations``) become ``external-link`` sources (``web_citations``); attachments
-travel as content parts, and a file that was cut or could not be sent gets a ``checked`` source with a Coverage hint
-(``chat_attachments``); ``web_search`` asks endpoints that support it to search the web
-(``web_search_options``).
+travel as content parts, and a file that was cut or could not be sent gets a ``checked`` source
+with a Coverage hint (``chat_attachments``); ``web_search`` asks endpoints that support it to
+search the web (``web_search_options``).
 """
 
 from __future__ import annotations
