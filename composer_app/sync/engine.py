@@ -32,7 +32,7 @@ from composer_app.core.contracts.wire import (
     format_timestamp,
 )
 from composer_app.core.errors import ContractError, TransportError
-from composer_app.sync import assets
+from composer_app.sync import assets, shares
 from composer_app.sync.backoff import Clock
 from composer_app.sync.outbox import EditedMessage, Outbox, ThreadCommand, new_id
 from composer_app.sync.replica import Changes, Replica
@@ -365,6 +365,19 @@ class SyncEngine:
                     await http.aclose()
             return await self._uploader.attach_bytes(data, name, mime_type, local_id)
         return self._submit(go())
+
+    # share links ------------------------------------------------------------------------------
+    def create_share(self, thread_id: str) -> concurrent.futures.Future[shares.ShareLink]:
+        """Create a read-only share link of ``thread_id`` (fails with ``shares.ShareError``)."""
+        return self._submit(shares.create_share(self._http, thread_id))
+
+    def list_shares(self, thread_id: str) -> concurrent.futures.Future[list[shares.ShareLink]]:
+        """The thread's active share links."""
+        return self._submit(shares.list_shares(self._http, thread_id))
+
+    def revoke_share(self, thread_id: str, share_id: str) -> concurrent.futures.Future[None]:
+        """Revoke one share link of ``thread_id``."""
+        return self._submit(shares.revoke_share(self._http, thread_id, share_id))
 
     def _source(self, url: str | None, token: str | None) -> HttpTransport:
         if url is None or url.rstrip("/") == self.base_url:
