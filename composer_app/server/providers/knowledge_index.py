@@ -112,7 +112,7 @@ class KnowledgeIndex:
         with self._refresh_lock:
             known = self.store.states()
             seen: dict[str, FileInfo] = {}
-            indexed = unchanged = skipped = 0
+            indexed = unchanged = skipped = touched = 0
             with self.store.transaction():
                 for rel, info in _walk(self.folder) if self.folder.is_dir() else ():
                     seen[rel] = FileInfo(rel, info.st_size, info.st_mtime_ns)
@@ -125,6 +125,7 @@ class KnowledgeIndex:
                         unchanged += 1
                         skipped += 0 if state.searchable else 1
                         continue
+                    touched += 1
                     outcome = self._index_file(rel, info, state.sha256 if state else None)
                     indexed += outcome == "indexed"
                     unchanged += outcome == "same"
@@ -132,7 +133,8 @@ class KnowledgeIndex:
                 gone = [key for key in known if key not in seen]
                 for key in gone:
                     self.store.delete_document(key)
-            searchable = {k for k, s in self.store.states().items() if s.searchable}
+            states = self.store.states() if touched or gone else known  # else: no second read
+            searchable = {k for k, s in states.items() if s.searchable}
             self._files = {k: v for k, v in seen.items() if k in searchable}
             self._seen = seen
         return RefreshStats(
