@@ -15,7 +15,7 @@ import contextlib
 import logging
 import random
 import threading
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,7 +32,7 @@ from composer_app.core.contracts.wire import (
     format_timestamp,
 )
 from composer_app.core.errors import ContractError, TransportError
-from composer_app.sync import assets, shares
+from composer_app.sync import assets, shares, source_downloads
 from composer_app.sync.backoff import Clock
 from composer_app.sync.outbox import EditedMessage, Outbox, ThreadCommand, new_id
 from composer_app.sync.replica import Changes, Replica
@@ -365,6 +365,15 @@ class SyncEngine:
                     await http.aclose()
             return await self._uploader.attach_bytes(data, name, mime_type, local_id)
         return self._submit(go())
+
+    def download_source(self, route: str, folder: Path,
+                        progress: Callable[[int, int], object] | None = None
+                        ) -> concurrent.futures.Future[Path]:
+        """Save a cited file through the authenticated citation route into ``folder``
+        (``progress(received, total)`` runs on the engine thread; fails with
+        ``source_downloads.DownloadError``)."""
+        return self._submit(source_downloads.download_source(self._http, route, folder,
+                                                             progress))
 
     # share links ------------------------------------------------------------------------------
     def create_share(self, thread_id: str) -> concurrent.futures.Future[shares.ShareLink]:
