@@ -8,8 +8,9 @@ documents of the direct sentences come first among ``used``; when another docume
 same part nearly as well (``CONFLICT_RATIO`` of the score) about the same subject
 (``same_subject``) with different numbers, the one that is
 newer by its own written date (else its modification time) is answered from and the other is only
-``checked``, and ``conflict`` names both in one sentence; every document's ``coverage`` (its
-confidence) is the best coverage of any of its sentences over the question's parts.
+``checked``, and ``conflict`` names both in one sentence (when they agree, the newer one answers
+and nothing is named); every document's ``coverage`` (its confidence) is the best coverage of any
+of its sentences over the question's parts.
 """
 
 from __future__ import annotations
@@ -166,11 +167,14 @@ def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str,
         if rival.coverage < USED_THRESHOLD or rival.score < CONFLICT_RATIO * top.score:
             continue
         theirs = numbers_of(rival.sentence.text)
-        if not (mine or theirs) or mine == theirs or \
-                not same_subject(top.sentence.text, rival.sentence.text):
+        if not same_subject(top.sentence.text, rival.sentence.text):
             continue
         first, second = by_key[top.sentence.key].ref, by_key[key].ref
         day_first, day_second = dated(first), dated(second)
+        if not (mine or theirs) or mine == theirs:  # they agree: answer from the newer one
+            if day_first is not None and day_second is not None and day_second > day_first:
+                return rival, None, None
+            continue
         if day_first is not None and day_second is not None and day_second > day_first:
             return rival, _line(second, day_second, first, day_first), top.sentence.key
         if day_first is not None and day_second is not None and day_first > day_second:

@@ -57,6 +57,8 @@ document documents doc docs
 laptop laptops computer computers notebook
 illness sick sickness ill
 password passwords passphrase
+remote remotely home telework teleworking
+trip trips travel travelling traveling journey
 """
 
 
