@@ -27,6 +27,8 @@ from composer_app.server.routes import (
     attachments,
     commands,
     environment,
+    shares,
+    sources,
     threads,
     workspace,
 )
@@ -84,7 +86,7 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
     app.state.services = services
     install_error_handlers(app)
     app.router.routes.append(commands.route)
-    for module in (environment, threads, attachments, assets, workspace):
+    for module in (environment, threads, attachments, assets, workspace, sources, shares):
         app.include_router(module.router)
     app.add_api_websocket_route("/api/ws", websocket_endpoint)
     return ComposerApp(app)

@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any
 
@@ -42,10 +42,11 @@ from composer_app.server.providers.base import (
     TurnRequest,
 )
 from composer_app.server.providers.reference_material import ReferenceMaterial
-from composer_app.server.store.base import JsonObject, ThreadStore
+from composer_app.server.store.base import AttachmentRow, JsonObject, Reader, ThreadStore
 
 _log = logging.getLogger(__name__)
 MIN_WAIT = 0.005  # a due delta still waits this long for more output before it is written
+EARLIER_MESSAGES = 20  # how many earlier user messages' material a turn can still search
 
 
 def provider_prompt(plan: TurnPlan) -> str:
@@ -85,6 +86,40 @@ def _normalize(sources: Any, metadata: Any) -> tuple[JsonObject | None, JsonObje
     return clean_sources, clean_metadata
 
 
+@dataclass(frozen=True)
+class EarlierMaterial:
+    """The attachments and provider prompts of a thread's earlier user messages, oldest first."""
+
+    attachments: tuple[AttachmentRow, ...] = ()
+    prompts: tuple[str, ...] = ()
+
+
+def earlier_material(reader: Reader, plan: TurnPlan) -> EarlierMaterial:
+    """What the thread's previous ``EARLIER_MESSAGES`` user messages brought (see
+    ``EarlierMaterial``); unreadable context is skipped, never fatal."""
+    messages, _ = reader.messages_of(plan.thread_id, limit=2 * EARLIER_MESSAGES + 2)
+    attachments: list[AttachmentRow] = []
+    prompts: list[str] = []
+    owner = _owner(reader, plan)
+    for message in messages:
+        if message.role != "user" or message.message_id == plan.user_message_id:
+            continue
+        for ref in message.attachments:
+            row = reader.attachment(str(ref.get("attachmentId", "")))
+            if row is not None and row.user_id == owner:
+                attachments.append(row)
+        if message.context:
+            with contextlib.suppress(ComposerError, ValueError):
+                records = decode_message_context(message.context).records
+                prompts.append(project_for_provider(message.text, records))
+    return EarlierMaterial(tuple(attachments), tuple(prompts))
+
+
+def _owner(reader: Reader, plan: TurnPlan) -> str | None:
+    thread = reader.thread(plan.thread_id)
+    return thread.user_id if thread is not None else None
+
+
 class TurnRunner:
     """Runs provider turns as tasks on the server loop; interrupt cancels the local task."""
 
@@ -121,14 +156,18 @@ class TurnRunner:
             task.cancel()
         await self.wait_idle()
 
-    def _request(self, plan: TurnPlan) -> TurnRequest:
-        attachments = tuple(
-            ProviderAttachment(a.attachment_id, a.name, a.mime_type, a.size_bytes,
-                               self.attachments_dir / a.storage_path)
-            for a in plan.attachments
-        )
+    def _attachment(self, row: AttachmentRow) -> ProviderAttachment:
+        return ProviderAttachment(row.attachment_id, row.name, row.mime_type, row.size_bytes,
+                                  self.attachments_dir / row.storage_path)
+
+    def _request(self, plan: TurnPlan, earlier: EarlierMaterial | None = None) -> TurnRequest:
+        attachments = tuple(self._attachment(a) for a in plan.attachments)
+        earlier = earlier or EarlierMaterial()
         return TurnRequest(plan.thread_id, plan.turn_id, plan.user_message_id,
-                           provider_prompt(plan), SOURCES_INSTRUCTION, attachments)
+                           provider_prompt(plan), SOURCES_INSTRUCTION, attachments,
+                           earlier_attachments=tuple(self._attachment(a)
+                                                     for a in earlier.attachments),
+                           earlier_prompts=earlier.prompts)
 
     async def _run(self, plan: TurnPlan) -> None:
         try:
@@ -154,7 +193,8 @@ class TurnRunner:
         last_flush = time.monotonic()
         sources: Any = None
         metadata: Any = None
-        request = self._request(plan)
+        earlier = await self.store.read(lambda r: earlier_material(r, plan))
+        request = self._request(plan, earlier)
         if self.references is not None:
             request = replace(request, references=await self.references(plan))
         stream: AsyncIterator[ProviderEvent] = aiter(self.provider.run_turn(request))

@@ -33,7 +33,7 @@ from composer_app.core.contracts.wire import (
     format_timestamp,
 )
 from composer_app.core.errors import ContractError, TransportError
-from composer_app.sync import assets, workspace
+from composer_app.sync import assets, shares, source_downloads, workspace
 from composer_app.sync.backoff import Clock
 from composer_app.sync.message_search import MessageHit
 from composer_app.sync.outbox import EditedMessage, Outbox, ThreadCommand, new_id
@@ -420,6 +420,27 @@ class SyncEngine:
         server kills the command's process group)."""
         return self._submit(workspace.run_command(self._http, thread_id, command,
                                                   timeout_seconds, on_output))
+    def download_source(self, route: str, folder: Path,
+                        progress: Callable[[int, int], object] | None = None
+                        ) -> concurrent.futures.Future[Path]:
+        """Save a cited file through the authenticated citation route into ``folder``
+        (``progress(received, total)`` runs on the engine thread; fails with
+        ``source_downloads.DownloadError``)."""
+        return self._submit(source_downloads.download_source(self._http, route, folder,
+                                                             progress))
+
+    # share links ------------------------------------------------------------------------------
+    def create_share(self, thread_id: str) -> concurrent.futures.Future[shares.ShareLink]:
+        """Create a read-only share link of ``thread_id`` (fails with ``shares.ShareError``)."""
+        return self._submit(shares.create_share(self._http, thread_id))
+
+    def list_shares(self, thread_id: str) -> concurrent.futures.Future[list[shares.ShareLink]]:
+        """The thread's active share links."""
+        return self._submit(shares.list_shares(self._http, thread_id))
+
+    def revoke_share(self, thread_id: str, share_id: str) -> concurrent.futures.Future[None]:
+        """Revoke one share link of ``thread_id``."""
+        return self._submit(shares.revoke_share(self._http, thread_id, share_id))
 
     def _source(self, url: str | None, token: str | None) -> HttpTransport:
         if url is None or url.rstrip("/") == self.base_url:

@@ -9,7 +9,7 @@ httpx for a drop-in (``httpx2``) is the import line below.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,6 +132,29 @@ class HttpTransport:
     async def delete(self, path: str, **kw: Any) -> Reply:
         """DELETE ``path``."""
         return await self.request("DELETE", path, **kw)
+
+    async def download(self, path: str, write: Callable[[bytes], object],
+                       progress: Callable[[int, int], object] | None = None,
+                       timeout: float | None = None) -> tuple[int, dict[str, str]]:
+        """GET ``path`` streaming its body into ``write``; ``progress(received, total)`` after each
+        chunk (total 0 when unknown). Returns the status and the response headers; a non-2xx
+        body is not written. ``TransportError`` when the transfer broke."""
+        try:
+            async with self._client.stream("GET", path, timeout=timeout or httpx.USE_CLIENT_DEFAULT
+                                           ) as response:
+                headers = dict(response.headers)
+                if not 200 <= response.status_code < 300:
+                    return response.status_code, headers
+                total = int(headers.get("content-length", "0") or 0)
+                received = 0
+                async for chunk in response.aiter_bytes():
+                    write(chunk)
+                    received += len(chunk)
+                    if progress is not None:
+                        progress(received, total)
+                return response.status_code, headers
+        except httpx.HTTPError as exc:
+            raise TransportError(f"GET {path}: {type(exc).__name__}: {exc}") from exc
 
 
 def ws_url(base_url: str, path: str = "/api/ws") -> str:

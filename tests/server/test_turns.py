@@ -196,3 +196,35 @@ def test_provider_gets_projection_instructions_and_attachment_bytes(tmp_path: Pa
 async def _set(provider: GatedProvider) -> None:
     assert provider.gate is not None
     provider.gate.set()
+
+
+class RecordingProvider:
+    """Answers at once and records every request."""
+
+    def __init__(self) -> None:
+        self.requests: list[TurnRequest] = []
+
+    async def run_turn(self, request: TurnRequest) -> AsyncIterator[ProviderEvent]:
+        self.requests.append(request)
+        yield Done("ok")
+
+
+def test_files_attached_earlier_in_the_thread_reach_later_turns(tmp_path: Path) -> None:
+    provider = RecordingProvider()
+    with harness(tmp_path, provider=provider) as h:
+        thread = tid()
+        pending = h.upload(h.alice, b"garage code 4711", name="notes.txt", mime="text/plain")
+        context = {"version": 1, "records": [skill("ctx_1", "deploy")]}
+        h.ok(h.alice, turn_start(thread, "read [deploy](t3-context://v1/skill/ctx_1)",
+                                 bootstrap=True, context=context, attachments=[{
+                                     "attachmentId": pending, "name": "notes.txt",
+                                     "mimeType": "text/plain", "sizeBytes": 16}]))
+        h.wait_turns()
+        h.ok(h.alice, turn_start(thread, "what is the garage code?"))
+        h.wait_turns()
+        first, second = provider.requests
+        assert first.earlier_attachments == () and first.earlier_prompts == ()
+        assert [a.name for a in second.earlier_attachments] == ["notes.txt"]
+        assert second.earlier_attachments[0].path.read_bytes() == b"garage code 4711"
+        assert len(second.earlier_prompts) == 1 and "deploy" in second.earlier_prompts[0]
+        assert second.attachments == ()

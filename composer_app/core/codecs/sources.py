@@ -13,6 +13,7 @@ pipeline) and ``sources_share`` (shared snapshots and exports).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from composer_app.core.codecs.sources_actions import (
@@ -181,7 +182,25 @@ def account_provenance(entry: SourceEntry, label: str | None) -> str | None:
     return f"From {label}'s {entry.source_label}"
 
 
-def _format_value(value: object) -> str:
+_TIMESTAMP = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+                        r"(?:[Zz]|[+-]\d{2}:\d{2})?)?")
+_DATE_KEYS = frozenset({"modifiedAt"})  # a file's date: the day is what matters, not the time
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                "Dec")
+
+
+def readable_date(value: str) -> str | None:
+    """``2026-09-02T08:15:00Z`` → ``2 Sep 2026`` (the date as written); ``None`` for anything
+    that is not an RFC 3339 date or timestamp."""
+    match = _TIMESTAMP.fullmatch(value.strip())
+    if match is None or not 1 <= int(match.group(2)) <= 12 or not 1 <= int(match.group(3)) <= 31:
+        return None
+    return f"{int(match.group(3))} {_MONTH_NAMES[int(match.group(2)) - 1]} {match.group(1)}"
+
+
+def _format_value(value: object, key: str = "") -> str:
+    if key in _DATE_KEYS and isinstance(value, str) and (date := readable_date(value)):
+        return date
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if isinstance(value, float) and value.is_integer():
@@ -211,5 +230,5 @@ def display_metadata(entry: SourceEntry) -> list[tuple[str, str]]:
             if value not in _VISIBILITY:
                 continue
             value = _VISIBILITY[str(value)]
-        rows.append((label, _format_value(value)))
+        rows.append((label, _format_value(value, key)))
     return rows

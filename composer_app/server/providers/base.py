@@ -44,6 +44,10 @@ class TurnRequest:
     references: tuple[ReferenceMaterial, ...] = ()
     """Workspace files, skills and threads the message's records point at (resolved by the
     server before the turn)."""
+    # Material of the thread's earlier user messages (oldest first): their attached files and
+    # their provider prompts (which carry their context records), so later questions can use them.
+    earlier_attachments: tuple[ProviderAttachment, ...] = ()
+    earlier_prompts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@ Invariants: ``inline_markdown`` returns one line whose every Markdown-significan
 backslash-escaped, so quoted text renders literally and never opens a block, link, emphasis or HTML;
 ``fenced`` returns a fence longer than any backtick or tilde run inside its content, so the content
 cannot close it; excerpts are chosen from the passage's own text (marked by FTS5 ``highlight()``),
-never rewritten.
+never rewritten: an excerpt is made of whole sentences (``sentences`` never cuts inside an
+abbreviation, a decimal number or a version), and sentences that were not next to each other in the
+passage are joined by `` … `` so no omission is hidden.
 """
 
 from __future__ import annotations
@@ -22,7 +24,11 @@ _ESCAPED = re.compile(r"([\\`*_\[\]<>#|!~&{}])")
 _SPACES = re.compile(r"\s+")
 _LEADING_MARKER = re.compile(r"^(\d{1,9})([.)])")
 _MARKED = re.compile(f"{MARK_OPEN}([^{MARK_CLOSE}]*){MARK_CLOSE}")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(\s+)(?=[\"'“‘(\[]*[A-Z0-9À-Ý])")
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|dr|mr|mrs|ms|prof|st|no|nr|fig|cf|ca|resp|"
+    r"[A-Za-z])\.|\.\.\.)[\"'”’)\]]*$", re.IGNORECASE)
+OMISSION = " … "
 _LINE_PREFIX = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+)")
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 _LANGUAGES = {
@@ -57,32 +63,63 @@ def marked_terms(marked: str) -> set[str]:
     return {m.casefold() for m in _MARKED.findall(marked)}
 
 
+def sentences(line: str) -> list[str]:
+    """The sentences of one block of text (a joined paragraph), whole and in order."""
+    text = line.strip()
+    pieces: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        pieces.append(text[start : match.start(1)])
+        start = match.end(1)
+    pieces.append(text[start:])
+    parts: list[str] = []
+    for piece in pieces:
+        if parts and _ABBREVIATION.search(unmark(parts[-1])):
+            parts[-1] = f"{parts[-1]} {piece}"
+        elif piece.strip():
+            parts.append(piece.strip())
+    return parts
+
+
 def prose_excerpt(marked: str, max_chars: int = EXCERPT_MAX_CHARS, max_sentences: int = 3) -> str:
-    """The passage's best-matching sentences, in their original order, as plain text."""
+    """The passage's best-matching whole sentences, in their original order, as plain text;
+    sentences that were apart in the passage are joined by ``OMISSION``."""
     units: list[tuple[int, str, bool]] = []
     for line in marked.split("\n"):
         heading = _HEADING.match(unmark(line)) is not None
         stripped = _LINE_PREFIX.sub("", line).strip()
-        for sentence in _SENTENCE_END.split(stripped):
-            if sentence.strip():
-                units.append((len(units), sentence.strip(), heading))
-    if not units:
+        for sentence in sentences(stripped):
+            units.append((len(units), sentence, heading))
+        units.append((len(units), "", True))  # a block boundary: never adjacent across it
+    units = [u for u in units if u[1] or u[2]]
+    if not any(u[1] for u in units):
         return ""
-    scored = [(len(marked_terms(s)), i, s, h) for i, s, h in units]
+    scored = [(len(marked_terms(s)), i, s, h) for i, s, h in units if s]
     body = [u for u in scored if not u[3] and u[0] > 0] or [u for u in scored if u[0] > 0]
     if not body:
         body = [scored[0]]
     chosen: list[tuple[int, str]] = []
     total = 0
-    for score, index, sentence, _ in sorted(body, key=lambda u: (-u[0], u[1]))[:max_sentences]:
+    for _, index, sentence, _ in sorted(body, key=lambda u: (-u[0], u[1]))[:max_sentences]:
         plain = unmark(sentence)
         if chosen and total + len(plain) > max_chars:
             continue
         chosen.append((index, plain))
         total += len(plain) + 1
-        del score
-    text = " ".join(plain for _, plain in sorted(chosen))
-    return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + "…"
+    return join_sentences(sorted(chosen))
+
+
+def join_sentences(indexed: list[tuple[int, str]]) -> str:
+    """Sentences with their positions joined in order, ``OMISSION`` between non-neighbours."""
+    text = ""
+    previous: int | None = None
+    for index, sentence in indexed:
+        if previous is None:
+            text = sentence
+        else:
+            text += (" " if index == previous + 1 else OMISSION) + sentence
+        previous = index
+    return text
 
 
 def best_sentence(marked: str) -> str:

@@ -15,7 +15,7 @@ only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,10 +138,12 @@ class _Draft:
 def source_entry(ref: SourceRef, usage: str, *, snippet: str | None = None,
                  confidence: float | None = None, readiness_hint: str | None = None
                  ) -> dict[str, Any]:
-    """The raw wire entry of ``ref`` (no actions: local documents have no safe link)."""
+    """The raw wire entry of ``ref``: local documents have no safe link, so no ``open``; a file
+    with a ``fileId`` offers ``download`` through the authenticated citation route."""
+    actions = ["download"] if ref.type == "connector-file" and ref.file_id else []
     entry: dict[str, Any] = {
         "id": ref.id, "type": ref.type, "sourceLabel": ref.source_label, "sourceUsage": usage,
-        "availableActions": [], "title": ref.title,
+        "availableActions": actions, "title": ref.title,
     }
     if snippet and snippet.strip():
         entry["snippet"] = cut_utf16(snippet, SNIPPET_MAX_UNITS)
@@ -153,16 +155,18 @@ def source_entry(ref: SourceRef, usage: str, *, snippet: str | None = None,
     return entry
 
 
-def _quote(evidence: Evidence, direct: str | None = None) -> str | None:
-    """The supporting quote of a passage; ``None`` when it would only repeat ``direct``."""
+def _quote(evidence: Evidence, direct: str | None = None, chosen: str | None = None
+           ) -> str | None:
+    """The supporting quote of a passage (``chosen`` when given, else its best sentences);
+    ``None`` when it would only repeat ``direct``."""
     ref, hit = evidence.ref, evidence.hit
     title = f"**{inline_markdown(ref.title)}**"
     if ref.code:
         excerpt, first, last = code_excerpt(hit.marked, hit.line_start)
         where = f"line {first}" if first == last else f"lines {first}–{last}"
         return f"{title} ({where}):\n\n{fenced(excerpt, language_for(ref.title))}"
-    excerpt = prose_excerpt(hit.marked)
-    if direct is not None and excerpt.strip() == direct.strip():
+    excerpt = chosen if chosen is not None else prose_excerpt(hit.marked)
+    if direct is not None and (excerpt.strip() == direct.strip() or not excerpt.strip()):
         return None
     return f"{title}: “{inline_markdown(excerpt)}”"
 
@@ -175,21 +179,47 @@ def _add_notices(draft: _Draft, notices: Sequence[Notice]) -> None:
 
 
 def compose_answer(used: Sequence[Evidence], checked: Sequence[Evidence],
-                   notices: Sequence[Notice] = ()) -> Answer:
-    """A direct answer from the best ``used`` passage, the supporting quotes (best first),
-    ``checked`` as inventory, then the offline note."""
+                   notices: Sequence[Notice] = (), *,
+                   direct: Sequence[tuple[Evidence, str]] | None = None,
+                   conflict: str | None = None, unanswered: Sequence[str] = (),
+                   quotes: Mapping[str, str] | None = None) -> Answer:
+    """The direct answer (``direct``: the sentences chosen to answer the question, one per part,
+    each with its passage; else the best sentence of the first ``used`` passage), a line naming a
+    conflict between documents, the supporting quotes (best first), ``checked`` as inventory, then
+    the offline note. Sentences of one document form one paragraph cited on that document;
+    ``quotes`` gives a document's quote by entry id (else its best-matching sentences)."""
     draft = _Draft()
-    direct: str | None = None
-    if used and not used[0].ref.code:
-        direct = best_sentence(used[0].hit.marked) or None
-        if direct is not None:
-            draft.add(inline_markdown(direct), "source-backed", [used[0].ref.contributor],
-                      used[0].ref.id)
-    for number, evidence in enumerate(used):
-        quote = _quote(evidence, direct if number == 0 else None)
-        cites = None if number == 0 and direct is not None else evidence.ref.id
+    if direct is None:
+        direct = []
+        if used and not used[0].ref.code:
+            sentence = best_sentence(used[0].hit.marked)
+            if sentence:
+                direct = [(used[0], sentence)]
+    cited: set[str] = set()
+    paragraphs: list[tuple[Evidence, list[str]]] = []
+    for evidence, sentence in direct:
+        if paragraphs and paragraphs[-1][0].ref.id == evidence.ref.id:
+            paragraphs[-1][1].append(sentence)
+        else:
+            paragraphs.append((evidence, [sentence]))
+    for evidence, said in paragraphs:
+        first = evidence.ref.id not in cited
+        cited.add(evidence.ref.id)
+        draft.add(inline_markdown(" ".join(said)), "source-backed", [evidence.ref.contributor],
+                  evidence.ref.id if first else None)
+    if conflict:
+        draft.add(inline_markdown(f"Note: {conflict}"), "source-backed",
+                  [used[0].ref.contributor] if used else ["indexed-documents"])
+    for part in unanswered:
+        draft.add(inline_markdown(f"I found nothing in your files that answers “{part}”."),
+                  "general-knowledge", ["general-knowledge"])
+    said_by = {e.ref.id: " ".join(s) for e, s in paragraphs}
+    for evidence in used:
+        quote = _quote(evidence, said_by.get(evidence.ref.id), (quotes or {}).get(evidence.ref.id))
+        cites = None if evidence.ref.id in cited else evidence.ref.id
         if quote is not None:
             draft.add(quote, "source-backed", [evidence.ref.contributor], cites)
+            cited.add(evidence.ref.id)
         draft.entries.append(source_entry(evidence.ref, "used", snippet=evidence.hit.text,
                                           confidence=evidence.coverage))
     for evidence in checked:

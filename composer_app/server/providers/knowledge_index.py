@@ -3,10 +3,11 @@
 Invariants: the index lives in the server data directory (one SQLite file per folder, named by a
 hash of the folder's resolved path), never inside the folder; ``refresh`` makes the index equal to
 the folder's current text files: a file is re-read only when its size or mtime changed and
-re-indexed only when its SHA-256 changed; deleted files leave the index; binary files, files over
-``MAX_FILE_BYTES``, hidden entries and symlinks are never indexed (binary and over-size files are
-remembered as unsearchable so they are not re-read every time); document keys are POSIX paths
-relative to the folder.
+re-indexed only when its SHA-256 changed; deleted files leave the index; PDF, .docx and HTML files
+are indexed by their text (``document_text``); binary files, files over ``MAX_FILE_BYTES``, hidden
+entries and symlinks are never indexed (binary and over-size files are remembered as unsearchable
+so they are not re-read every time, a document that could not be read with the reason why);
+document keys are POSIX paths relative to the folder.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from composer_app.server.providers.document_text import read_document
 from composer_app.server.providers.passage_store import Hit, PassageStore
-from composer_app.server.providers.passages import decode_text, split_passages
+from composer_app.server.providers.passages import passages_for
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_FILES = 50_000
@@ -94,6 +96,7 @@ class KnowledgeIndex:
         self.store = PassageStore(index_path)
         self._refresh_lock = threading.Lock()
         self._files: dict[str, FileInfo] = {}
+        self._seen: dict[str, FileInfo] = {}
 
     @classmethod
     def in_data_dir(cls, folder: Path, data_dir: Path) -> KnowledgeIndex:
@@ -109,7 +112,7 @@ class KnowledgeIndex:
         with self._refresh_lock:
             known = self.store.states()
             seen: dict[str, FileInfo] = {}
-            indexed = unchanged = skipped = 0
+            indexed = unchanged = skipped = touched = 0
             with self.store.transaction():
                 for rel, info in _walk(self.folder) if self.folder.is_dir() else ():
                     seen[rel] = FileInfo(rel, info.st_size, info.st_mtime_ns)
@@ -122,6 +125,7 @@ class KnowledgeIndex:
                         unchanged += 1
                         skipped += 0 if state.searchable else 1
                         continue
+                    touched += 1
                     outcome = self._index_file(rel, info, state.sha256 if state else None)
                     indexed += outcome == "indexed"
                     unchanged += outcome == "same"
@@ -129,8 +133,10 @@ class KnowledgeIndex:
                 gone = [key for key in known if key not in seen]
                 for key in gone:
                     self.store.delete_document(key)
-            searchable = {k for k, s in self.store.states().items() if s.searchable}
+            states = self.store.states() if touched or gone else known  # else: no second read
+            searchable = {k for k, s in states.items() if s.searchable}
             self._files = {k: v for k, v in seen.items() if k in searchable}
+            self._seen = seen
         return RefreshStats(
             len(seen), indexed, unchanged, skipped, len(gone), time.perf_counter() - started
         )
@@ -140,7 +146,8 @@ class KnowledgeIndex:
         name = PurePosixPath(rel).name
         if info.st_size > MAX_FILE_BYTES:
             self.store.put_document(
-                rel, name, (), size=info.st_size, mtime_ns=info.st_mtime_ns, searchable=False
+                rel, name, (), size=info.st_size, mtime_ns=info.st_mtime_ns, searchable=False,
+                problem="It is larger than the 4 MB the offline assistant reads.",
             )
             return "skipped"
         try:
@@ -151,19 +158,24 @@ class KnowledgeIndex:
         if digest == old_sha:
             self.store.touch_document(rel, info.st_size, info.st_mtime_ns)
             return "same"
-        text = decode_text(data, name)
-        if text is None:
+        document = read_document(name, data)
+        if document.text is None:
             self.store.put_document(
                 rel, name, (), size=info.st_size, mtime_ns=info.st_mtime_ns, sha256=digest,
-                searchable=False,
+                searchable=False, problem=document.problem or "",
             )
             return "skipped"
-        markdown = name.lower().endswith((".md", ".markdown"))
         self.store.put_document(
-            rel, name, split_passages(text, markdown=markdown),
+            rel, name, passages_for(name, document.text, prose=document.prose),
             size=info.st_size, mtime_ns=info.st_mtime_ns, sha256=digest,
         )
         return "indexed"
+
+    def unreadable(self) -> list[tuple[FileInfo, str]]:
+        """The folder's documents that could not be read and why (as of the last ``refresh``)."""
+        problems = self.store.problems()
+        return [(self._seen[key], problems[key]) for key in sorted(problems)
+                if key in self._seen]
 
     def files(self) -> list[FileInfo]:
         """The searchable files as of the last ``refresh``, ordered by path."""

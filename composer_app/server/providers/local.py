@@ -5,23 +5,25 @@ provider input's ``<t3_context>`` envelope), the text of the attached files and 
 knowledge folder, by FTS5 ``bm25()`` retrieval, and composes an extractive answer (``extractive``).
 
 Invariants: nothing leaves the machine; the knowledge index is refreshed (incrementally) before
-every search, so answers reflect the folder's current files; a passage is ``used`` only when it
-holds the largest share of the question's terms found in any passage and at least
-``USED_MIN_COVERAGE`` of them; other retrieved documents are ``checked``; blocking work runs in a
-worker thread; any I/O or database error ends the turn with one ``Failed`` and a readable reason.
+every search, so answers reflect the folder's current files; which sentence answers, which
+documents are ``used`` or only ``checked``, conflicts and "not found" are decided by
+``answer_choice`` over sentences scored by ``answer_ranking`` (term weights are the inverse
+document frequencies of the searched stores); blocking work runs in a worker thread; any I/O or
+database error ends the turn with one ``Failed`` and a readable reason.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import math
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
 
+from composer_app.server.providers.answer_choice import choose
+from composer_app.server.providers.answer_ranking import idf, read_question
 from composer_app.server.providers.base import (
     Done,
     Failed,
@@ -31,6 +33,8 @@ from composer_app.server.providers.base import (
     TextDelta,
     TurnRequest,
 )
+from composer_app.server.providers.document_dates import written_date
+from composer_app.server.providers.document_text import DocumentText, read_document
 from composer_app.server.providers.extractive import (
     Answer,
     Evidence,
@@ -46,7 +50,7 @@ from composer_app.server.providers.passages import (
     decode_text,
     is_code_name,
     mime_type_for,
-    split_passages,
+    passages_for,
 )
 from composer_app.server.providers.prompt_context import (
     ContextPassage,
@@ -59,11 +63,12 @@ from composer_app.server.providers.questions import (
     question_terms,
 )
 from composer_app.server.providers.reference_sources import reference_notice, reference_ref
+from composer_app.server.providers.term_forms import synonyms_of
 
-USED_MIN_COVERAGE = 0.6
 MAX_USED = 3
-MAX_CHECKED = 8
-SEARCH_LIMIT = 12
+SEARCH_LIMIT = 30
+DATE_HEAD_BYTES = 4_096
+MAX_UNREADABLE = 5
 STREAM_CHUNK_CHARS = 160
 _CODE_KINDS = frozenset({"terminal", "review-comment", "element", "preview-annotation"})
 _SKIPPED_KINDS = frozenset({"file", "image"})
@@ -119,14 +124,28 @@ def attachment_ref(attachment: ProviderAttachment) -> SourceRef:
     )
 
 
-def _read_attachment(attachment: ProviderAttachment) -> str | None:
-    if attachment.size_bytes > MAX_FILE_BYTES or attachment.mime_type.startswith("image/"):
-        return None
+def _read_attachment(attachment: ProviderAttachment) -> DocumentText:
+    """The text of an attached file, or why it has none."""
+    if attachment.mime_type.startswith("image/"):
+        return DocumentText(None, "It is an image, and the offline assistant reads only text.")
+    if attachment.size_bytes > MAX_FILE_BYTES:
+        return DocumentText(None, "It is larger than the 4 MB the offline assistant reads.")
     try:
         data = attachment.path.read_bytes()[: MAX_FILE_BYTES + 1]
     except OSError:
-        return None
-    return decode_text(data, attachment.name) if len(data) <= MAX_FILE_BYTES else None
+        return DocumentText(None, "Its stored copy could not be opened.")
+    if len(data) > MAX_FILE_BYTES:
+        return DocumentText(None, "It is larger than the 4 MB the offline assistant reads.")
+    document = read_document(attachment.name, data)
+    if document.text is None and document.problem is None:
+        return DocumentText(None, "It isn't a text file or document the offline assistant can "
+                                  "search.")
+    return document
+
+
+def _unreadable_notice(ref: SourceRef, name: str, problem: str) -> Notice:
+    return Notice(f"I couldn't read {name}: {problem[:1].lower()}{problem[1:]} It was not "
+                  "checked.", ref, f"Not searched: {problem}"[:280])
 
 
 def _joined(parts: Sequence[str]) -> str:
@@ -143,6 +162,26 @@ class LocalProvider:
                 raise ValueError("a knowledge folder needs a data directory for its index")
             index = KnowledgeIndex.in_data_dir(knowledge_dir, data_dir)
         self.index = index
+
+    def resolve_file(self, file_id: str) -> Path | None:
+        """The knowledge-folder file named by a ``knowledge:<path>`` file id of this provider's
+        sources, or ``None``: the path must be a current, searchable or listed file of the folder
+        (never outside it, never hidden, never through a symlink)."""
+        if self.index is None or not file_id.startswith("knowledge:"):
+            return None
+        relative = file_id.removeprefix("knowledge:")
+        self.index.refresh()
+        known = {info.path for info in self.index.files()} | {
+            info.path for info, _ in self.index.unreadable()}
+        if relative not in known:
+            return None
+        path = self.index.folder / relative
+        root = self.index.folder.resolve()
+        try:
+            resolved = path.resolve(strict=True)
+        except OSError:
+            return None
+        return resolved if resolved.is_relative_to(root) and not path.is_symlink() else None
 
     def close(self) -> None:
         """Close the knowledge index (the provider must not be used afterwards)."""
@@ -184,18 +223,19 @@ class LocalProvider:
                     self._add(scratch, refs, firsts, reference_ref(material), material.text)
             for attachment in request.attachments:
                 ref = attachment_ref(attachment)
-                text = _read_attachment(attachment)
-                if text is None:
-                    notices.append(Notice(
-                        f"I couldn't read {attachment.name} because it isn't a text file I can "
-                        "search, so it was not checked.", ref,
-                        "Not a searchable text file, so its contents were not checked."))
-                elif text.strip():
-                    self._add(scratch, refs, firsts, ref, text)
+                document = _read_attachment(attachment)
+                if document.text is None:
+                    notices.append(_unreadable_notice(ref, attachment.name,
+                                                      document.problem or ""))
+                elif document.text.strip():
+                    self._add(scratch, refs, firsts, ref, document.text, prose=document.prose)
+            self._add_earlier(scratch, refs, request)
             files: list[FileInfo] = []
             if self.index is not None:
                 self.index.refresh()
                 files = self.index.files()
+                notices += [_unreadable_notice(knowledge_ref(info), info.path, problem)
+                            for info, problem in self.index.unreadable()[:MAX_UNREADABLE]]
             listing = listing_request(parsed.question)
             if listing is not None and self.index is not None:
                 return self._listing(listing, files)
@@ -208,10 +248,26 @@ class LocalProvider:
         finally:
             scratch.close()
 
+    def _add_earlier(self, scratch: PassageStore, refs: dict[str, SourceRef],
+                     request: TurnRequest) -> None:
+        """The thread's earlier attachments and context entries, searchable but never the
+        subject of an attachment-only reply (see ``TurnRequest.earlier_attachments``)."""
+        unused: list[Evidence] = []
+        for prompt in request.earlier_prompts:
+            for entry in read_provider_input(prompt).entries:
+                ref = context_ref(entry)
+                if entry.kind not in _SKIPPED_KINDS and entry.body.strip() and ref.id not in refs:
+                    self._add(scratch, refs, unused, ref, entry.body)
+        for attachment in request.earlier_attachments:
+            ref = attachment_ref(attachment)
+            text = None if ref.id in refs else _read_attachment(attachment).text
+            if text is not None and text.strip():
+                self._add(scratch, refs, unused, ref, text)
+
     @staticmethod
     def _add(store: PassageStore, refs: dict[str, SourceRef], firsts: list[Evidence],
-             ref: SourceRef, text: str) -> None:
-        passages = split_passages(text, markdown=ref.title.lower().endswith((".md", ".markdown")))
+             ref: SourceRef, text: str, *, prose: bool = False) -> None:
+        passages = passages_for(ref.title, text, prose=prose)
         store.put_document(ref.id, ref.title, passages)
         refs[ref.id] = ref
         if passages:
@@ -236,23 +292,41 @@ class LocalProvider:
     def _search(self, question: str, scratch: PassageStore, refs: dict[str, SourceRef],
                 files: list[FileInfo], notices: list[Notice], scope: str) -> Answer:
         terms = question_terms(question)
-        found = [Evidence(refs[h.key], h, h.matched / len(terms))
-                 for h in scratch.search(terms, SEARCH_LIMIT)]
+        widened = list(dict.fromkeys(terms + [s for t in terms for s in synonyms_of(t)]))
+        infos = {info.path: info for info in files}
+        found = [Evidence(refs[h.key], h) for h in scratch.search(widened, SEARCH_LIMIT)]
+        stores = [scratch]
         if self.index is not None:
-            infos = {info.path: info for info in files}
-            found += [Evidence(knowledge_ref(infos[h.key]), h, h.matched / len(terms))
-                      for h in self.index.search(terms, SEARCH_LIMIT) if h.key in infos]
-        best: dict[str, Evidence] = {}
-        for evidence in sorted(found, key=lambda e: -e.hit.matched):  # stable: context first
-            best.setdefault(evidence.ref.id, evidence)
-        ranked = list(best.values())
-        needed = max(1, math.ceil(USED_MIN_COVERAGE * len(terms)))
-        top = ranked[0].hit.matched if ranked else 0
-        used = [e for e in ranked if top >= needed and e.hit.matched == top][:MAX_USED]
-        checked = [e for e in ranked if e not in used][:MAX_CHECKED]
-        if not used:
-            return compose_general(scope, checked, notices)
-        return compose_answer(used, checked, notices)
+            found += [Evidence(knowledge_ref(infos[h.key]), h)
+                      for h in self.index.search(widened, SEARCH_LIMIT) if h.key in infos]
+            stores.append(self.index.store)
+        passages = sum(store.passage_count() for store in stores)
+        counts = [store.frequencies(terms) for store in stores]
+        frequency = {t: sum(c.get(t, 0) for c in counts) for t in terms}
+        parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
+        choice = choose(parts, found, lambda ref: self._dated(ref, infos))
+        if not choice.used:
+            return compose_general(scope, choice.checked, notices)
+        return compose_answer(choice.used, choice.checked, notices,
+                              direct=[(d.evidence, d.sentence) for d in choice.direct],
+                              conflict=choice.conflict, unanswered=choice.unanswered,
+                              quotes=choice.quotes)
+
+    def _dated(self, ref: SourceRef, infos: dict[str, FileInfo]) -> date | None:
+        """A knowledge file's own written date, else its modification date; ``None`` for other
+        sources."""
+        path = (ref.file_id or "").removeprefix("knowledge:")
+        info = infos.get(path) if ref.file_id and ref.file_id.startswith("knowledge:") else None
+        if info is None or self.index is None:
+            return None
+        try:
+            with (self.index.folder / info.path).open("rb") as handle:
+                head = handle.read(DATE_HEAD_BYTES)
+        except OSError:
+            head = b""
+        text = decode_text(head, info.path) if head else None
+        written = written_date(text) if text else None
+        return written or datetime.fromtimestamp(info.mtime_ns / 1e9, UTC).date()
 
     def _listing(self, request: ListingRequest, files: list[FileInfo]) -> Answer:
         chosen = [f for f in files if not request.extensions

@@ -6,14 +6,17 @@ into an event (every failure text has it redacted); the system message always ca
 no-Sources-section instruction (sources contract §9); a turn ends with exactly one ``Done`` (after
 ``data: [DONE]`` or a ``finish_reason``) or one ``Failed`` with a readable reason: HTTP errors,
 connection failures, a stream silent for ``idle_timeout`` seconds, a turn longer than
-``total_timeout`` seconds and a stream cut before its end all fail; URL citations become
-``external-link`` sources (``web_citations``).
+``total_timeout`` seconds and a stream cut before its end all fail; URL citations and a
+numbered ``citations`` list (its ``[n]`` markers removed from the final text by
+``numbered_citations``) become ``external-link`` sources (``web_citations``); attachments
+travel as content parts, and a file that was cut or could not be sent gets a ``checked`` source
+with a Coverage hint (``chat_attachments``); ``web_search`` asks endpoints that support it to
+search the web (``web_search_options``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import logging
 import time
@@ -27,13 +30,17 @@ from composer_app.server.providers.base import (
     SOURCES_INSTRUCTION,
     Done,
     Failed,
-    ProviderAttachment,
     ProviderEvent,
     Sources,
     TextDelta,
     TurnRequest,
 )
-from composer_app.server.providers.passages import decode_text
+from composer_app.server.providers.chat_attachments import ChatAttachments, chat_attachments
+from composer_app.server.providers.numbered_citations import (
+    citation_urls,
+    resolve_numbered,
+    titles_by_url,
+)
 from composer_app.server.providers.reference_prompt import (
     reference_texts,
     with_reference_entries,
@@ -45,8 +52,6 @@ from composer_app.server.providers.web_citations import web_sources
 logger = logging.getLogger(__name__)
 
 ERROR_BODY_MAX_BYTES = 4_096
-TEXT_ATTACHMENT_MAX_BYTES = 256 * 1024
-IMAGE_ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024
 REDACTED = "[redacted]"
 
 
@@ -56,6 +61,7 @@ class OpenAISettings:
 
     base_url: str
     model: str
+    web_search: bool = False
     connect_timeout: float = 10.0
     idle_timeout: float = 60.0
     total_timeout: float = 600.0
@@ -85,25 +91,8 @@ def _error_message(status: int, body: bytes) -> str:
     return f"The assistant endpoint answered HTTP {status}" + (f": {detail}" if detail else ".")
 
 
-def _attachment_part(attachment: ProviderAttachment) -> dict[str, Any] | None:
-    try:
-        if attachment.mime_type.startswith("image/"):
-            if attachment.size_bytes > IMAGE_ATTACHMENT_MAX_BYTES:
-                return None
-            data = base64.b64encode(attachment.path.read_bytes()).decode("ascii")
-            url = f"data:{attachment.mime_type};base64,{data}"
-            return {"type": "image_url", "image_url": {"url": url}}
-        if attachment.size_bytes > TEXT_ATTACHMENT_MAX_BYTES:
-            return None
-        text = decode_text(attachment.path.read_bytes(), attachment.name)
-    except OSError:
-        return None
-    if text is None:
-        return None
-    return {"type": "text", "text": f"Attached file {attachment.name}:\n{text}"}
-
-
-def build_messages(request: TurnRequest) -> list[dict[str, Any]]:
+def build_messages(request: TurnRequest,
+                   attachments: ChatAttachments | None = None) -> list[dict[str, Any]]:
     """The chat messages of one turn: instructions (with §9), history, then the user input."""
     instructions = request.instructions.strip()
     if SOURCES_INSTRUCTION not in instructions:
@@ -112,7 +101,7 @@ def build_messages(request: TurnRequest) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = [{"role": "system", "content": instructions}]
     messages += [{"role": role, "content": text} for role, text in request.history]
     parts = [{"type": "text", "text": text} for text in reference_texts(request.references)[0]]
-    parts += [p for a in request.attachments if (p := _attachment_part(a)) is not None]
+    parts += (attachments or chat_attachments(request.attachments)).parts
     content: Any = request.prompt
     if parts:
         content = [{"type": "text", "text": request.prompt}, *parts]
@@ -140,28 +129,38 @@ class OpenAIProvider:
         key = self._api_key()
         text: list[str] = []
         annotations: list[object] = []
+        extras: dict[str, object] = {}
+        attached = chat_attachments(request.attachments)
         try:
-            async for delta in self._stream(request, key, annotations):
+            async for delta in self._stream(request, key, annotations, attached, extras):
                 text.append(delta)
                 yield TextDelta(delta)
         except _TurnFailed as failure:
             yield Failed(failure.code, _redact(failure.message, key))
             return
-        final = "".join(text)
-        sources, metadata = web_sources(final, annotations)
+        final, numbered = resolve_numbered("".join(text), citation_urls(extras.get("citations")),
+                                           titles_by_url(extras.get("search_results")))
+        sources, metadata = web_sources(final, [*annotations, *numbered])
+        if attached.sources:
+            entries = [*(sources or {}).get("entries", []), *attached.sources]
+            sources = {"version": 1, "entries": entries}
         sources = with_reference_entries(sources, request.references)
         yield Sources(sources=sources, metadata=metadata)
         yield Done(final)
 
     async def _stream(
-        self, request: TurnRequest, key: str | None, annotations: list[object]
+        self, request: TurnRequest, key: str | None, annotations: list[object],
+        attached: ChatAttachments, extras: dict[str, object],
     ) -> AsyncIterator[str]:
         settings = self.settings
         url = settings.base_url.rstrip("/") + "/chat/completions"
         headers = {"Accept": "text/event-stream"}
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        body = {"model": settings.model, "messages": build_messages(request), "stream": True}
+        body: dict[str, Any] = {"model": settings.model,
+                                "messages": build_messages(request, attached), "stream": True}
+        if settings.web_search:
+            body["web_search_options"] = {}
         timeout = httpx.Timeout(settings.idle_timeout, connect=settings.connect_timeout)
         deadline = time.monotonic() + settings.total_timeout
         try:
@@ -173,7 +172,7 @@ class OpenAIProvider:
                     raw = await _read_limited(response)
                     code = "rate_limited" if response.status_code == 429 else "provider_failed"
                     raise _TurnFailed(code, _error_message(response.status_code, raw))
-                async for delta in self._deltas(response, annotations, deadline):
+                async for delta in self._deltas(response, annotations, extras, deadline):
                     yield delta
         except httpx.TimeoutException as exc:
             raise _TurnFailed(
@@ -189,11 +188,12 @@ class OpenAIProvider:
             ) from exc
 
     async def _deltas(
-        self, response: httpx.Response, annotations: list[object], deadline: float
+        self, response: httpx.Response, annotations: list[object], extras: dict[str, object],
+        deadline: float,
     ) -> AsyncIterator[str]:
         lines = response.aiter_lines()
         try:
-            async for delta in self._read(lines, annotations, deadline):
+            async for delta in self._read(lines, annotations, extras, deadline):
                 yield delta
         finally:
             close = getattr(lines, "aclose", None)
@@ -201,7 +201,8 @@ class OpenAIProvider:
                 await close()
 
     async def _read(
-        self, lines: AsyncIterator[str], annotations: list[object], deadline: float
+        self, lines: AsyncIterator[str], annotations: list[object], extras: dict[str, object],
+        deadline: float,
     ) -> AsyncIterator[str]:
         decoder = SseDecoder()
         finished = False
@@ -224,7 +225,7 @@ class OpenAIProvider:
             for data in decoder.feed(line) if line is not None else decoder.close():
                 if data == "[DONE]":
                     return
-                for delta, done in _chunk_deltas(data, annotations):
+                for delta, done in _chunk_deltas(data, annotations, extras):
                     finished = finished or done
                     if delta:
                         yield delta
@@ -237,7 +238,8 @@ class OpenAIProvider:
                 )
 
 
-def _chunk_deltas(data: str, annotations: list[object]) -> list[tuple[str, bool]]:
+def _chunk_deltas(data: str, annotations: list[object],
+                  extras: dict[str, object] | None = None) -> list[tuple[str, bool]]:
     try:
         chunk = json.loads(data)
     except ValueError as exc:
@@ -252,6 +254,9 @@ def _chunk_deltas(data: str, annotations: list[object]) -> list[tuple[str, bool]
             "provider_failed",
             "The assistant endpoint reported an error" + (f": {detail}" if detail else "."),
         )
+    for name in ("citations", "search_results"):  # numbered citations (the latest list wins)
+        if extras is not None and isinstance(chunk.get(name), list):
+            extras[name] = chunk[name]
     out: list[tuple[str, bool]] = []
     choices = chunk.get("choices")
     for choice in choices if isinstance(choices, list) else []:

@@ -21,7 +21,7 @@ from composer_app.server.providers.passages import Passage
 
 MARK_OPEN = "\x01"
 MARK_CLOSE = "\x02"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: prose passages hold one joined block per line
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS documents(
     size INTEGER NOT NULL DEFAULT 0,
     mtime_ns INTEGER NOT NULL DEFAULT 0,
     sha256 TEXT NOT NULL DEFAULT '',
-    searchable INTEGER NOT NULL DEFAULT 1
+    searchable INTEGER NOT NULL DEFAULT 1,
+    problem TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS passages(
     passage_id INTEGER PRIMARY KEY,
@@ -102,9 +103,18 @@ class PassageStore:
             self._db.execute("PRAGMA busy_timeout=5000")
         with self._lock:
             self._db.executescript(_SCHEMA)
+            if self.get_meta("schema") not in (None, SCHEMA_VERSION):
+                self._rebuild()
             self._db.execute(
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
             )
+
+    def _rebuild(self) -> None:
+        """Drop an index written by another schema version (it is rebuilt from the files)."""
+        self._db.executescript(
+            "DROP TABLE IF EXISTS passages_fts; DROP TABLE IF EXISTS passages; "
+            "DROP TABLE IF EXISTS documents; DELETE FROM meta;")
+        self._db.executescript(_SCHEMA)
 
     def close(self) -> None:
         """Close the connection; the store is unusable afterwards."""
@@ -157,14 +167,16 @@ class PassageStore:
         mtime_ns: int = 0,
         sha256: str = "",
         searchable: bool = True,
+        problem: str = "",
     ) -> None:
-        """Insert or replace a document and all of its passages."""
+        """Insert or replace a document and all of its passages (``problem``: why an unsearchable
+        document could not be read, user-safe; empty when it is simply not a document)."""
         with self.transaction():
             self.delete_document(key)
             cur = self._db.execute(
-                "INSERT INTO documents(key, title, size, mtime_ns, sha256, searchable) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (key, title, size, mtime_ns, sha256, int(searchable)),
+                "INSERT INTO documents(key, title, size, mtime_ns, sha256, searchable, problem) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (key, title, size, mtime_ns, sha256, int(searchable), problem),
             )
             doc_id = cur.lastrowid
             for passage in passages:
@@ -205,9 +217,27 @@ class PassageStore:
             rows = self._db.execute(f"SELECT key, title FROM documents{where} ORDER BY key")
             return [(str(k), str(t)) for k, t in rows.fetchall()]
 
+    def problems(self) -> dict[str, str]:
+        """``key -> problem`` of the documents that could not be read."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key, problem FROM documents WHERE problem != '' ORDER BY key").fetchall()
+        return {str(k): str(p) for k, p in rows}
+
     def passage_count(self) -> int:
         with self._lock:
             return int(self._db.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+    def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many passages contain each of ``terms`` (FTS5's own tokenization)."""
+        counts: dict[str, int] = {}
+        with self._lock:
+            for term in dict.fromkeys(terms):
+                if term.strip():
+                    counts[term] = int(self._db.execute(
+                        "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
+                        (quote_term(term),)).fetchone()[0])
+        return counts
 
     def search(self, terms: Sequence[str], limit: int = 8) -> list[Hit]:
         """The best ``limit`` passages matching any of ``terms``, best first, with term coverage."""

@@ -5,6 +5,15 @@ Invariants: ``decode_text`` returns ``None`` for anything that looks binary (a N
 indexed; ``split_passages`` covers every non-blank line of a document exactly once, in order, with
 1-based inclusive line numbers, each passage at most ``PASSAGE_MAX_LINES`` lines and (except for a
 single over-long line) about ``PASSAGE_MAX_CHARS`` characters.
+
+``prose_passages`` reads prose (Markdown or plain text) by its Markdown structure (markdown-it-py):
+each block (heading, paragraph, list item, table row, code line) becomes exactly one line of the
+passage text with a hard-wrapped paragraph's lines joined by single spaces, so a sentence is never
+cut at a line break of the file and no word of the file is lost; a passage is one section (a
+heading and the blocks up to the next heading), cut further only at block boundaries when it grows
+past ``PASSAGE_MAX_CHARS``; every passage starts with the lines of its enclosing headings (the
+document's title, the section's parents), which may lie before its first line; line numbers are the
+file's own (1-based, inclusive) and span the passage's own blocks.
 """
 
 from __future__ import annotations
@@ -12,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
+
+from markdown_it import MarkdownIt
 
 PASSAGE_MAX_CHARS = 1_200
 PASSAGE_MAX_LINES = 40
@@ -22,10 +33,10 @@ _BINARY_TEXT = (
     ".exe .dll .so .dylib .o .a .class .pyc .pyo .whl .mp3 .mp4 .mov .avi .wav .flac .ogg "
     ".woff .woff2 .ttf .otf .eot .sqlite .sqlite3 .db .bin .dat .iso .dmg .psd .heic"
 )
-BINARY_EXTENSIONS = frozenset(_BINARY_TEXT.split())
+BINARY_EXTENSIONS = frozenset(_BINARY_TEXT.split()) | {".docx"}
 _CODE_TEXT = (
     ".py .pyi .js .mjs .cjs .ts .tsx .jsx .c .h .cc .cpp .hpp .cs .java .kt .go .rs .rb .php "
-    ".swift .scala .sh .bash .zsh .ps1 .sql .css .scss .html .xml .json .yaml .yml .toml .ini "
+    ".swift .scala .sh .bash .zsh .ps1 .sql .css .scss .xml .json .yaml .yml .toml .ini "
     ".cfg .lua .pl .r .m .dart .vue .svelte"
 )
 CODE_EXTENSIONS = frozenset(_CODE_TEXT.split())
@@ -40,6 +51,10 @@ _MIME_BY_EXTENSION = {
     ".csv": "text/csv",
 }
 _MARKDOWN_HEADING = re.compile(r"#{1,6}\s")
+_PARSER = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
+_FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
+_ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)")
+_BLOCK_START = re.compile(r"^(?: {4}|\t| {0,3}(?:[#>|<*+=_~`-]|\d{1,9}[.)](?:\s|$)))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,3 +131,138 @@ def split_passages(text: str, *, markdown: bool = False) -> list[Passage]:
         size += len(line) + 1
     flush(len(lines))
     return passages
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    line_start: int
+    line_end: int
+    text: str
+    heading: bool
+
+
+def _blocks(text: str) -> list[_Block]:
+    """The document's blocks in order, each as one line of text (see the module invariant).
+
+    Without fences a document's blank-line-separated chunks cannot affect each other's structure
+    much, so a chunk none of whose lines can start a block other than a paragraph is read as one
+    paragraph directly and only the other chunks go through markdown-it (this keeps indexing
+    large plain documents fast); with a fence anywhere the whole document goes through it."""
+    lines = text.split("\n")
+    if _FENCE.search(text) is not None:
+        return _parsed(lines, 0, len(lines))
+    blocks: list[_Block] = []
+    number = 0
+    pending: int | None = None  # first line of a run of chunks for markdown-it
+    while number < len(lines):
+        if not lines[number].strip():
+            number += 1
+            continue
+        end = number
+        while end < len(lines) and lines[end].strip():
+            end += 1
+        marked = [n for n in range(number, end) if _BLOCK_START.match(lines[n])]
+        if any(not _ATX_HEADING.match(lines[n]) for n in marked):
+            pending = number if pending is None else pending
+        else:
+            if pending is not None:
+                blocks.extend(_parsed(lines, pending, number))
+                pending = None
+            blocks.extend(_plain(lines, number, end, marked))
+        number = end
+    if pending is not None:
+        blocks.extend(_parsed(lines, pending, len(lines)))
+    return blocks
+
+
+def _plain(lines: list[str], start: int, stop: int, headings: list[int]) -> list[_Block]:
+    """Paragraphs of ``lines[start:stop]`` interrupted by the ATX headings at ``headings``
+    (CommonMark: an ATX heading is one line and may interrupt a paragraph)."""
+    blocks: list[_Block] = []
+    first = start
+    for at in [*headings, stop]:
+        if at > first:
+            blocks.append(_Block(first + 1, at, _join(" ".join(lines[first:at])), False))
+        if at < stop:
+            match = _ATX_HEADING.match(lines[at])
+            assert match is not None
+            content = re.sub(r"(?:\s+#+)?\s*$", "", lines[at][match.end():])
+            blocks.append(_Block(at + 1, at + 1, f"{match.group(1)} {_join(content)}", True))
+        first = at + 1
+    return blocks
+
+
+def _parsed(lines: list[str], start: int, stop: int) -> list[_Block]:
+    """The blocks of ``lines[start:stop]`` read by markdown-it (line numbers of the file)."""
+    tokens = _PARSER.parse("\n".join(lines[start:stop]))
+    blocks: list[_Block] = []
+    depth = 0  # inside a table
+    for number, token in enumerate(tokens):
+        if token.type == "table_open":
+            depth += 1
+        elif token.type == "table_close":
+            depth -= 1
+        if token.map is None:
+            continue
+        first, end = token.map[0] + start, token.map[1] + start
+        if token.type == "heading_open":
+            level = int(token.tag[1:])
+            inline = tokens[number + 1].content
+            blocks.append(_Block(first + 1, end, f"{'#' * level} {_join(inline)}", True))
+        elif token.type == "paragraph_open" and depth == 0:
+            blocks.append(_Block(first + 1, end, _join(tokens[number + 1].content), False))
+        elif token.type == "tr_open":
+            row = lines[first].strip()
+            if row and not re.fullmatch(r"[|:\-\s]+", row):
+                blocks.append(_Block(first + 1, first + 1, row, False))
+        elif token.type in ("fence", "code_block", "html_block"):
+            for offset, line in enumerate(token.content.split("\n")):
+                if line.strip():
+                    at = first + 1 + offset + (1 if token.type == "fence" else 0)
+                    blocks.append(_Block(at, at, line.rstrip(), False))
+    return blocks
+
+
+def _join(inline: str) -> str:
+    return " ".join(inline.split())
+
+
+def prose_passages(text: str) -> list[Passage]:
+    """Cut prose into section passages of joined blocks (see the module invariant)."""
+    passages: list[Passage] = []
+    current: list[_Block] = []
+    trail: list[_Block] = []  # the enclosing headings, outermost first
+
+    def flush() -> None:
+        nonlocal current
+        own = [b for b in current if b not in trail or b is current[0]]
+        if current:
+            context = [h for h in trail if h.line_start < current[0].line_start]
+            passages.append(Passage(current[0].line_start, current[-1].line_end,
+                                    "\n".join(b.text for b in context + own)))
+        current = []
+
+    for block in _blocks(text):
+        if block.heading:
+            if current and not all(b.heading for b in current):
+                flush()
+            level = len(block.text) - len(block.text.lstrip("#"))
+            trail = [h for h in trail if len(h.text) - len(h.text.lstrip("#")) < level]
+            trail.append(block)
+            current.append(block)
+            continue
+        size = sum(len(b.text) + 1 for b in current)
+        if current and size + len(block.text) > PASSAGE_MAX_CHARS and \
+                not all(b.heading for b in current):
+            flush()
+        current.append(block)
+    flush()
+    return passages
+
+
+def passages_for(name: str, text: str, *, prose: bool = False) -> list[Passage]:
+    """The passages of a document named ``name``: code by lines, everything else (and anything
+    when ``prose``) as prose."""
+    if is_code_name(name) and not prose:
+        return split_passages(text)
+    return prose_passages(text)

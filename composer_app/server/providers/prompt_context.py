@@ -68,7 +68,11 @@ def read_provider_input(prompt: str) -> ProviderInput:
     labels: dict[str, str] = {}
     for match in _MARKER.finditer(body):
         labels.setdefault(match.group(3), match.group(2).strip())
-    question = _MARKER.sub(lambda m: m.group(2), body)
+    # A reference's label names where to look, not what to find: the question is searched without
+    # the labels unless nothing else is left of it ("Summarize [report.pdf]").
+    question = " ".join(_MARKER.sub(" ", body).split())
+    if not any(ch.isalnum() for ch in question):
+        question = _MARKER.sub(lambda m: m.group(2), body)
     entries = []
     for match in _ENTRY.finditer(envelope):
         kind = _unescape_attribute(match.group(1))

@@ -48,6 +48,7 @@ class ProviderOptions:
     openai_base_url: str = DEFAULT_OPENAI_BASE_URL
     openai_model: str | None = None
     openai_key_env: str = KEY_ENV
+    openai_web_search: bool = False
 
 
 def keyring_user(base_url: str) -> str:
@@ -78,7 +79,8 @@ def build_provider(name: str, options: ProviderOptions) -> Provider:
     if name == "openai":
         if not options.openai_model:
             raise ValueError("The openai provider needs a model name (--openai-model).")
-        settings = OpenAISettings(options.openai_base_url, options.openai_model)
+        settings = OpenAISettings(options.openai_base_url, options.openai_model,
+                                  web_search=options.openai_web_search)
         return OpenAIProvider(settings, api_key_source(options.openai_base_url,
                                                        options.openai_key_env))
     raise ValueError(f"Unknown assistant provider {name!r}; choose one of "
@@ -133,6 +135,16 @@ class ProviderRouter:
             self._providers[name] = self._factory(name, self.options)
         return self._providers[name]
 
+    def resolve_file(self, file_id: str) -> Path | None:
+        """A file behind a source's ``fileId``, from the providers built so far (see
+        ``LocalProvider.resolve_file``)."""
+        for provider in list(self._providers.values()):
+            resolve = getattr(provider, "resolve_file", None)
+            found = resolve(file_id) if callable(resolve) else None
+            if isinstance(found, Path):
+                return found
+        return None
+
     def close(self) -> None:
         """Close the providers built so far that hold resources (the local index database)."""
         for provider in self._providers.values():
@@ -173,6 +185,10 @@ def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
                         help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1")
     parser.add_argument("--openai-model", default=env("COMPOSER_OPENAI_MODEL"),
                         help="model name for the openai provider")
+    parser.add_argument("--openai-web-search", action="store_true",
+                        default=env("COMPOSER_OPENAI_WEB_SEARCH", "") in ("1", "true", "yes"),
+                        help="ask the endpoint to search the web (for endpoints that support "
+                             "web_search_options); its cited pages become web sources")
     parser.add_argument("--openai-key-env", default=KEY_ENV,
                         help=f"environment variable holding the key (default {KEY_ENV}; the "
                              "system keyring is checked first)")
@@ -188,4 +204,5 @@ def options_from_args(args: argparse.Namespace, data_dir: Path) -> ProviderOptio
         openai_base_url=args.openai_base_url,
         openai_model=args.openai_model,
         openai_key_env=args.openai_key_env,
+        openai_web_search=bool(getattr(args, "openai_web_search", False)),
     )

@@ -18,6 +18,8 @@ from composer_app.core.codecs.sources_blocks import Block, enumerate_blocks
 from composer_app.core.codecs.sources_links import canonical_link, is_safe_link, link_host
 
 MAX_WEB_SOURCES = 100
+WEB_COVERAGE = ("Found by the assistant's web search: only the pages it cited are listed, not "
+                "everything published on the topic.")
 
 
 def _block_at(text: str, blocks: Sequence[Block], offset: object) -> Block | None:
@@ -68,6 +70,7 @@ def web_sources(
             ],
             "provider": "web",
             "recencyHint": f"Web pages can change; retrieved {retrieved}.",
+            "readinessHint": WEB_COVERAGE,
             "webViewLink": url,
         }
         if host:

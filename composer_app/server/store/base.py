@@ -118,6 +118,17 @@ class AttachmentRow:
     expires_at: str | None
 
 
+@dataclass(frozen=True)
+class ShareRow:
+    """A read-only share link of a thread (its token is never stored, only its SHA-256)."""
+
+    share_id: str
+    thread_id: str
+    user_id: str
+    created_at: str
+    revoked_at: str | None
+
+
 class Transaction(ABC):
     """What a write may do inside its one transaction (runs on the store's writer)."""
 
@@ -189,6 +200,15 @@ class Transaction(ABC):
     def set_attachment(self, attachment_id: str, *, state: str, new_id: str | None = None,
                        message_id: str | None = None) -> None: ...
 
+    @abstractmethod
+    def share(self, share_id: str) -> ShareRow | None: ...
+
+    @abstractmethod
+    def insert_share(self, row: ShareRow, token_sha256: str) -> None: ...
+
+    @abstractmethod
+    def revoke_share(self, share_id: str, at: str) -> None: ...
+
 
 class ThreadStore(ABC):
     """Durable log + projections. ``write`` runs ``fn`` in one transaction on the single writer."""
@@ -251,3 +271,13 @@ class Reader(ABC):
 
     @abstractmethod
     def attachment(self, attachment_id: str) -> AttachmentRow | None: ...
+
+    @abstractmethod
+    def share(self, share_id: str) -> ShareRow | None: ...
+
+    @abstractmethod
+    def share_by_token_hash(self, token_sha256: str) -> ShareRow | None: ...
+
+    @abstractmethod
+    def shares_of(self, thread_id: str) -> list[ShareRow]:
+        """The thread's share links that are not revoked, oldest first."""

@@ -18,6 +18,7 @@ from composer_app.server.store.base import (
     MessageRow,
     Reader,
     Receipt,
+    ShareRow,
     StoredEvent,
     ThreadRow,
     Transaction,
@@ -36,6 +37,7 @@ _ATTACHMENT_COLS = (
     "a.attachment_id, a.device_id, d.user_id, a.state, a.name, a.mime_type, a.size_bytes, "
     "a.sha256, a.storage_path, a.message_id, a.created_at, a.expires_at"
 )
+_SHARE_COLS = "share_id, thread_id, user_id, created_at, revoked_at"
 _EVENT_COLS = (
     "e.sequence, e.event_id, e.thread_id, e.event_type, e.occurred_at, e.command_id, "
     "e.payload_json, t.user_id"
@@ -114,6 +116,23 @@ class SqlQueries:
         return _attachment(self.one(
             f"SELECT {_ATTACHMENT_COLS} FROM attachments a JOIN devices d "
             "ON d.device_id = a.device_id WHERE a.attachment_id = ?", (attachment_id,)))
+
+    def share(self, share_id: str) -> ShareRow | None:
+        return _share(self.one(f"SELECT {_SHARE_COLS} FROM share_links WHERE share_id = ?",
+                               (share_id,)))
+
+    def share_by_token_hash(self, token_sha256: str) -> ShareRow | None:
+        return _share(self.one(f"SELECT {_SHARE_COLS} FROM share_links WHERE token_sha256 = ?",
+                               (token_sha256,)))
+
+    def shares_of(self, thread_id: str) -> list[ShareRow]:
+        rows = self.all(f"SELECT {_SHARE_COLS} FROM share_links WHERE thread_id = ? "
+                        "AND revoked_at IS NULL ORDER BY created_at, share_id", (thread_id,))
+        return [s for s in map(_share, rows) if s is not None]
+
+
+def _share(row: Sequence[Any] | None) -> ShareRow | None:
+    return None if row is None else ShareRow(row[0], row[1], row[2], row[3], row[4])
 
 
 class SqlTransaction(SqlQueries, Transaction):
@@ -252,6 +271,16 @@ class SqlTransaction(SqlQueries, Transaction):
             "UPDATE attachments SET state = ?, attachment_id = ?, "
             "message_id = COALESCE(?, message_id) WHERE attachment_id = ?",
             (state, new_id or attachment_id, message_id, attachment_id))
+
+    def insert_share(self, row: ShareRow, token_sha256: str) -> None:
+        self._x("INSERT INTO share_links (share_id, token_sha256, thread_id, user_id, created_at, "
+                "revoked_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (row.share_id, token_sha256, row.thread_id, row.user_id, row.created_at,
+                 row.revoked_at))
+
+    def revoke_share(self, share_id: str, at: str) -> None:
+        self._x("UPDATE share_links SET revoked_at = ? WHERE share_id = ? AND revoked_at IS NULL",
+                (at, share_id))
 
 
 class SqlReader(SqlQueries, Reader):

@@ -175,3 +175,17 @@ def test_external_link_host_comes_from_the_link_not_metadata() -> None:
     )
     assert display_metadata(web) == [("Site", "xn--bcher-kva.example"), ("Published", "2026-11-01")]
     assert display_metadata(entry("w", type="external-link", metadata={"host": "x.example"})) == []
+
+
+def test_knowledge_files_show_a_readable_date_not_a_raw_iso_timestamp():
+    from composer_app.core.codecs.sources import display_metadata, readable_date
+    from composer_app.core.contracts.sources import decode_sources
+
+    [entry] = decode_sources({"version": 1, "entries": [{
+        "id": "kb:1", "type": "connector-file", "sourceLabel": "Knowledge folder",
+        "sourceUsage": "used", "availableActions": [], "title": "handbook.md",
+        "metadata": {"folderPath": "HR", "modifiedAt": "2026-09-02T08:15:00Z"}}]})
+    assert ("Modified", "2 Sep 2026") in display_metadata(entry)
+    assert readable_date("2025-12-31") == "31 Dec 2025"
+    assert readable_date("2026-13-01T00:00:00Z") is None
+    assert readable_date("Finance / 2026-09-02") is None

@@ -55,7 +55,7 @@ def _mark(word: str) -> str:
 def test_prose_excerpt_keeps_best_sentences_in_order():
     marked = (f"# {_mark('Staging')}\n\nIntro text. The {_mark('staging')} server uses "
               f"{_mark('port')} 8443. Unrelated line.\n- Another {_mark('port')} note.")
-    assert prose_excerpt(marked) == "The staging server uses port 8443. Another port note."
+    assert prose_excerpt(marked) == "The staging server uses port 8443. … Another port note."
 
 
 def test_code_excerpt_is_the_window_around_matches_with_line_numbers():

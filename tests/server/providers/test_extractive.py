@@ -44,7 +44,7 @@ def test_direct_answer_comes_first_then_the_supporting_quote_then_a_short_note()
     assert len(blocks) == len(paragraphs) == 3
     assert paragraphs[0] == "The port is 443 in production."
     assert paragraphs[1] == (
-        "**notes.md**: “The port is 443 in production. The old port 80 is closed.”")
+        "**notes.md**: “The port is 443 in production. … The old port 80 is closed.”")
     note = paragraphs[2]
     assert note.startswith("*") and note.endswith("*") and "offline retrieval assistant" in (
         note.lower())

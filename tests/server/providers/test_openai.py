@@ -19,7 +19,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from composer_app.server.providers.base import SOURCES_INSTRUCTION, ProviderAttachment, TurnRequest
+from composer_app.server.providers.base import (
+    SOURCES_INSTRUCTION,
+    Done,
+    ProviderAttachment,
+    TurnRequest,
+)
 from composer_app.server.providers.openai import OpenAIProvider, OpenAISettings
 from tests.server.providers.support import run_turn, run_turn_in_tasks
 
@@ -77,6 +82,18 @@ class Endpoint:
     async def _finish_without_done(self) -> AsyncIterator[str]:
         yield _chunk({"content": "Short answer."})
         yield _chunk({}, "stop")
+
+    async def _numbered(self) -> AsyncIterator[str]:
+        yield _chunk({"content": "## Paris\n\nParis is the capital of France [1]. "})
+        yield _chunk({"content": "It has about two million people[2][1].\n\n"})
+        yield _chunk({"content": "```\nx = [1]\n```"})
+        extra = {"citations": ["https://en.example.org/wiki/Paris", "https://stats.example.org/p"],
+                 "search_results": [{"title": "Paris statistics",
+                                     "url": "https://stats.example.org/p"}]}
+        body = {"id": "c1", "object": "chat.completion.chunk", "model": "m", **extra,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        yield f"data: {json.dumps(body)}\n\n"
+        yield "data: [DONE]\n\n"
 
     async def _truncated(self) -> AsyncIterator[str]:
         yield _chunk({"content": "Half an ans"})
@@ -271,3 +288,57 @@ def test_the_stream_can_be_driven_from_a_new_task_per_event(
         assert outcome.text == "".join(ANSWER)
     else:
         assert outcome.failure.code in ("provider_unavailable", "provider_timeout")
+
+
+def test_a_citations_list_becomes_sources_and_its_markers_leave_the_text(
+    endpoint: tuple[Endpoint, str],
+):
+    _, base = endpoint
+    outcome = run_turn(_provider(base, "numbered"), _request())
+    done = next(e for e in outcome.events if isinstance(e, Done))
+    assert done.text == ("## Paris\n\nParis is the capital of France. It has about two million "
+                         "people.\n\n```\nx = [1]\n```")  # code keeps its brackets
+    entries = outcome.sources.sources["entries"]
+    assert [(e["title"], e["sourceUsage"], e["citationTarget"]) for e in entries] == [
+        ("en.example.org", "used", {"blockIndex": 1, "blockType": "paragraph"}),
+        ("Paris statistics", "used", {"blockIndex": 1, "blockType": "paragraph"}),
+    ]
+    assert all(e["readinessHint"] and e["recencyHint"] for e in entries)
+
+
+def test_web_sources_get_a_coverage_hint(endpoint: tuple[Endpoint, str]):
+    _, base = endpoint
+    entries = run_turn(_provider(base, "ok"), _request()).entries()
+    assert entries[0].readiness_hint is not None and "web search" in entries[0].readiness_hint
+
+
+def test_web_search_is_asked_for_only_when_enabled(endpoint: tuple[Endpoint, str]):
+    state, base = endpoint
+    run_turn(_provider(base, "finish_without_done"), _request())
+    assert "web_search_options" not in state.requests[-1]["body"]
+    settings = OpenAISettings(f"{base}/finish_without_done/v1", "test-model", web_search=True)
+    run_turn(OpenAIProvider(settings, lambda: KEY), _request())
+    assert state.requests[-1]["body"]["web_search_options"] == {}
+
+
+def test_files_that_were_cut_or_not_sent_get_a_coverage_hint(endpoint: tuple[Endpoint, str],
+                                                             tmp_path: Path):
+    state, base = endpoint
+    big = tmp_path / "big"
+    big.write_text("line of the log\n" * 20_000)
+    broken = tmp_path / "broken"
+    broken.write_bytes(b"%PDF-1.4 not really")
+    attachments = (ProviderAttachment("att_big", "server.log", "text/plain",
+                                      big.stat().st_size, big),
+                   ProviderAttachment("att_pdf", "report.pdf", "application/pdf",
+                                      broken.stat().st_size, broken))
+    outcome = run_turn(_provider(base, "finish_without_done"), _request(attachments=attachments))
+    content = state.requests[-1]["body"]["messages"][-1]["content"]
+    sent = content[1]["text"]
+    assert sent.startswith("Attached file server.log:\nline of the log\n")
+    assert len(sent) < 101_000 and sent.endswith("[… the rest of the file was cut]")
+    assert len(content) == 2  # the unreadable PDF is not sent
+    hints = {e.title: e.readiness_hint for e in outcome.entries()}
+    assert hints["server.log"] is not None and "Only the first" in hints["server.log"]
+    assert hints["report.pdf"] is not None and "PDF" in hints["report.pdf"]
+    assert all(e.source_usage == "checked" for e in outcome.entries())

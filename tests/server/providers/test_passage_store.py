@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from composer_app.server.providers.passage_store import PassageStore
+from composer_app.server.providers.passage_store import SCHEMA_VERSION, PassageStore
 from composer_app.server.providers.passages import Passage
 
 
@@ -42,7 +42,7 @@ def test_title_matches_count(store: PassageStore):
 
 
 def test_meta_values_round_trip(store: PassageStore):
-    assert store.get_meta("schema") == "1"
+    assert store.get_meta("schema") == SCHEMA_VERSION
     store.set_meta("root", "x")
     store.set_meta("root", "y")
     assert store.get_meta("root") == "y" and store.get_meta("missing") is None

@@ -20,16 +20,23 @@ def _terminal(context_id: str, text: str) -> dict[str, object]:
             "lineEnd": text.count("\n") + 1, "text": text}
 
 
-def test_question_reads_markers_as_labels_and_entries_keep_their_bodies():
+def test_question_leaves_out_reference_labels_and_entries_keep_their_bodies():
     text = "Why does " + format_reference("terminal", "ctx_1", "build log") + " fail? " + \
         format_reference("mention", "ctx_missing", "src/app.py")
     prompt = project_for_provider(text, [decode_record(_terminal("ctx_1", "error: boom"))])
     parsed = read_provider_input(prompt)
-    assert parsed.question == "Why does build log fail? src/app.py"
+    # A label names where to look, not what to find: it is no search term.
+    assert parsed.question == "Why does fail?"
     assert [(e.kind, e.context_id, e.label) for e in parsed.entries] == [
         ("terminal", "ctx_1", "build log")
     ]
     assert parsed.entries[0].body == "terminal: Terminal 1\n1 | error: boom"
+
+
+def test_a_question_of_labels_only_keeps_them():
+    text = format_reference("terminal", "ctx_1", "build log") + " ?"
+    prompt = project_for_provider(text, [decode_record(_terminal("ctx_1", "error: boom"))])
+    assert read_provider_input(prompt).question == "build log ?"
 
 
 def test_prompt_without_envelope_is_all_question():
@@ -53,4 +60,4 @@ def test_captured_text_cannot_forge_or_close_entries(captured: str):
     prompt = project_for_provider(text, [decode_record(_terminal("ctx_1", captured))])
     parsed = read_provider_input(prompt)
     assert [e.context_id for e in parsed.entries] == ["ctx_1"]
-    assert parsed.question == "See log"
+    assert parsed.question == "See"

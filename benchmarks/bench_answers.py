@@ -1,0 +1,163 @@
+"""Answer accuracy of the offline assistant, end to end through a real server on loopback.
+
+Copies ``benchmarks/answers/knowledge`` (hard-wrapped Markdown: near-miss sentences, two documents
+that contradict older ones, paraphrased questions) into a temporary folder with every file given
+the same modification time (so only the dates written in the documents can tell old from new),
+starts ``composer-server serve --provider local --knowledge-dir DIR`` on ``127.0.0.1``, asks every
+question of ``benchmarks/answers/questions.json`` in its own thread over the HTTP API and grades
+the completed answer:
+
+* an answerable question is correct when the first ``used`` source is the expected file and the
+  answer's own sentences (everything but the quoted passages and the closing note) contain every
+  ``expect`` phrase and no ``reject`` phrase (case-insensitive);
+* an unanswerable question (``file`` null) is correct when no source is ``used``.
+
+    .venv/bin/python benchmarks/bench_answers.py [--verbose] [--min-accuracy 0.9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+HERE = Path(__file__).resolve().parent / "answers"
+STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
+ANSWER_TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "composer_app.server", *args]
+
+
+def start_server(knowledge: Path, data: Path) -> tuple[subprocess.Popen[bytes], str, str]:
+    token = subprocess.run(server_cli("create-token", "--user", "bench", "--name", "bench",
+                                      "--data-dir", str(data)),
+                           check=True, capture_output=True, text=True).stdout.strip()
+    port = free_port()
+    process = subprocess.Popen(
+        server_cli("serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+                   "--provider", "local", "--knowledge-dir", str(knowledge),
+                   "--data-dir", str(data)),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None:
+            raise SystemExit("the server exited during start")
+        try:
+            if httpx.get(url + "/api/environment", timeout=1.0).status_code == 200:
+                return process, url, token
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit("the server did not start")
+        time.sleep(0.05)
+
+
+def ask(client: httpx.Client, question: str) -> dict[str, Any]:
+    """Send ``question`` in a new thread and return the completed assistant message."""
+    thread = f"thr_{uuid.uuid4().hex}"
+    body = {"type": "thread.turn.start", "commandId": f"cmd_{uuid.uuid4().hex}",
+            "threadId": thread, "createdAt": "2026-12-01T10:00:00Z",
+            "bootstrap": {"createThread": {"title": "Question"}},
+            "message": {"messageId": f"msg_{uuid.uuid4().hex}", "role": "user",
+                        "text": question, "attachments": []}}
+    response = client.post("/api/commands", json=body)
+    response.raise_for_status()
+    deadline = time.monotonic() + ANSWER_TIMEOUT
+    while time.monotonic() < deadline:
+        snapshot = client.get(f"/api/threads/{thread}").json()
+        for message in snapshot.get("messages", []):
+            if message["role"] == "assistant" and not message.get("isStreaming"):
+                return dict(message)
+        time.sleep(0.02)
+    raise SystemExit(f"no answer to {question!r}")
+
+
+def own_sentences(text: str) -> str:
+    """The answer without its quoted passages (``**title**: “...”``) and italic closing note."""
+    blocks = [b for b in text.split("\n\n")
+              if not b.startswith("**") and not b.startswith("*I'm an offline")]
+    return " ".join(blocks).replace("\\", "").casefold()
+
+
+def grade(case: dict[str, Any], message: dict[str, Any]) -> tuple[bool, str]:
+    entries = (message.get("sources") or {}).get("entries", [])
+    used = [e.get("title", "") for e in entries if e["sourceUsage"] == "used"]
+    text = own_sentences(message.get("text", ""))
+    if case["file"] is None:
+        return (not used, f"used {used}" if used else "")
+    if not used or used[0] != case["file"]:
+        return False, f"cited {used}"
+    missing = [p for p in case.get("expect", []) if p.casefold() not in text]
+    wrong = [p for p in case.get("reject", []) if p.casefold() in text]
+    if missing or wrong:
+        return False, f"missing {missing} wrong {wrong}: {text[:300]!r}"
+    return True, ""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--min-accuracy", type=float, default=0.9)
+    args = parser.parse_args()
+    cases = json.loads((HERE / "questions.json").read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory() as tmp:
+        knowledge, data = Path(tmp) / "knowledge", Path(tmp) / "data"
+        shutil.copytree(HERE / "knowledge", knowledge)
+        for path in knowledge.rglob("*"):
+            os.utime(path, (STAMP, STAMP))
+        process, url, token = start_server(knowledge, data)
+        correct = 0
+        latencies: list[float] = []
+        groups: dict[str, list[bool]] = {}
+        try:
+            with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"},
+                              timeout=30) as client:
+                for case in cases:
+                    begin = time.perf_counter()
+                    message = ask(client, case["q"])
+                    latencies.append((time.perf_counter() - begin) * 1000)
+                    ok, why = grade(case, message)
+                    correct += ok
+                    kind = ("unanswerable" if case["file"] is None
+                            else "conflict" if case.get("conflict") else "answerable")
+                    groups.setdefault(kind, []).append(ok)
+                    if args.verbose or not ok:
+                        print(f"{'ok  ' if ok else 'FAIL'} {case['q']}" + (f"\n     {why}"
+                                                                           if why else ""))
+        finally:
+            process.terminate()
+            process.wait(10)
+    accuracy = correct / len(cases)
+    print(f"\nmachine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}")
+    for kind, results in sorted(groups.items()):
+        print(f"{kind}: {sum(results)}/{len(results)}")
+    print(f"accuracy: {correct}/{len(cases)} = {accuracy:.1%} "
+          f"(answer round trip median {statistics.median(latencies):.0f} ms)")
+    return 0 if accuracy >= args.min_accuracy else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

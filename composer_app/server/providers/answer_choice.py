@@ -1,0 +1,193 @@
+"""Deciding what the offline assistant answers: the direct sentences, used and checked documents,
+a conflict between documents, and an honest "not found".
+
+Invariants: a part of the question is answered only by a sentence whose ``coverage`` reaches
+``USED_THRESHOLD`` (a part whose nearest sentence is already said for another part is not reported
+as unanswered); with no part answered there is no direct sentence and no ``used`` document; the
+documents of the direct sentences come first among ``used``; when another document answers the
+same part nearly as well (``CONFLICT_RATIO`` of the score) about the same subject
+(``same_subject``) with different numbers, the one that is
+newer by its own written date (else its modification time) is answered from and the other is only
+``checked``, and ``conflict`` names both in one sentence (when they agree, the newer one answers
+and nothing is named); every document's ``coverage`` (its confidence) is the best coverage of any
+of its sentences over the question's parts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from composer_app.server.providers.answer_ranking import (
+    Part,
+    Scored,
+    Sentence,
+    context_quote,
+    numbers_of,
+    passage_sentences,
+    same_subject,
+    score,
+)
+from composer_app.server.providers.extractive import Evidence, SourceRef
+from composer_app.server.providers.passage_store import unmark
+from composer_app.server.providers.term_forms import stems
+
+USED_THRESHOLD = 0.6
+CONFLICT_RATIO = 0.75
+ALSO_USED_RATIO = 0.92
+MAX_USED = 3
+MAX_CHECKED = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Direct:
+    """A sentence that answers a part of the question, and the passage it comes from."""
+
+    evidence: Evidence
+    sentence: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What to answer (see the module invariant)."""
+
+    direct: list[Direct] = field(default_factory=list)
+    used: list[Evidence] = field(default_factory=list)
+    checked: list[Evidence] = field(default_factory=list)
+    conflict: str | None = None
+    unanswered: list[str] = field(default_factory=list)
+    quotes: dict[str, str] = field(default_factory=dict)
+
+
+def _units(evidences: Sequence[Evidence]) -> list[Sentence]:
+    units: list[Sentence] = []
+    for number, evidence in enumerate(evidences):
+        hit = evidence.hit
+        if evidence.ref.code:
+            text = unmark(hit.marked)
+            title = frozenset(stems(evidence.ref.title))
+            units.append(Sentence(evidence.ref.id, number, number, 0, 0, text,
+                                  tuple(stems(text)), title, frozenset(), False))
+        else:
+            units.extend(passage_sentences(evidence.ref.id, number, number, evidence.ref.title,
+                                           hit.marked))
+    return units
+
+
+def _readable(day: date) -> str:
+    return f"{day.day} {day:%B %Y}"
+
+
+def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
+           dated: Callable[[SourceRef], date | None]) -> Choice:
+    """The answer to ``parts`` from the retrieved ``evidences`` (best first)."""
+    units = _units(evidences)
+    by_key = {e.ref.id: e for e in evidences}
+    coverage: dict[str, float] = {}
+    best_unit: dict[str, Scored] = {}
+    answers: list[Scored | None] = []
+    nearest: list[Scored | None] = []
+    older: set[str] = set()
+    conflict: str | None = None
+    for part in parts:
+        ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+        per_doc: dict[str, Scored] = {}
+        for scored in ranked:
+            per_doc.setdefault(scored.sentence.key, scored)
+            key = scored.sentence.key
+            coverage[key] = max(coverage.get(key, 0.0), scored.coverage)
+            if key not in best_unit or scored.score > best_unit[key].score:
+                best_unit[key] = scored
+        nearest.append(ranked[0] if ranked else None)
+        top = ranked[0] if ranked and ranked[0].coverage >= USED_THRESHOLD else None
+        if top is not None and not _is_code(by_key[top.sentence.key]):
+            top, line, loser = _resolve_conflict(top, per_doc, by_key, dated)
+            if line is not None and loser is not None:
+                conflict = conflict or line
+                older.add(loser)
+        answers.append(top)
+    answered = [a for a in answers if a is not None]
+    if not answered:
+        checked = _ordered(best_unit, evidences, coverage, exclude=set())[:MAX_CHECKED]
+        return Choice(checked=checked)
+    direct: list[Direct] = []
+    for scored in answered:
+        evidence = by_key[scored.sentence.key]
+        if _is_code(evidence) or any(d.sentence == scored.sentence.text for d in direct):
+            continue
+        passage = evidences[scored.sentence.passage]
+        direct.append(Direct(_with(passage, coverage[scored.sentence.key]), scored.sentence.text))
+    keys = list(dict.fromkeys(a.sentence.key for a in answered))
+    strongest = max(coverage[k] for k in keys)
+    for key in _ordered_keys(best_unit, coverage):
+        if key not in keys and key not in older and \
+                coverage[key] >= max(USED_THRESHOLD, ALSO_USED_RATIO * strongest):
+            keys.append(key)
+    keys = keys[:MAX_USED]
+    used = [_with(evidences[best_unit[k].sentence.passage], coverage[k]) for k in keys]
+    checked = _ordered(best_unit, evidences, coverage, exclude=set(keys))[:MAX_CHECKED]
+    said = {d.sentence for d in direct}
+    unanswered = [part.text for part, a, near in zip(parts, answers, nearest, strict=True)
+                  if a is None and (near is None or near.sentence.text not in said)]
+    quotes = {k: context_quote(best_unit[k].sentence,
+                               evidences[best_unit[k].sentence.passage].hit.marked)
+              for k in keys if not _is_code(by_key[k])}
+    return Choice(direct, used, checked, conflict, unanswered, quotes)
+
+
+def _is_code(evidence: Evidence) -> bool:
+    return evidence.ref.code
+
+
+def _with(evidence: Evidence, coverage: float) -> Evidence:
+    return replace(evidence, coverage=coverage)
+
+
+def _ordered_keys(best_unit: dict[str, Scored], coverage: dict[str, float]) -> list[str]:
+    return sorted(best_unit, key=lambda k: (-coverage[k], -best_unit[k].score))
+
+
+def _ordered(best_unit: dict[str, Scored], evidences: Sequence[Evidence],
+             coverage: dict[str, float], exclude: set[str]) -> list[Evidence]:
+    return [_with(evidences[best_unit[k].sentence.passage], coverage[k])
+            for k in _ordered_keys(best_unit, coverage) if k not in exclude]
+
+
+def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str, Evidence],
+                      dated: Callable[[SourceRef], date | None]
+                      ) -> tuple[Scored, str | None, str | None]:
+    """``top`` or a newer rival that answers the same part with different numbers, the line
+    naming the conflict and the key of the document not answered from."""
+    mine = numbers_of(top.sentence.text)
+    for key, rival in per_doc.items():
+        if key == top.sentence.key or _is_code(by_key[key]):
+            continue
+        if rival.coverage < USED_THRESHOLD or rival.score < CONFLICT_RATIO * top.score:
+            continue
+        theirs = numbers_of(rival.sentence.text)
+        if not same_subject(top.sentence.text, rival.sentence.text):
+            continue
+        first, second = by_key[top.sentence.key].ref, by_key[key].ref
+        day_first, day_second = dated(first), dated(second)
+        if not (mine or theirs) or mine == theirs:  # they agree: answer from the newer one
+            if day_first is not None and day_second is not None and day_second > day_first:
+                return rival, None, None
+            continue
+        if day_first is not None and day_second is not None and day_second > day_first:
+            return rival, _line(second, day_second, first, day_first), top.sentence.key
+        if day_first is not None and day_second is not None and day_first > day_second:
+            return top, _line(first, day_first, second, day_second), key
+        return top, (f"{_name(second)} says something different; check which of the two "
+                     f"documents is current."), None
+    return top, None, None
+
+
+def _name(ref: SourceRef) -> str:
+    return re.sub(r"\s+", " ", ref.title)
+
+
+def _line(newer: SourceRef, newer_day: date, older: SourceRef, older_day: date) -> str:
+    return (f"{_name(older)} ({_readable(older_day)}) says something different; this answer "
+            f"follows {_name(newer)}, the newer document ({_readable(newer_day)}).")

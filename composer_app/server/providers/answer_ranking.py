@@ -1,0 +1,274 @@
+"""Choosing the sentence that answers a question, from retrieved passages.
+
+A question is read into one or two *parts* (``Which command rolls back production, and how soon
+must it start?`` has two); each part has weighted key terms (rarer terms weigh more: inverse
+document frequency from the searched stores) and the pairs of key terms that stand next to each
+other in the question (its subjects, such as ``new employees`` or ``secondary database``). Every
+sentence of every retrieved prose passage is scored against each part:
+
+* ``coverage`` (0..1) is the weighted share of the part's terms the sentence contains: a term in
+  the sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``; two adjacent
+  terms also count when the sentence has them as one compound word: *roll back*, *rollback*), a
+  term found only
+  in the section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only
+  in the previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
+  when the sentence refers back with *it*, *they*, *this*, ...); a number of the question missing
+  from the sentence halves the coverage;
+* ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
+  the sentence, for a sentence holding the kind of value asked for (a number or date for *how
+  many*, *how long*, *when*; a name for *who* and *where*), and for a better retrieval rank.
+
+Invariants: ``coverage`` is the calibrated relevance of a sentence (``confidence`` of its source
+and the threshold for ``used``), never a raw word share; scoring is deterministic and ties keep
+retrieval order; a sentence is always a whole sentence of its passage's text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from itertools import pairwise
+
+from composer_app.server.providers.excerpts import sentences
+from composer_app.server.providers.passage_store import unmark
+from composer_app.server.providers.questions import STOP_WORDS, question_terms
+from composer_app.server.providers.term_forms import stem, stems, term_credit
+
+HEADING_CREDIT = 0.6
+CARRY_CREDIT = 0.45
+BACK_REFERENCE_CREDIT = 0.9
+INHERITED_WEIGHT = 0.5
+ANSWER_WORD_WEIGHT = 0.3
+PAIR_BONUS = 0.12
+TYPE_BONUS = 0.06
+RANK_BONUS = 0.02
+MISSING_NUMBER_FACTOR = 0.5
+SAME_SUBJECT_SHARE = 0.5
+QUOTE_MAX_CHARS = 600
+
+# Words that say what kind of answer is wanted; the answer itself rarely repeats them.
+_ANSWER_TEXT = """often long quickly soon fast big large old far frequently time times day date much
+    many size amount number located location situated based"""
+ANSWER_WORDS = frozenset(_ANSWER_TEXT.split())
+_BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
+_BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
+_NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve fifteen twenty
+    thirty forty fifty hundred thousand million once twice daily weekly monthly yearly annually
+    nightly hourly half quarter"""
+_NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
+_TIME_TEXT = """monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend
+    january february march april may june july august september october november december morning
+    evening night midnight noon day days week weeks month months year years hour hours minute
+    minutes second seconds"""
+_TIME_WORDS = frozenset(_TIME_TEXT.split())
+_QUANTITY = re.compile(
+    r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old)|when\b|"
+    r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
+    r"rate|number|version|port|status\s+code|price|fee)\b|within\s+how|after\s+how|from\s+which\s+"
+    r"day|at\s+what|on\s+which\s+day|which\s+(?:day|port|version|date|year))", re.I)
+_NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
+                    re.I)
+_PART_SPLIT = re.compile(
+    r"(?:\?\s+|[,;]?\s+and\s+(?=(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
+    r"must|should|will|would)\b))", re.I)
+_DIGITS = re.compile(r"\d")
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A key term of a question part: its word, stem and weight."""
+
+    word: str
+    stem: str
+    weight: float
+    number: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of a question: its text, key terms, subject pairs and wanted answer kind."""
+
+    text: str
+    terms: tuple[Term, ...]
+    pairs: tuple[tuple[str, str], ...]
+    wants: str | None  # "quantity", "name" or None
+    compounds: tuple[tuple[str, str, str], ...] = ()  # ("roll", "back", "rollback")
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A whole sentence of a retrieved passage and what surrounds it."""
+
+    key: str  # the document it belongs to
+    rank: int  # the passage's retrieval rank (0 = best)
+    passage: int  # index of the passage among the retrieved ones
+    block: int  # the block (line) of the passage
+    index: int  # position among the passage's sentences
+    text: str
+    stems: tuple[str, ...]
+    heading: frozenset[str]
+    previous: frozenset[str]
+    back_reference: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A sentence scored against one question part."""
+
+    sentence: Sentence
+    coverage: float
+    score: float
+
+
+def read_question(question: str, weight_of: Callable[[str], float]) -> list[Part]:
+    """The parts of ``question`` (one or two) with weighted terms; ``[]`` without key terms."""
+    pieces = [p.strip(" ?,;") for p in _PART_SPLIT.split(question.strip()) if p.strip(" ?,;")]
+    parts = [_part(piece, weight_of) for piece in pieces[:3]]
+    parts = [p for p in parts if p.terms]
+    if len(parts) > 2:
+        parts = [_part(question, weight_of)]
+    if len(parts) == 2 and _needs_subject(parts[1]):
+        first, second = parts
+        extra = tuple(Term(t.word, t.stem, t.weight * INHERITED_WEIGHT, t.number)
+                      for t in first.terms if all(t.stem != s.stem for s in second.terms))
+        parts[1] = replace(second, terms=second.terms + extra)
+    return parts
+
+
+def _needs_subject(part: Part) -> bool:
+    content = [t for t in part.terms if t.word not in ANSWER_WORDS]
+    return len(content) < 2
+
+
+def _part(text: str, weight_of: Callable[[str], float]) -> Part:
+    words = question_terms(text)
+    terms = tuple(
+        Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in ANSWER_WORDS else 1.0),
+             bool(_DIGITS.search(w)))
+        for w in words)
+    sequence = [stem(w) for w in re.findall(r"[^\W_]+", text.casefold())]
+    keys = {t.stem for t in terms if t.word not in ANSWER_WORDS}
+    pairs = tuple(dict.fromkeys(
+        (a, b) for a, b in pairwise(sequence)
+        if a in keys and b in keys and a != b))
+    wants = "quantity" if _QUANTITY.search(text) else "name" if _NAMED.search(text) else None
+    stemmed = {t.stem for t in terms}
+    compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
+                      if a in stemmed and b in stemmed and a != b)
+    return Part(text, terms, pairs, wants, compounds)
+
+
+def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
+                      ) -> list[Sentence]:
+    """Every sentence of a retrieved prose passage (one block per line, headings with ``#``)."""
+    found: list[Sentence] = []
+    title_stems = frozenset(stems(title.rsplit(".", 1)[0]))
+    heading = title_stems
+    for block, raw in enumerate(unmark(marked).split("\n")):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            heading = heading | frozenset(stems(line.lstrip("#")))
+            continue
+        previous: frozenset[str] = frozenset()
+        for sentence in sentences(line):
+            words = tuple(stems(sentence))
+            lowered = {w.casefold() for w in re.findall(r"[^\W_]+", sentence)}
+            found.append(Sentence(key, rank, passage, block, len(found), sentence, words,
+                                  heading, previous, not lowered.isdisjoint(_BACK_REFERENCE)))
+            previous = frozenset(words)
+    return found
+
+
+def score(sentence: Sentence, part: Part) -> Scored:
+    """``sentence`` scored against ``part`` (see the module docstring)."""
+    own = set(sentence.stems)
+    for first, second, joined in part.compounds:  # "rolls back" answered by "rollback"
+        if joined in own:
+            own.update((first, second))
+    carry = BACK_REFERENCE_CREDIT if sentence.back_reference else CARRY_CREDIT
+    total = sum(t.weight for t in part.terms) or 1.0
+    gained = 0.0
+    missing_number = False
+    for term in part.terms:
+        credit = term_credit(term.stem, own)
+        if credit < 1.0:
+            credit = max(credit, HEADING_CREDIT * term_credit(term.stem, sentence.heading),
+                         carry * term_credit(term.stem, sentence.previous))
+        if term.number and term.stem not in own and term.stem not in sentence.heading:
+            missing_number = True
+        gained += term.weight * credit
+    coverage = gained / total
+    if missing_number:
+        coverage *= MISSING_NUMBER_FACTOR
+    bonus = 0.0
+    if part.pairs:
+        together = sum(1 for a, b in part.pairs if _adjacent(sentence.stems, a, b))
+        bonus += PAIR_BONUS * together / len(part.pairs)
+    if part.wants is not None and _holds(sentence, part.wants):
+        bonus += TYPE_BONUS
+    bonus += RANK_BONUS / (1 + sentence.rank)
+    return Scored(sentence, min(coverage, 1.0), coverage + bonus)
+
+
+def _adjacent(words: Sequence[str], a: str, b: str) -> bool:
+    """True when ``a`` is followed by ``b`` within two words (``new employees``, ``new hire
+    employees``)."""
+    return any(word == a and b in words[i + 1 : i + 3] for i, word in enumerate(words))
+
+
+def _holds(sentence: Sentence, wants: str) -> bool:
+    if wants == "quantity":
+        return any(_DIGITS.search(w) or w in _NUMBER_WORDS or w in _TIME_WORDS
+                   for w in (x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)))
+    words = sentence.text.split()
+    return any(w[:1].isupper() and w.strip(".,;:").casefold() not in STOP_WORDS
+               for w in words[1:])
+
+
+def idf(passages: int, frequency: int) -> float:
+    """Inverse document frequency of a term found in ``frequency`` of ``passages`` passages
+    (a term found nowhere weighs as if found in half a passage)."""
+    return math.log(1.0 + max(passages, 1) / max(frequency, 0.5))
+
+
+def numbers_of(text: str) -> frozenset[str]:
+    """The numbers and number words of a sentence (to tell disagreeing statements apart)."""
+    found = {w.casefold() for w in re.findall(r"[^\W_]+(?:[.,:][0-9]+)*", text)
+             if _DIGITS.search(w) or w.casefold() in _NUMBER_WORDS}
+    return frozenset(found)
+
+
+def same_subject(first: str, second: str) -> bool:
+    """True when two sentences share at least half of the shorter one's content words (they
+    state something about the same thing)."""
+    a = {w for w in stems(first) if w not in STOP_WORDS and not _DIGITS.search(w)}
+    b = {w for w in stems(second) if w not in STOP_WORDS and not _DIGITS.search(w)}
+    if not a or not b:
+        return False
+    return len(a & b) >= SAME_SUBJECT_SHARE * min(len(a), len(b))
+
+
+def context_quote(sentence: Sentence, marked: str, max_chars: int = QUOTE_MAX_CHARS) -> str:
+    """The paragraph around ``sentence``: whole sentences of its own block, grown from the
+    sentence itself to both sides while they fit in ``max_chars`` (the sentence always stays)."""
+    lines = unmark(marked).split("\n")
+    if sentence.block >= len(lines):
+        return sentence.text
+    own = sentences(lines[sentence.block].strip())
+    if sentence.text not in own:
+        return sentence.text
+    first = last = own.index(sentence.text)
+    size = len(sentence.text)
+    while True:
+        grown = False
+        for candidate in (first - 1, last + 1):
+            if 0 <= candidate < len(own) and size + len(own[candidate]) + 1 <= max_chars:
+                size += len(own[candidate]) + 1
+                first, last = min(first, candidate), max(last, candidate)
+                grown = True
+        if not grown:
+            return " ".join(own[first : last + 1])

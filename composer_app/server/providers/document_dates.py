@@ -1,0 +1,65 @@
+"""The date a document says it was written, read from its own text.
+
+Invariants: ``written_date`` looks only at the first ``HEAD_LINES`` lines; a date on a line
+that names it (``Last updated``, ``Effective``, ``Published``, ``Date``, ``As of``, ...) wins
+over any other date; otherwise the first date of the head counts; dates are ISO (``2025-09-15``),
+day-month-year (``15 September 2025``), month-day-year (``September 15, 2025``) or month-year
+(``September 2025``, read as its first day); anything else gives ``None`` (callers then fall back to
+the file's modification time).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+HEAD_LINES = 15
+
+_MONTHS = {name: number for number, names in enumerate((
+    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+    ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+    ("october", "oct"), ("november", "nov"), ("december", "dec")), start=1) for name in names}
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_PATTERNS = (
+    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), ("y", "m", "d")),
+    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH}\s+(\d{{4}})\b", re.I),
+     ("d", "M", "y")),
+    (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I),
+     ("M", "d", "y")),
+    (re.compile(rf"\b{_MONTH}\s+(\d{{4}})\b", re.I), ("M", "y")),
+)
+_NAMED = re.compile(
+    r"\b(?:last\s+)?(?:updated|update|effective|published|revised|revision|dated?|issued|"
+    r"as\s+of|written|modified|changed|version\s+of)\b", re.I)
+
+
+def _dates_in(line: str) -> list[tuple[int, date]]:
+    found: list[tuple[int, date]] = []
+    taken: list[range] = []
+    for pattern, order in _PATTERNS:
+        for match in pattern.finditer(line):
+            span = range(match.start(), match.end())
+            if any(span.start in r or (span.stop - 1) in r for r in taken):
+                continue
+            parts = dict(zip(order, match.groups(), strict=True))
+            try:
+                month = _MONTHS[parts["M"].casefold()] if "M" in parts else int(parts["m"])
+                value = date(int(parts["y"]), month, int(parts.get("d", "1")))
+            except (ValueError, KeyError):
+                continue
+            taken.append(span)
+            found.append((match.start(), value))
+    return sorted(found)
+
+
+def written_date(text: str) -> date | None:
+    """The document's own date (see the module invariant), or ``None``."""
+    first: date | None = None
+    for line in text.split("\n", HEAD_LINES)[:HEAD_LINES]:
+        dates = _dates_in(line)
+        if not dates:
+            continue
+        if _NAMED.search(line):
+            return dates[0][1]
+        first = first or dates[0][1]
+    return first

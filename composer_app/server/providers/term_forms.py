@@ -1,0 +1,141 @@
+"""Word forms the offline assistant treats as the same term: light stems, related forms, synonyms.
+
+Invariants: ``stem`` is deterministic, case-folded and idempotent on its own output for the
+suffixes it strips; ``term_credit`` is 1.0 for the same stem, ``SYNONYM_CREDIT`` for a word of the
+same synonym group or a shared stem prefix of at least ``PREFIX_MIN`` characters, else 0.0, so an
+exact word always beats a paraphrase; the synonym groups are general English vocabulary of
+workplace documents, never phrases of a particular folder.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+SYNONYM_CREDIT = 0.75
+PREFIX_MIN = 6
+
+_WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)*")
+_IRREGULAR = {
+    "paid": "pay", "payment": "pay", "payments": "pay", "pays": "pay", "paying": "pay",
+    "took": "take", "taken": "take", "takes": "take", "made": "make", "gave": "give",
+    "given": "give", "kept": "keep", "held": "hold", "ran": "run", "began": "begin",
+    "begun": "begin", "sent": "send", "met": "meet", "left": "leave", "chose": "choose",
+    "chosen": "choose", "written": "write", "wrote": "write", "built": "build", "spent": "spend",
+    "bought": "buy", "brought": "bring", "got": "get", "gotten": "get", "men": "man",
+    "women": "woman", "people": "person", "children": "child", "data": "data",
+}
+_SYNONYM_TEXT = """
+employee employees staff worker workers colleague colleagues personnel
+new newly hire hires hired joiner joiners starter starters
+vacation holiday holidays leave pto
+finish complete completed done
+need needs needed require requires required requirement must mandatory
+start starts started begin begins beginning commence
+end ends ended stop stops expire expires finish
+cost costs price prices fee fees charge charges
+pay salary wage compensation
+big large size maximum max limit limited
+small minimum min
+fast quickly quick soon speed
+often frequency frequently
+rule rules policy policies
+meeting meetings meet
+office offices building
+car vehicle driving
+open opening hours
+location located where site
+approval approvals approve approved sign-off
+deploy deploys deployed deployment deployments release rollout
+allowed permitted permit may can
+respond response responses reply answer
+team teams group
+boss manager lead
+phone call
+document documents doc docs
+laptop laptops computer computers notebook
+illness sick sickness ill
+password passwords passphrase
+remote remotely home telework teleworking
+trip trips travel travelling traveling journey
+"""
+
+
+def _groups() -> dict[str, frozenset[str]]:
+    by_word: dict[str, set[str]] = {}
+    for line in _SYNONYM_TEXT.strip().split("\n"):
+        group = {stem(word) for word in line.split()}
+        for member in group:
+            by_word.setdefault(member, set()).update(group)
+    return {word: frozenset(group) for word, group in by_word.items()}
+
+
+@lru_cache(maxsize=65_536)
+def stem(word: str) -> str:
+    """A light English stem of ``word`` (plurals, -ing, -ed, -ly and a few derivations)."""
+    word = word.casefold().replace("’", "'")
+    if "'" in word:
+        word = word.split("'")[0]
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    base = word
+    for suffix, replacement in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""),
+                                ("es", "e"), ("ly", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith(
+                ("ss", "eed", "us", "is")):
+            base = word[: len(word) - len(suffix)] + replacement
+            if suffix in ("ing", "ed") and len(base) > 3 and base[-1] == base[-2] \
+                    and base[-1] not in "lsz":
+                base = base[:-1]  # stopped -> stop, planned -> plan
+            break
+    return base[:-1] if base.endswith("e") and len(base) > 3 else base
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` in order (numbers keep their inner separators: 2,000 or 0.30)."""
+    return [m.group(0) for m in _WORD.finditer(text)]
+
+
+def stems(text: str) -> list[str]:
+    """``stem`` of every word of ``text``, in order."""
+    return [stem(w) for w in words(text)]
+
+
+_SYNONYMS: dict[str, frozenset[str]] = {}
+
+
+def related(term_stem: str) -> frozenset[str]:
+    """The stems of ``term_stem``'s synonym group (empty when it has none)."""
+    if not _SYNONYMS:
+        _SYNONYMS.update(_groups())
+    return _SYNONYMS.get(term_stem, frozenset())
+
+
+@lru_cache(maxsize=4_096)
+def synonyms_of(word: str) -> tuple[str, ...]:
+    """Plain words related to ``word`` (for widening a search), excluding ``word`` itself."""
+    own = stem(word)
+    found: list[str] = []
+    for line in _SYNONYM_TEXT.strip().split("\n"):
+        members = line.split()
+        if any(stem(m) == own for m in members):
+            found.extend(m for m in members if stem(m) != own and "-" not in m)
+    return tuple(dict.fromkeys(found))
+
+
+def term_credit(term_stem: str, present: Iterable[str]) -> float:
+    """How well the stems in ``present`` contain ``term_stem`` (see the module invariant)."""
+    bag = present if isinstance(present, (set, frozenset)) else set(present)
+    if term_stem in bag:
+        return 1.0
+    group = related(term_stem)
+    if group and not group.isdisjoint(bag):
+        return SYNONYM_CREDIT
+    if len(term_stem) >= PREFIX_MIN and term_stem.isalpha():
+        head = term_stem[:PREFIX_MIN]
+        if any(len(s) >= PREFIX_MIN and s.startswith(head) for s in bag):
+            return SYNONYM_CREDIT
+    return 0.0

@@ -1,0 +1,34 @@
+"""A document's own date, read from its head."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.server.providers.document_dates import written_date
+
+
+def test_a_named_date_wins_over_other_dates_of_the_head():
+    text = "# Support\n\nSupport ends on 31 March 2026.\n\nPublished: 3 February 2025\n"
+    assert written_date(text) == date(2025, 2, 3)
+
+
+def test_the_formats_people_write():
+    assert written_date("Effective date: 15 September 2025") == date(2025, 9, 15)
+    assert written_date("Last updated: March 3, 2026") == date(2026, 3, 3)
+    assert written_date("Version of 2024-01-15.") == date(2024, 1, 15)
+    assert written_date("Revised September 2025") == date(2025, 9, 1)
+    assert written_date("Meeting on 4th May 2025 in Lisbon") == date(2025, 5, 4)
+
+
+def test_no_date_or_an_impossible_one_gives_none():
+    assert written_date("# Notes\n\nNothing dated here.") is None
+    assert written_date("Updated: 2025-02-30") is None
+    assert written_date("\n" * 20 + "Updated: 2025-02-03") is None  # past the head
+
+
+@given(st.text(max_size=300))
+def test_any_text_gives_a_date_or_none(text: str):
+    assert written_date(text) is None or isinstance(written_date(text), date)

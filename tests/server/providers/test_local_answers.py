@@ -1,0 +1,282 @@
+"""The offline assistant answers the question asked: one test per failure it used to have.
+
+The folder is hard-wrapped Markdown, as people write it; every test runs the real provider over
+real files (index in a real SQLite file) and reads the answer as the server would persist it.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from composer_app.core.contracts.sources import SourceEntry
+from composer_app.server.providers.base import ProviderAttachment
+from composer_app.server.providers.local import LocalProvider
+from tests.server.providers.support import Outcome, request, run_turn
+
+HANDBOOK = """# Employee handbook
+
+## Time off
+
+All employees receive 25 days of paid vacation per calendar year, and
+unused days can be carried over until the end of March.
+
+New employees accrue vacation at two days per month during their first
+six months.
+
+## Training
+
+All employees must complete the security awareness training once a
+year. New employees must complete it within their first week, before
+they receive access to customer data.
+"""
+DEPLOY = """# Deployment guide
+
+Every merge to the main branch is deployed to staging automatically
+within ten minutes. Staging deployments need one approval from any
+engineer on the team.
+
+The production rollout happens every Tuesday at 14:00 UTC, after the
+release manager has checked the staging results. Production
+deployments need two approvals, one of them from the on-call engineer.
+"""
+DATABASE = """# Database operations
+
+The primary database runs in the Frankfurt data centre on PostgreSQL
+16. The secondary database is a streaming replica in the Dublin data
+centre.
+
+Full backups of the primary are taken every six hours. The secondary
+is backed up once a night, and those backups are kept for seven days.
+"""
+MEALS_OLD = """# Travel expense policy
+
+Effective date: 1 March 2024
+
+The daily meal allowance on business trips is 40 euros. Receipts are
+not needed for the meal allowance.
+"""
+MEALS_NEW = """# Travel expense policy (revised)
+
+Effective date: 15 September 2025
+
+The daily meal allowance on business trips is 55 euros. Alcohol is
+never reimbursed.
+"""
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    root = tmp_path / "knowledge"
+    root.mkdir()
+    for name, text in {"handbook.md": HANDBOOK, "deployment.md": DEPLOY,
+                       "database.md": DATABASE}.items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def ask(folder: Path, tmp_path: Path) -> Iterator[Callable[..., Outcome]]:
+    provider = LocalProvider(folder, tmp_path / "data")
+
+    def run(question: str, **extra: object) -> Outcome:
+        return run_turn(provider, request(question, **extra))
+
+    yield run
+    provider.close()
+
+
+def _direct(outcome: Outcome) -> str:
+    """The answer's own first paragraph (its direct answer), without Markdown escapes."""
+    return outcome.text.split("\n\n")[0].replace("\\", "")
+
+
+def _used(outcome: Outcome) -> list[SourceEntry]:
+    return outcome.by_usage("used")
+
+
+def test_new_employees_question_is_not_answered_by_the_all_employees_sentence(ask):
+    outcome = ask("By when must new employees finish the security awareness training?")
+    assert "within their first week" in _direct(outcome)
+    assert "once a year" not in _direct(outcome)
+    assert [e.title for e in _used(outcome)] == ["handbook.md"]
+
+
+def test_all_employees_question_is_not_answered_by_the_new_employees_sentence(ask):
+    outcome = ask("How many vacation days do employees get each year?")
+    assert "25 days" in _direct(outcome)
+
+
+def test_production_question_gets_the_production_setting_not_staging(ask):
+    outcome = ask("How many approvals does a production deployment need?")
+    assert "two approvals" in _direct(outcome)
+    assert "one approval" not in _direct(outcome)
+
+
+def test_secondary_question_gets_the_secondary_case_not_the_primary(ask):
+    assert "once a night" in _direct(ask("How often is the secondary backed up?"))
+    assert "Dublin" in _direct(ask("Where is the secondary database located?"))
+
+
+def test_sentences_are_not_cut_at_the_files_line_breaks(ask):
+    direct = _direct(ask("When does the production rollout happen?"))
+    assert direct == ("The production rollout happens every Tuesday at 14:00 UTC, after the "
+                      "release manager has checked the staging results.")
+
+
+def test_quotes_never_silently_drop_words(ask):
+    outcome = ask("How often must all employees complete the security awareness training?")
+    quotes = [p for p in outcome.text.split("\n\n") if p.startswith("**handbook.md**")]
+    words_of_file = " ".join(HANDBOOK.split())
+    for quote in quotes:
+        body = quote.split("“", 1)[1].rstrip("”").replace("\\", "")
+        for piece in body.split(" … "):
+            assert piece in words_of_file  # each run of quoted text is verbatim and whole
+
+
+def test_two_part_question_is_answered_in_two_sentences(ask):
+    outcome = ask("Where does the primary database run, and how often is the secondary "
+                  "backed up?")
+    direct = _direct(outcome)
+    assert "Frankfurt" in direct and "once a night" in direct
+
+
+def test_newer_document_wins_over_an_older_one_and_the_conflict_is_named(folder, ask):
+    (folder / "expenses-2024.md").write_text(MEALS_OLD, encoding="utf-8")
+    (folder / "expenses-2025.md").write_text(MEALS_NEW, encoding="utf-8")
+    stamp = 1_767_225_600
+    for name in ("expenses-2024.md", "expenses-2025.md"):  # same mtime: the text's date decides
+        os.utime(folder / name, (stamp, stamp))
+    outcome = ask("What is the daily meal allowance on business trips?")
+    assert "55 euros" in _direct(outcome)
+    assert [e.title for e in _used(outcome)] == ["expenses-2025.md"]
+    assert "expenses-2024.md" in [e.title for e in outcome.by_usage("checked")]
+    notes = [p for p in outcome.text.split("\n\n") if "says something different" in p]
+    assert len(notes) == 1 and "expenses-2024.md" in notes[0] and "newer" in notes[0]
+
+
+def test_newer_modification_time_decides_when_no_document_has_a_date(folder, ask):
+    old = MEALS_OLD.replace("Effective date: 1 March 2024\n\n", "")
+    new = MEALS_NEW.replace("Effective date: 15 September 2025\n\n", "")
+    (folder / "meals-a.md").write_text(new, encoding="utf-8")
+    (folder / "meals-b.md").write_text(old, encoding="utf-8")
+    os.utime(folder / "meals-a.md", (1_767_225_600, 1_767_225_600))
+    os.utime(folder / "meals-b.md", (1_700_000_000, 1_700_000_000))
+    outcome = ask("What is the daily meal allowance on business trips?")
+    assert "55 euros" in _direct(outcome)
+    assert [e.title for e in _used(outcome)] == ["meals-a.md"]
+
+
+def test_unanswerable_question_has_no_used_source_and_no_strong_relevance(ask):
+    outcome = ask("What is the company's parental leave policy?")
+    assert _used(outcome) == []
+    assert all(e.confidence is None or e.confidence < 0.75 for e in outcome.entries())
+    assert outcome.grounding().grounding_mode == "general-knowledge"
+    assert "found nothing" in outcome.text
+
+
+def test_near_miss_question_is_not_answered_by_a_sentence_missing_its_subject(ask):
+    outcome = ask("How many days of vacation do contractors get?")
+    assert _used(outcome) == []
+
+
+def test_paraphrase_gets_the_sentence_that_answers_it_not_an_unrelated_one(ask):
+    outcome = ask("How many days off do staff get per year?")
+    assert "25 days" in _direct(outcome)
+    assert [e.title for e in _used(outcome)] == ["handbook.md"]
+
+
+def test_relevance_labels_are_calibrated_not_a_word_share(ask):
+    exact = ask("How many approvals does a production deployment need?")
+    assert _used(exact)[0].confidence is not None and _used(exact)[0].confidence >= 0.75
+    checked = [e.confidence for e in exact.by_usage("checked") if e.confidence is not None]
+    assert all(value < _used(exact)[0].confidence for value in checked)
+
+
+def test_files_attached_earlier_in_the_thread_are_searchable_later(ask, tmp_path: Path):
+    notes = tmp_path / "stored-blob"
+    notes.write_text("The parking garage code for visitors is 4711.\n", encoding="utf-8")
+    earlier = ProviderAttachment("att_1", "visitor-notes.txt", "text/plain",
+                                 notes.stat().st_size, notes)
+    outcome = ask("What is the parking garage code for visitors?",
+                  earlier_attachments=(earlier,))
+    assert "4711" in _direct(outcome)
+    assert [e.title for e in _used(outcome)] == ["visitor-notes.txt"]
+
+
+def _text_pdf(text: str) -> bytes:
+    """A one-page PDF whose content stream shows ``text`` in Helvetica."""
+    stream = zlib.compress(f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1"))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
+        + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)
+    return bytes(out)
+
+
+def test_pdfs_in_the_knowledge_folder_are_read_not_skipped_silently(folder, ask):
+    (folder / "leave.pdf").write_bytes(_text_pdf("Parental leave lasts sixteen weeks."))
+    (folder / "scan.pdf").write_bytes(_text_pdf("").replace(b"() Tj", b""))
+    outcome = ask("How long does parental leave last?")
+    assert "sixteen weeks" in _direct(outcome)
+    assert [e.title for e in _used(outcome)] == ["leave.pdf"]
+    scan = [e for e in outcome.entries() if e.title == "scan.pdf"]
+    assert scan and scan[0].source_usage == "checked"
+    assert scan[0].readiness_hint is not None and "text layer" in scan[0].readiness_hint
+
+
+def test_word_and_html_documents_are_read(folder, ask):
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Bicycle policy", 1)
+    document.add_paragraph("Employees can lease one bicycle every three years.")
+    document.save(str(folder / "bikes.docx"))
+    (folder / "lunch.html").write_text(
+        "<html><head><style>p{}</style><script>var lunch = 'wrong';</script></head><body>"
+        "<h1>Canteen</h1><p>The canteen serves lunch from 11:30\nto 14:00.</p></body></html>",
+        encoding="utf-8")
+    assert "three years" in _direct(ask("How often can employees lease a bicycle?"))
+    outcome = ask("When does the canteen serve lunch?")
+    assert _direct(outcome) == "The canteen serves lunch from 11:30 to 14:00."
+    assert "wrong" not in outcome.text
+
+
+def test_an_unreadable_attachment_is_named_with_the_reason(ask, tmp_path: Path):
+    broken = tmp_path / "blob"
+    broken.write_bytes(b"%PDF-1.4 this is not really a pdf")
+    attachment = ProviderAttachment("att_2", "report.pdf", "application/pdf",
+                                    broken.stat().st_size, broken)
+    outcome = ask("What does the report say about revenue?", attachments=(attachment,))
+    entry = next(e for e in outcome.entries() if e.title == "report.pdf")
+    assert entry.source_usage == "checked"
+    assert entry.readiness_hint is not None and "PDF" in entry.readiness_hint
+    assert "report.pdf" in outcome.text
+
+
+def test_hard_wrapped_plain_text_is_read_as_joined_paragraphs(folder, ask):
+    (folder / "parking.txt").write_text(textwrap.fill(
+        "Visitors park on level minus two of the garage and get a ticket validated at the "
+        "reception before they leave.", 40) + "\n", encoding="utf-8")
+    direct = _direct(ask("Where do visitors park?"))
+    assert direct.startswith("Visitors park on level minus two") and direct.endswith("leave.")

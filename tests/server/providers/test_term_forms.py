@@ -1,0 +1,38 @@
+"""Word forms: stems, synonyms and related forms count as the same term, an exact word counts
+more."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.server.providers.term_forms import (
+    SYNONYM_CREDIT,
+    stem,
+    stems,
+    synonyms_of,
+    term_credit,
+)
+
+
+def test_inflections_share_a_stem():
+    assert stem("employees") == stem("employee")
+    assert stem("rotated") == stem("rotates") == stem("rotate")
+    assert stem("stopped") == stem("stop")
+    assert stem("paid") == stem("payment") == stem("pays")
+    assert stem("policies") == stem("policy")
+    assert stems("2,000 euros and 0.30") == ["2,000", "euro", "and", "0.30"]
+
+
+def test_an_exact_word_beats_a_synonym_or_a_related_form():
+    assert term_credit(stem("staff"), {stem("staff")}) == 1.0
+    assert term_credit(stem("staff"), {stem("employees")}) == SYNONYM_CREDIT
+    assert term_credit(stem("deployment"), {stem("deploys")}) == SYNONYM_CREDIT
+    assert term_credit(stem("secondary"), {stem("primary")}) == 0.0
+    assert "employees" in synonyms_of("staff") and "staff" not in synonyms_of("staff")
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=20))
+def test_stems_are_deterministic_and_lower_case(word: str):
+    assert stem(word) == stem(word.upper()) == stem(word)
+    assert stem(word) == stem(word).casefold()
