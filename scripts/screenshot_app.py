@@ -107,9 +107,9 @@ def build(work: Path, dark: bool) -> tuple[Any, Any]:
     """The real window with one answered thread; returns the window."""
     from composer_app.sync.secrets import TokenStore
     from composer_app.ui.app import connect_backend, create_application, start_embedded_server
-    from composer_app.ui.main_window import MainWindow, Session
-    from composer_app.ui.settings_dialog import apply_theme
-    from composer_app.ui.settings_logic import AppSettings, Connection, app_paths
+    from composer_app.ui.settings.dialog import apply_theme
+    from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
+    from composer_app.ui.window.main_window import MainWindow, Session
 
     app = create_application()
     knowledge = work / "knowledge"

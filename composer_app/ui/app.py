@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from composer_app import APP_ID, __version__
-from composer_app.ui.settings_logic import (
+from composer_app.ui.settings.settings_logic import (
     AppPaths,
     AppSettings,
     Connection,
@@ -334,7 +334,7 @@ def apply_settings_result(session: Any, result: Any) -> str:
     from PySide6.QtWidgets import QApplication
 
     from composer_app.server.providers.registry import keyring_user
-    from composer_app.ui.settings_dialog import apply_theme
+    from composer_app.ui.settings.dialog import apply_theme
 
     before: AppSettings = session.settings
     after: AppSettings = result.settings
@@ -369,8 +369,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     early = EarlyServer(paths, settings) if connection.embedded else None
 
     from composer_app.sync.secrets import TokenStore
-    from composer_app.ui.main_window import MainWindow, Session
-    from composer_app.ui.settings_dialog import apply_theme
+    from composer_app.ui.settings.dialog import apply_theme
+    from composer_app.ui.window.main_window import MainWindow, Session
 
     app = create_application()
     apply_theme(app, settings.theme)

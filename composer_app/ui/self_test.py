@@ -246,13 +246,13 @@ def _run(work: Path, deadline: float) -> None:
         start_embedded_server,
         stop_embedded_server,
     )
-    from composer_app.ui.settings_logic import AppSettings, Connection, app_paths
+    from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
 
     app = create_application()
     import_lazy_modules()
     check_keyring()
     from composer_app.sync.secrets import TokenStore
-    from composer_app.ui.main_window import MainWindow, Session
+    from composer_app.ui.window.main_window import MainWindow, Session
 
     paths = app_paths(work / "data")
     knowledge = work / "knowledge"

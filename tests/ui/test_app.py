@@ -22,7 +22,7 @@ from composer_app.ui.app import (
     release_clipboard,
     stop_embedded_server,
 )
-from composer_app.ui.settings_logic import AppSettings, app_paths
+from composer_app.ui.settings.settings_logic import AppSettings, app_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,7 +97,7 @@ def test_server_argument_connects_to_a_remote_server(tmp_path: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     code = (
         "import sys\n"
-        "import composer_app.ui.main_window as mw\n"
+        "import composer_app.ui.window.main_window as mw\n"
         "from PySide6.QtCore import QTimer\n"
         "from PySide6.QtWidgets import QApplication\n"
         "show = mw.MainWindow.show\n"
@@ -126,7 +126,7 @@ def test_server_argument_connects_to_a_remote_server(tmp_path: Path) -> None:
 
 _SIGNAL_RUN = '''
 import os, signal, sys
-import composer_app.ui.main_window as mw
+import composer_app.ui.window.main_window as mw
 from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtGui import QGuiApplication
 show = mw.MainWindow.show

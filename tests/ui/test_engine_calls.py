@@ -11,7 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from composer_app.sync.store import MessageRow, ThreadRow
-from tests.ui.window_support import WAIT_MS, Backend, running_backend
+from tests.ui.window.window_support import WAIT_MS, Backend, running_backend
 
 NOT_RUNNING = "the sync engine is not running"
 

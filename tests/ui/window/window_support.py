@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 
 from composer_app.sync.secrets import TokenStore
 from composer_app.ui.app import connect_backend, start_embedded_server, stop_embedded_server
-from composer_app.ui.main_window import MainWindow, Session
-from composer_app.ui.settings_logic import AppSettings, Connection, app_paths
+from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
+from composer_app.ui.window.main_window import MainWindow, Session
 
 WAIT_MS = 20_000
 NO_THREADS = "No threads yet. Press Ctrl+N to start one."

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from composer_app.sync.store import ThreadRow
-from composer_app.ui.thread_list_model import (
+from composer_app.ui.threads.thread_list_model import (
     ThreadIdRole,
     ThreadListModel,
     ThreadRowDelegate,

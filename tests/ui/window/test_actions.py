@@ -13,8 +13,8 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
-from composer_app.ui.main_window import MainWindow
-from tests.ui.window_support import WAIT_MS, Backend, running_backend, titles
+from composer_app.ui.window.main_window import MainWindow
+from tests.ui.window.window_support import WAIT_MS, Backend, running_backend, titles
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier

@@ -8,8 +8,8 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from composer_app.ui.settings_dialog import SettingsDialog, apply_theme
-from composer_app.ui.settings_logic import AppSettings
+from composer_app.ui.settings.dialog import SettingsDialog, apply_theme
+from composer_app.ui.settings.settings_logic import AppSettings
 
 
 def test_fields_follow_the_choices_and_values_come_back(qtbot: QtBot, tmp_path: Path) -> None:

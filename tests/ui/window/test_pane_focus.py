@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from composer_app.ui.main_window import MainWindow
-from tests.ui.window_support import WAIT_MS, Backend, answered, running_backend
+from composer_app.ui.window.main_window import MainWindow
+from tests.ui.window.window_support import WAIT_MS, Backend, answered, running_backend
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from composer_app.ui.quick_switcher import QuickSwitcher
+from composer_app.ui.threads.quick_switcher import QuickSwitcher
 
 THREADS = [("t1", "Budget review"), ("t2", "Release plan"), ("t3", "Bug triage")]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from composer_app.ui.settings_logic import (
+from composer_app.ui.settings.settings_logic import (
     AppSettings,
     Connection,
     app_paths,

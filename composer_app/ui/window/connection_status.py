@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QMainWindow
 
 from composer_app.sync.secrets import REMEMBER_ACTION, TokenStore
 from composer_app.sync.store import OutboxRow
-from composer_app.ui import main_window_logic as logic
-from composer_app.ui.status_bar import AppStatusBar, UnsentDialog, outbox_line
 from composer_app.ui.sync_bridge import SyncBridge
+from composer_app.ui.window import main_window_logic as logic
+from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog, outbox_line
 
 Call = Callable[..., int]
 MESSAGE_MS = 8000

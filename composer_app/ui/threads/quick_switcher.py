@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from composer_app.ui.quick_switcher_logic import rank
+from composer_app.ui.threads.quick_switcher_logic import rank
 
 MAX_RESULTS = 50
 _NAV_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionButton
 from pytestqt.qtbot import QtBot
 
 from composer_app.sync.store import ThreadRow
-from composer_app.ui.settings_dialog import theme_palette
-from composer_app.ui.thread_list import ThreadListPane, checkbox_palette
-from composer_app.ui.thread_list_model import (
+from composer_app.ui.settings.dialog import theme_palette
+from composer_app.ui.threads.thread_list import ThreadListPane, checkbox_palette
+from composer_app.ui.threads.thread_list_model import (
     UNTITLED,
     WhenRole,
     empty_list_hint,

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import pytest
 from pytestqt.qtbot import QtBot
 
-from composer_app.ui.main_window import MainWindow
-from tests.ui.window_support import (
+from composer_app.ui.window.main_window import MainWindow
+from tests.ui.window.window_support import (
     SOURCED_QUESTION,
     WAIT_MS,
     Backend,

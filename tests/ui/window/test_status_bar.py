@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from composer_app.sync.store import OutboxRow
-from composer_app.ui.status_bar import AppStatusBar, UnsentDialog, outbox_line
+from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog, outbox_line
 
 
 def test_outbox_line_names_thread_state_and_preview() -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from composer_app.ui import main_window_logic as logic
 from composer_app.ui.external_open import open_url_externally
+from composer_app.ui.window import main_window_logic as logic
 
 
 class TranscriptFeed:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-from composer_app.ui import main_window_logic as logic
+from composer_app.ui.window import main_window_logic as logic
 
 
 class PaneFocus:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from composer_app.ui.quick_switcher_logic import fuzzy_match, rank
+from composer_app.ui.threads.quick_switcher_logic import fuzzy_match, rank
 
 
 def test_in_order_subsequence_matches_and_out_of_order_does_not() -> None:

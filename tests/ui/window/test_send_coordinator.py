@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from composer_app.ui.window_state import WINDOW_SETTINGS
-from tests.ui.window_support import WAIT_MS, Backend, answered, running_backend
+from composer_app.ui.window.state import WINDOW_SETTINGS
+from tests.ui.window.window_support import WAIT_MS, Backend, answered, running_backend
 
 
 @pytest.fixture

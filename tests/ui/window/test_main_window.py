@@ -15,8 +15,8 @@ from pytestqt.qtbot import QtBot
 from composer_app.core.contracts.messages import decode_message_context
 from composer_app.sync.secrets import TokenStore
 from composer_app.ui.app import connect_backend, start_embedded_server, stop_embedded_server
-from composer_app.ui.main_window import MainWindow, Session
-from composer_app.ui.settings_logic import AppSettings, Connection, app_paths
+from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
+from composer_app.ui.window.main_window import MainWindow, Session
 
 WAIT_MS = 20_000
 

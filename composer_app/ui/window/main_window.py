@@ -31,19 +31,23 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 from composer_app.core.contracts.messages import decode_message_context
 from composer_app.sync.secrets import TokenStore
 from composer_app.sync.store import MessageRow, ThreadRow
-from composer_app.ui import main_window_logic as logic
-from composer_app.ui.connection_status import ConnectionStatus
 from composer_app.ui.engine_calls import EngineCalls
-from composer_app.ui.pane_focus import PaneFocus
-from composer_app.ui.quick_switcher import QuickSwitcher
-from composer_app.ui.send_coordinator import SHUTDOWN_POLL_MS, SHUTDOWN_WAIT_MS, SendCoordinator
-from composer_app.ui.settings_logic import AppPaths, AppSettings
+from composer_app.ui.settings.settings_logic import AppPaths, AppSettings
 from composer_app.ui.sync_bridge import SyncBridge
-from composer_app.ui.thread_navigation import ThreadNavigation
-from composer_app.ui.transcript_feed import TranscriptFeed
-from composer_app.ui.window_actions import SOURCES_KEY, WindowActions
-from composer_app.ui.window_layout import WindowLayout
-from composer_app.ui.window_state import DEFAULT_SIZE, WINDOW_SETTINGS, WindowState
+from composer_app.ui.threads.navigation import ThreadNavigation
+from composer_app.ui.threads.quick_switcher import QuickSwitcher
+from composer_app.ui.window import main_window_logic as logic
+from composer_app.ui.window.actions import SOURCES_KEY, WindowActions
+from composer_app.ui.window.connection_status import ConnectionStatus
+from composer_app.ui.window.layout import WindowLayout
+from composer_app.ui.window.pane_focus import PaneFocus
+from composer_app.ui.window.send_coordinator import (
+    SHUTDOWN_POLL_MS,
+    SHUTDOWN_WAIT_MS,
+    SendCoordinator,
+)
+from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS, WindowState
+from composer_app.ui.window.transcript_feed import TranscriptFeed
 
 __all__ = ["DEFAULT_SIZE", "REFRESH_DELAY_MS", "SHUTDOWN_POLL_MS", "SHUTDOWN_WAIT_MS",
            "WINDOW_SETTINGS", "MainWindow", "Session"]
@@ -171,7 +175,7 @@ class MainWindow(WindowLayout, WindowActions, ThreadNavigation, TranscriptFeed, 
     # -- settings, about, connection ------------------------------------------------------------
     def open_settings(self) -> None:
         from composer_app.ui.app import apply_settings_result
-        from composer_app.ui.settings_dialog import SettingsDialog
+        from composer_app.ui.settings.dialog import SettingsDialog
 
         tokens = self.session.tokens
         dialog = SettingsDialog(self.session.settings, self,

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from composer_app.ui.settings_logic import (
+from composer_app.ui.settings.settings_logic import (
     THEMES,
     AppSettings,
     normalize_url,

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from composer_app.ui import main_window_logic as logic
+from composer_app.ui.window import main_window_logic as logic
 
 SOURCES_KEY = "Ctrl+Shift+S"
 

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QByteArray, QSettings
 from pytestqt.qtbot import QtBot
 
-from composer_app.ui.main_window import MainWindow
-from composer_app.ui.window_state import DEFAULT_SIZE, WINDOW_SETTINGS
-from tests.ui.window_support import WAIT_MS, Backend, new_thread, running_backend
+from composer_app.ui.window.main_window import MainWindow
+from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS
+from tests.ui.window.window_support import WAIT_MS, Backend, new_thread, running_backend
 
 
 @pytest.fixture

@@ -15,9 +15,9 @@ from typing import Any
 from PySide6.QtWidgets import QInputDialog
 
 from composer_app.sync.store import ThreadRow
-from composer_app.ui import main_window_logic as logic
 from composer_app.ui.composer.drafts import DraftAutosave
-from composer_app.ui.thread_list_model import thread_title
+from composer_app.ui.threads.thread_list_model import thread_title
+from composer_app.ui.window import main_window_logic as logic
 
 
 class ThreadNavigation:

@@ -31,7 +31,7 @@ from composer_app.ui.composer.insertion import ContextInsertionRouter
 from composer_app.ui.composer.notices import NoticeBar
 from composer_app.ui.composer.shelf import AttachmentShelf
 from composer_app.ui.external_open import open_url_externally
-from composer_app.ui.thread_list import ThreadListPane
+from composer_app.ui.threads.thread_list import ThreadListPane
 from composer_app.ui.transcript.sources_dock import SourcesDock
 from composer_app.ui.transcript.view import TranscriptView
 

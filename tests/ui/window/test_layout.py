@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from composer_app.ui.window_layout import EMPTY_HINT, EMPTY_TITLE
-from tests.ui.window_support import WAIT_MS, Backend, answered, new_thread, running_backend
+from composer_app.ui.window.layout import EMPTY_HINT, EMPTY_TITLE
+from tests.ui.window.window_support import WAIT_MS, Backend, answered, new_thread, running_backend
 
 
 @pytest.fixture

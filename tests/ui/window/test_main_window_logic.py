@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from composer_app.sync.store import MessageRow, OutboxRow
-from composer_app.ui import main_window_logic as logic
-from composer_app.ui.main_window_logic import (
+from composer_app.ui.window import main_window_logic as logic
+from composer_app.ui.window.main_window_logic import (
     can_retry_now,
     connection_text,
     connection_tone,
