@@ -24,11 +24,11 @@ def backend(tmp_path: Path) -> Iterator[Backend]:
 def test_each_answer_reaches_its_own_caller_once(backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     got: dict[str, list[tuple[Any, str]]] = {"threads": [], "messages": []}
-    window.call("threads", then=lambda r, e: got["threads"].append((r, e)))
-    window.call("messages", window.current_thread, then=lambda r, e: got["messages"].append((r, e)))
+    window.engine_calls.threads(lambda r, e: got["threads"].append((r, e)))
+    window.engine_calls.messages(window.current_thread, lambda r, e: got["messages"].append((r, e)))
     qtbot.waitUntil(lambda: all(got.values()), timeout=WAIT_MS)
     with qtbot.waitSignal(backend.started.bridge.request_finished, timeout=WAIT_MS):
-        window.reload_threads()  # a later answer: the earlier callbacks are not run again
+        window.navigator.reload_threads()  # a later answer: the earlier callbacks are not run again
     [(threads, error)] = got["threads"]
     assert error == "" and all(isinstance(t, ThreadRow) for t in threads)
     assert [t.thread_id for t in threads] == [window.current_thread]
@@ -40,10 +40,10 @@ def test_a_failed_command_shows_its_error(backend: Backend, qtbot: QtBot) -> Non
     window = backend.window(qtbot)
     thread = window.current_thread
     window.status.clearMessage()
-    window.set_thread_provider(thread, "No such provider!")  # not a provider name
+    window.navigator.set_thread_provider(thread, "No such provider!")  # not a provider name
     qtbot.waitUntil(lambda: window.status.currentMessage() != "", timeout=WAIT_MS)
     assert "provider" in window.status.currentMessage()
-    row = window.thread_row(thread)
+    row = window.navigator.thread_row(thread)
     assert row is not None and row.provider != "no-such-provider"
 
 
@@ -51,12 +51,12 @@ def test_with_the_engine_stopped_a_command_fails_at_once_and_says_so(
         backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     backend.started.bridge.stop()
-    window.rename_thread(window.current_thread, "Too late")
+    window.navigator.rename_thread(window.current_thread, "Too late")
     assert window.status.currentMessage() == NOT_RUNNING
-    window.new_thread_action.trigger()
+    window.window_actions.new_thread_action.trigger()
     assert window.status.currentMessage() == f"Could not create a thread: {NOT_RUNNING}"
     answers: list[tuple[Any, str]] = []
-    assert window.call("threads", then=lambda r, e: answers.append((r, e))) == -1
+    assert window.engine_calls.threads(lambda r, e: answers.append((r, e))) == -1
     assert answers == [(None, NOT_RUNNING)]
 
 
@@ -66,7 +66,7 @@ def test_a_closed_window_makes_no_more_calls(backend: Backend, qtbot: QtBot) -> 
     backend.started.bridge.stop()
     window.status.clearMessage()
     answers: list[tuple[Any, str]] = []
-    assert window.call("threads", then=lambda r, e: answers.append((r, e))) == -1
-    window.new_thread_action.trigger()
+    assert window.engine_calls.threads(lambda r, e: answers.append((r, e))) == -1
+    window.window_actions.new_thread_action.trigger()
     assert answers == []
     assert window.status.currentMessage() == ""

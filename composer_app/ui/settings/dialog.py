@@ -31,10 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from composer_app import APP_ID
+from composer_app.ui.session import Session
 from composer_app.ui.settings.settings_logic import (
     THEMES,
     AppSettings,
     normalize_url,
+    restart_needed,
+    save_settings,
     theme_colors,
     validate,
 )
@@ -51,8 +55,8 @@ def system_prefers_dark() -> bool:
 def theme_palette(theme: str) -> QPalette:
     """The palette of a theme choice."""
     palette = QPalette()
-    for role, color in theme_colors(theme, system_prefers_dark()).items():
-        palette.setColor(getattr(QPalette.ColorRole, role), QColor(color))
+    for name, color in theme_colors(theme, system_prefers_dark()).items():
+        palette.setColor(getattr(QPalette.ColorRole, name), QColor(color))
     disabled = QColor(palette.color(QPalette.ColorRole.PlaceholderText))
     for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText,
                  QPalette.ColorRole.ButtonText):
@@ -245,3 +249,31 @@ class SettingsDialog(QDialog):
         self.problems.setVisible(bool(problems))
         if not problems:
             self.accept()
+
+
+def apply_settings_result(session: Session, result: SettingsResult) -> str:
+    """Save what the settings dialog returned into ``session`` and the settings file; the status
+    message to show (may be empty). A new token goes to the token store, a new API key to the
+    system keyring (only when there is one); the theme applies at once, a new server or assistant
+    after a restart."""
+    import keyring
+
+    from composer_app.server.providers.registry import keyring_user
+
+    before = session.settings
+    after = result.settings
+    save_settings(session.paths.settings_file, after)
+    session.settings = after
+    if result.server_token and after.server_mode == "remote" and after.server_url:
+        session.tokens.set(after.server_url, result.server_token)
+    if result.api_key and session.tokens.uses_keyring:
+        try:
+            keyring.set_password(APP_ID, keyring_user(after.openai_base_url), result.api_key)
+        except Exception:  # the key simply is not remembered; say so
+            return "The API key could not be stored in the system keyring."
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        apply_theme(app, after.theme)
+    if restart_needed(before, after):
+        return "Settings saved. Restart Composer to use the new server or assistant."
+    return "Settings saved."

@@ -5,24 +5,26 @@ Invariants: the connection text and the unsent count always reflect the last sta
 snapshot the engine reported (the outbox is re-read whenever an item changes or the socket
 connects); the keyring banner shows only for a remote server whose token has no safe place to
 live; Retry / Delete go to the engine, Edit hands the removed item back through ``edit_ready``;
-the controller talks to the engine only through the window's ``call`` (never blocking).
+the controller reads the connection state only from the bridge (its snapshot, then its signal) and
+talks to the engine only through ``EngineCalls`` (never blocking).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtWidgets import QMainWindow
 
+from composer_app.sync.outbox import EditedMessage
 from composer_app.sync.secrets import REMEMBER_ACTION, TokenStore
 from composer_app.sync.store import OutboxRow
+from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.sync_bridge import SyncBridge
 from composer_app.ui.window import main_window_logic as logic
 from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog, outbox_line
 
-Call = Callable[..., int]
+__all__ = ["MESSAGE_MS", "ConnectionStatus"]
+
 MESSAGE_MS = 8000
 
 
@@ -33,18 +35,18 @@ class ConnectionStatus(QObject):
     unsent_changed = Signal(int)
     connected = Signal()
 
-    def __init__(self, window: QMainWindow, bridge: SyncBridge, tokens: TokenStore, *,
-                 embedded: bool, call: Call, title_of: Callable[[str], str]) -> None:
-        super().__init__(window)
-        self.bar = AppStatusBar(window)
-        window.setStatusBar(self.bar)
-        self.dialog = UnsentDialog(window)
+    def __init__(self, bar: AppStatusBar, dialog: UnsentDialog, bridge: SyncBridge,
+                 calls: EngineCalls, tokens: TokenStore, *, embedded: bool,
+                 title_of: Callable[[str], str], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bar = bar
+        self.dialog = dialog
         self._bridge = bridge
         self._tokens = tokens
         self._embedded = embedded
-        self._call = call
+        self._calls = calls
         self._title_of = title_of
-        self._state = (bridge.engine.connection_state[0], 0)
+        self._state = (bridge.connection_state[0], 0)
         self._outbox: list[OutboxRow] = []
         self._connect_signals()
         self.update_banner()
@@ -65,9 +67,9 @@ class ConnectionStatus(QObject):
     # -- state ----------------------------------------------------------------------------------
     def refresh_outbox(self) -> None:
         """Re-read the queued items."""
-        self._call("outbox_items", then=self._on_outbox_items)
+        self._calls.outbox_items(self._on_outbox_items)
 
-    def _on_outbox_items(self, rows: Any, error: str) -> None:
+    def _on_outbox_items(self, rows: list[OutboxRow] | None, error: str) -> None:
         if error:
             return
         self._outbox = list(rows or [])
@@ -97,7 +99,7 @@ class ConnectionStatus(QObject):
     # -- actions --------------------------------------------------------------------------------
     def retry_now(self) -> None:
         """*Retry now*: wake the socket backoff and the queues."""
-        self._bridge.engine.retry_now()
+        self._calls.retry_now()
 
     def open_unsent(self) -> None:
         """Show the queued messages."""
@@ -114,14 +116,10 @@ class ConnectionStatus(QObject):
                 lines.append((row.message_id, row.state, line))
         self.dialog.set_items(lines)
 
-    def _report(self, _result: Any, error: str) -> None:
+    def _on_edited(self, edited: EditedMessage | None, error: str) -> None:
         if error:
             self.show_message(error)
-
-    def _on_edited(self, edited: Any, error: str) -> None:
-        if error or edited is None:
-            self._report(None, error)
-        else:
+        elif edited is not None:
             self.edit_ready.emit(edited)
 
     # -- handlers -------------------------------------------------------------------------------
@@ -147,10 +145,10 @@ class ConnectionStatus(QObject):
         self.show_message("Token stored unencrypted on this device.")
 
     def _on_dialog_retry_requested(self, message_id: str) -> None:
-        self._call("retry", message_id, then=self._report)
+        self._calls.retry(message_id)
 
     def _on_dialog_delete_requested(self, message_id: str) -> None:
-        self._call("delete", message_id, then=self._report)
+        self._calls.delete(message_id)
 
     def _on_dialog_edit_requested(self, message_id: str) -> None:
-        self._call("edit", message_id, then=self._on_edited)
+        self._calls.edit(message_id, self._on_edited)

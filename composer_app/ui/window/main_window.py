@@ -1,181 +1,246 @@
 """``MainWindow``: thread list on the left, transcript in the centre, composer (with its shelf) at
 the bottom, Sources docked on the right, connection state in the status bar.
 
-Invariants: the window renders the sync client's cache and sends the user's intents to the engine
-through ``SyncBridge`` (never blocking the GUI thread on the network); every action has a menu entry
-and the shortcuts of the issue (Ctrl+N, Ctrl+K, Ctrl+S, Ctrl+Shift+V, Ctrl+Shift+S, F6); window
-geometry, dock state, the last thread and the archived threads are remembered in ``window.ini`` of
-the config directory; the composer always shows the draft of the thread the list selects; a send
-goes through ``AttachmentUploads.send_message`` (it waits for dropped files still being registered)
-and ``shutdown`` keeps the loop running until every send is queued and every dropped file is
-registered with the engine, before the engine may stop; *Thread ▸ Assistant* checks the selected
-thread's provider and changes it through the engine (queued like a rename).
+The window is the composition root: ``__init__`` creates every part and ``_connect_parts`` wires
+them, in one place. Each part keeps its own state and is reached only through its methods and
+signals; no part knows the window:
 
-This module is the composition root: it holds the window's state, connects every signal in
-``_connect_signals`` and takes each concern from one sibling module — ``window_layout`` (panes),
-``window_actions`` (actions and menus), ``thread_navigation`` (threads, switcher, archive,
-assistant), ``transcript_feed`` (transcript and Sources), ``pane_focus`` (F6),
-``send_coordinator`` (sends and shutdown), ``engine_calls`` and ``window_state``.
+- ``engine_calls`` (``EngineCalls``): typed, non-blocking requests to the sync engine;
+- ``navigator`` (``ThreadNavigator``): the open thread, the thread list, search, the quick
+  switcher, rename, archive and the assistant choice;
+- ``feed`` (``TranscriptFeed``): the open thread's transcript and its Sources panel;
+- ``composer_area`` (``ComposerArea``): the composer, its shelf and notices, and the sends;
+- ``connection`` (``ConnectionStatus``): the status bar and the *Unsent messages* dialog;
+- ``window_actions`` (``WindowActions``): the actions, their shortcuts and the menu bar;
+- ``pane_focus`` (``PaneFocus``): F6 / Shift+F6;
+- ``state`` (``WindowState``): what ``window.ini`` remembers.
+
+Invariants: the window renders the sync client's cache and sends the user's intents to the engine
+through ``SyncBridge`` (never blocking the GUI thread on the network) and reads engine state only
+from the bridge's signals and snapshots; every action has a menu entry and the shortcuts of the
+issue (Ctrl+N, Ctrl+K, Ctrl+S, Ctrl+Shift+V, Ctrl+Shift+S, F6); the composer always shows the draft
+of the thread the list selects; ``shutdown`` keeps the loop running until every send is queued and
+every dropped file is registered with the engine, before the engine may stop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
-from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, Slot
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
 
-from composer_app.core.contracts.messages import decode_message_context
-from composer_app.sync.secrets import TokenStore
-from composer_app.sync.store import MessageRow, ThreadRow
+from composer_app.core.contracts.environment import Environment
+from composer_app.core.document.store import DraftStore
+from composer_app.sync.outbox import EditedMessage
+from composer_app.ui.composer.attachment_uploads import AttachmentUploads
+from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.engine_calls import EngineCalls
-from composer_app.ui.settings.settings_logic import AppPaths, AppSettings
+from composer_app.ui.session import Session
 from composer_app.ui.sync_bridge import SyncBridge
-from composer_app.ui.threads.navigation import ThreadNavigation
+from composer_app.ui.threads.navigation import ThreadNavigator
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
-from composer_app.ui.window import main_window_logic as logic
+from composer_app.ui.threads.thread_list import ThreadListPane
+from composer_app.ui.transcript.sources_dock import SourcesDock
+from composer_app.ui.transcript.view import TranscriptView
 from composer_app.ui.window.actions import SOURCES_KEY, WindowActions
-from composer_app.ui.window.connection_status import ConnectionStatus
-from composer_app.ui.window.layout import WindowLayout
-from composer_app.ui.window.pane_focus import PaneFocus
-from composer_app.ui.window.send_coordinator import (
+from composer_app.ui.window.composer_area import (
     SHUTDOWN_POLL_MS,
     SHUTDOWN_WAIT_MS,
-    SendCoordinator,
+    ComposerArea,
 )
+from composer_app.ui.window.connection_status import MESSAGE_MS, ConnectionStatus
+from composer_app.ui.window.layout import CentreStack
+from composer_app.ui.window.pane_focus import PaneFocus
 from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS, WindowState
+from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog
 from composer_app.ui.window.transcript_feed import TranscriptFeed
 
-__all__ = ["DEFAULT_SIZE", "REFRESH_DELAY_MS", "SHUTDOWN_POLL_MS", "SHUTDOWN_WAIT_MS",
-           "WINDOW_SETTINGS", "MainWindow", "Session"]
+__all__ = ["DEFAULT_SIZE", "SHUTDOWN_POLL_MS", "SHUTDOWN_WAIT_MS", "WINDOW_SETTINGS",
+           "MainWindow", "Session"]
 
-REFRESH_DELAY_MS = 30
-
-
-@dataclass
-class Session:
-    """What one run of the window is connected to."""
-
-    bridge: SyncBridge
-    paths: AppPaths
-    settings: AppSettings
-    tokens: TokenStore
-    embedded: bool
-    server_url: str
+SETTINGS_MESSAGE_MS = 10000
 
 
-class MainWindow(WindowLayout, WindowActions, ThreadNavigation, TranscriptFeed, PaneFocus,
-                 SendCoordinator, EngineCalls, WindowState, QMainWindow):
-    """The Composer main window."""
+class MainWindow(QMainWindow):
+    """The Composer main window: creates its parts and connects them."""
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.bridge = session.bridge
+        self.bridge: SyncBridge = session.bridge
         self.setWindowTitle("Composer")
         self.setObjectName("composerMainWindow")
-        self.window_settings = QSettings(str(session.paths.config_dir / WINDOW_SETTINGS),
-                                         QSettings.Format.IniFormat)
-        self.archived = logic.parse_archived(self.window_settings.value("threads/archived"))
-        self.current_thread = ""
-        self._threads: list[ThreadRow] = []
-        self._shown: dict[str, MessageRow] = {}
-        self._callbacks: dict[int, Callable[[Any, str], None]] = {}
-        self._creating_first = False
-        self._awaiting_listing: set[str] = set()  # created here, not in a thread list yet
         self._closed = False
-        self._pending_sends = 0
-        self._build_panes()
-        self._build_actions()
-        self._build_menus()
-        self.connection = ConnectionStatus(self, self.bridge, session.tokens,
-                                           embedded=session.embedded, call=self.call,
-                                           title_of=self._thread_title)
-        self.status = self.connection.bar
-        self.unsent_dialog = self.connection.dialog
+        # parts that hold state
+        self.state = WindowState(session.paths.config_dir, self)
+        self.engine_calls = EngineCalls(self.bridge, self)
+        self.uploads = AttachmentUploads(self.bridge, parent=self)
+        # widgets
+        self.thread_pane = ThreadListPane(self)
+        self.transcript = TranscriptView(self)
+        self.transcript.setAccessibleName("Transcript")
+        self.transcript_stack = CentreStack(self.transcript, self)
+        self.composer_area = ComposerArea(self.uploads, DraftStore(session.paths.drafts_dir), self)
+        self.sources_dock = SourcesDock(self.transcript, self)
         self.switcher = QuickSwitcher(self)
-        self._refresh_timer = QTimer(self)
-        self._refresh_timer.setSingleShot(True)
-        self._refresh_timer.setInterval(REFRESH_DELAY_MS)
-        self._connect_signals()
-        self._restore_window()
-        self._sync_environment()
-        self.reload_threads()
+        self.status = AppStatusBar(self)
+        self.unsent_dialog = UnsentDialog(self)
+        self.centre = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self._arrange()
+        # parts that coordinate
+        self.navigator = ThreadNavigator(self.thread_pane, self.switcher, self.engine_calls,
+                                         self.state, embedded=session.embedded,
+                                         dialog_parent=self, parent=self)
+        self.feed = TranscriptFeed(self.transcript, self.sources_dock, self.engine_calls, self)
+        self.connection = ConnectionStatus(self.status, self.unsent_dialog, self.bridge,
+                                           self.engine_calls, session.tokens,
+                                           embedded=session.embedded,
+                                           title_of=self.navigator.thread_title, parent=self)
+        self.window_actions = WindowActions(self)
+        self.window_actions.build_menus(self.menuBar())
+        self.pane_focus = PaneFocus(self._panes, self)
+        self._connect_parts()
+        self.state.restore(self, self.splitter, self.centre)
+        if self.bridge.environment is not None:
+            self._on_environment_changed(self.bridge.environment)
+        self.navigator.reload_threads()
 
-    def _connect_signals(self) -> None:
-        b = self.bridge
-        b.thread_list_changed.connect(self._on_bridge_thread_list_changed)
-        b.thread_changed.connect(self._on_bridge_thread_changed)
+    def _arrange(self) -> None:
+        """Thread list | (centre stack over the composer), Sources docked on the right."""
+        self.centre.setObjectName("centreSplitter")
+        self.centre.addWidget(self.transcript_stack)
+        self.centre.addWidget(self.composer_area)
+        self.centre.setStretchFactor(0, 4)
+        self.centre.setStretchFactor(1, 1)
+        self.centre.setChildrenCollapsible(False)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.thread_pane)
+        self.splitter.addWidget(self.centre)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([250, 900])
+        self.setCentralWidget(self.splitter)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.sources_dock)
+        self.sources_dock.hide()
+        self.setStatusBar(self.status)
+
+    def _connect_parts(self) -> None:
+        b, nav, feed, area = self.bridge, self.navigator, self.feed, self.composer_area
+        acts, conn = self.window_actions, self.connection
+        # the engine's notifications
+        b.thread_list_changed.connect(nav.reload_threads)
+        b.thread_changed.connect(feed.thread_changed)
         b.message_upserted.connect(self._on_bridge_message_changed)
         b.message_removed.connect(self._on_bridge_message_changed)
-        b.request_finished.connect(self._on_bridge_request_finished)
-        model = self.transcript.transcript_model()
-        model.modelReset.connect(self._on_transcript_rows_changed)
-        model.rowsInserted.connect(self._on_transcript_rows_changed)
-        self.thread_pane.thread_selected.connect(self.open_thread)
-        self.thread_pane.new_requested.connect(self.new_thread)
-        self.thread_pane.rename_requested.connect(self.rename_thread_interactive)
-        self.thread_pane.archive_requested.connect(self.set_archived)
-        self.thread_pane.show_archived.toggled.connect(self.show_archived_action.setChecked)
-        self.editor.send_requested.connect(self._on_editor_send_requested)
-        self.editor.notice_posted.connect(self.notices.post)
-        self.uploads.notice_posted.connect(self.notices.post)
+        b.environment_changed.connect(self._on_environment_changed)
+        # the open thread
+        nav.thread_opened.connect(area.show_thread)
+        nav.thread_opened.connect(feed.show_thread)
+        nav.thread_created.connect(area.focus_editor)
+        nav.title_changed.connect(self.setWindowTitle)
+        nav.thread_state_changed.connect(acts.set_thread_state)
+        nav.assistant_changed.connect(acts.set_assistant)
+        acts.assistant_chosen.connect(nav.choose_assistant)
+        # errors and notes for the status bar
+        for part in (nav, feed, area):
+            part.status_message.connect(self._show_message)
+        self.engine_calls.failed.connect(self._show_message)
+        # connection
+        conn.unsent_changed.connect(self._on_unsent_changed)
+        conn.edit_ready.connect(self._on_edit_ready)
+        # Sources
+        feed.sources_visibility_changed.connect(acts.set_sources_checked)
+        acts.sources_action.toggled.connect(feed.set_sources_visible)
+        # the thread list's archive switch and its menu entry show the same state
+        self.thread_pane.show_archived.toggled.connect(acts.show_archived_action.setChecked)
+        acts.show_archived_action.toggled.connect(self.thread_pane.show_archived.setChecked)
+        # actions
+        acts.new_thread_action.triggered.connect(lambda: nav.new_thread())
+        acts.switcher_action.triggered.connect(nav.open_switcher)
+        acts.find_action.triggered.connect(nav.focus_search)
+        acts.settings_action.triggered.connect(self.open_settings)
+        acts.quit_action.triggered.connect(self.close)
+        acts.send_action.triggered.connect(area.send)
+        acts.stash_action.triggered.connect(area.stash_prompt)
+        acts.restore_stash_action.triggered.connect(area.restore_stash)
+        acts.plain_paste_action.triggered.connect(area.paste_plain)
+        acts.rename_action.triggered.connect(nav.rename_current)
+        acts.archive_action.triggered.connect(nav.toggle_archive_current)
+        acts.unsent_action.triggered.connect(conn.open_unsent)
+        acts.retry_action.triggered.connect(conn.retry_now)
+        acts.next_pane_action.triggered.connect(self.pane_focus.focus_next_pane)
+        acts.previous_pane_action.triggered.connect(self.pane_focus.focus_previous_pane)
+        acts.about_action.triggered.connect(self.show_about)
+        # the editor claims Ctrl+Shift+S for itself; in this window it toggles Sources
         self.editor.installEventFilter(self)
-        self.send_button.clicked.connect(self._on_send_triggered)
-        self.sources_dock.visibilityChanged.connect(self._on_sources_visibility_changed)
-        self.switcher.thread_chosen.connect(self.open_thread)
-        self.connection.connected.connect(self._sync_environment)
-        self.connection.unsent_changed.connect(self._on_unsent_changed)
-        self.connection.edit_ready.connect(self._on_edit_ready)
-        self._refresh_timer.timeout.connect(self._refresh_transcript)
 
-    # -- engine notifications -----------------------------------------------------------------
-    @Slot()
-    def _on_bridge_thread_list_changed(self) -> None:
-        self.reload_threads()
+    # -- the parts, for callers that drive the window (the app, its self-test) -------------------
+    @property
+    def editor(self) -> ComposerEditor:
+        return self.composer_area.editor
 
-    @Slot(str)
-    def _on_bridge_thread_changed(self, thread_id: str) -> None:
-        if thread_id == self.current_thread:
-            self._refresh_timer.start()
+    @property
+    def current_thread(self) -> str:
+        """The thread the window shows ("" before the first one is open)."""
+        return self.navigator.current_thread
 
-    @Slot(str, str)
+    @property
+    def pending_sends(self) -> int:
+        """Messages the user sent that the sync client has not queued yet."""
+        return self.composer_area.pending_sends
+
+    def new_thread(self, title: str | None = None) -> None:
+        """Create a thread and show it (Ctrl+N)."""
+        self.navigator.new_thread(title)
+
+    def open_thread(self, thread_id: str) -> None:
+        """Show a thread: its transcript and its draft in the composer."""
+        self.navigator.open_thread(thread_id)
+
+    def is_ready(self) -> bool:
+        """Shown, connected, and the open thread is in the list (what ``report_ready`` waits
+        for)."""
+        listed = self.thread_pane.model.row_of(self.current_thread) >= 0
+        return self.bridge.connection_state[0] == "connected" and listed and self.isVisible()
+
+    # -- wiring ----------------------------------------------------------------------------------
+    def _panes(self) -> list[QWidget]:
+        """The panes F6 cycles through, in order."""
+        return [self.thread_pane.list, self.transcript_stack.currentWidget(), self.editor,
+                self.sources_dock.panel]
+
+    def _show_message(self, text: str) -> None:
+        self.status.showMessage(text, MESSAGE_MS)
+
     def _on_bridge_message_changed(self, thread_id: str, _message_id: str) -> None:
-        if thread_id == self.current_thread:
-            self._refresh_timer.start()
+        self.feed.thread_changed(thread_id)
 
-    # -- composer commands --------------------------------------------------------------------
-    def stash_prompt(self) -> None:
-        """Ctrl+S: stash the prompt (or restore the newest stash into an empty composer)."""
-        self.editor.toggle_stash()
+    def _on_environment_changed(self, environment: Environment | None) -> None:
+        """Chips and copies name the environment this window is connected to."""
+        if environment is not None:
+            self.composer_area.set_environment_id(environment.environment_id)
+            self.feed.set_environment_id(environment.environment_id)
 
-    def restore_stash(self) -> None:
-        self.editor.restore_stash()
+    def _on_unsent_changed(self, count: int) -> None:
+        self.window_actions.unsent_action.setEnabled(count > 0)
 
-    def paste_plain(self) -> None:
-        """Ctrl+Shift+V: paste into the composer as plain text."""
-        self.editor.setFocus()
-        self.editor.paste_plain()
+    def _on_edit_ready(self, edited: EditedMessage) -> None:
+        self.navigator.open_thread(edited.thread_id)
+        self.composer_area.load_edited(edited)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # The editor claims Ctrl+Shift+S for itself; in this window it toggles Sources.
         if (watched is self.editor and isinstance(event, QKeyEvent)
                 and event.type() in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
                 and QKeySequence(event.keyCombination()).toString() == SOURCES_KEY):
             event.ignore()
             if event.type() == QEvent.Type.KeyPress:
-                self.sources_action.toggle()
-                return True
+                self.window_actions.sources_action.toggle()
             return True
         return super().eventFilter(watched, event)
 
-    # -- settings, about, connection ------------------------------------------------------------
+    # -- dialogs ---------------------------------------------------------------------------------
     def open_settings(self) -> None:
-        from composer_app.ui.app import apply_settings_result
-        from composer_app.ui.settings.dialog import SettingsDialog
+        from composer_app.ui.settings.dialog import SettingsDialog, apply_settings_result
 
         tokens = self.session.tokens
         dialog = SettingsDialog(self.session.settings, self,
@@ -184,7 +249,7 @@ class MainWindow(WindowLayout, WindowActions, ThreadNavigation, TranscriptFeed, 
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             message = apply_settings_result(self.session, dialog.result_value())
             if message:
-                self.status.showMessage(message, 10000)
+                self.status.showMessage(message, SETTINGS_MESSAGE_MS)
 
     def show_about(self) -> None:
         from composer_app import __version__
@@ -194,33 +259,29 @@ class MainWindow(WindowLayout, WindowActions, ThreadNavigation, TranscriptFeed, 
                           f"Composer {__version__}\n\nA chat composer whose messages point at "
                           f"typed context.\nConnected to {where}.")
 
-    def _sync_environment(self) -> None:
-        """Chips and copies name the environment this window is connected to."""
-        environment = self.bridge.engine.environment
-        if environment is not None:
-            self.editor.environment_id = environment.environment_id
-            self.transcript.environment_id = environment.environment_id
-
-    def open_unsent(self) -> None:
-        """Show the messages that have not reached the server."""
-        self.connection.open_unsent()
-
-    def _on_retry_now(self) -> None:
-        self.connection.retry_now()
-
-    def _on_unsent_changed(self, count: int) -> None:
-        self.unsent_action.setEnabled(count > 0)
-
-    def _on_edit_ready(self, edited: Any) -> None:
-        self.open_thread(edited.thread_id)
-        context = decode_message_context(edited.context) if edited.context else None
-        self.editor.set_markdown(edited.text, list(context.records) if context else [])
-        self.editor.setFocus()
+    # -- closing ---------------------------------------------------------------------------------
+    def save_window(self) -> None:
+        """Remember geometry, dock state, splitters and the last thread."""
+        self.state.save(self, self.splitter, self.centre, self.current_thread)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._closed = True
-        self._refresh_timer.stop()
+        self.feed.stop()
         self.save_window()
-        if self.autosave is not None:
-            self.autosave.flush()
+        self.composer_area.flush_draft()
+        self.engine_calls.close()
         super().closeEvent(event)
+
+    def shutdown(self, timeout_ms: int = SHUTDOWN_WAIT_MS) -> bool:
+        """Get ready for the sync engine to stop; True when nothing was left behind.
+
+        Closes the window if it is open (geometry and draft saved), then keeps the event loop
+        running until every message the user sent is queued in the client's outbox — a send that
+        waits for a dropped file still being registered would otherwise be lost — and every
+        dropped file is registered with the engine (its copy in app data then survives the quit
+        and its upload resumes on the next start), or until ``timeout_ms`` passes. Idempotent;
+        must run before ``SyncBridge.stop``.
+        """
+        if not self._closed:
+            self.close()
+        return self.composer_area.wait_until_idle(timeout_ms)

@@ -24,7 +24,7 @@ def backend(tmp_path: Path) -> Iterator[Backend]:
 def _two_threads(window: MainWindow, qtbot: QtBot) -> tuple[str, str]:
     """Rename the first thread to "Alpha notes", add "Beta plan" (then open); their ids."""
     alpha = window.current_thread
-    window.rename_thread(alpha, "Alpha notes")
+    window.navigator.rename_thread(alpha, "Alpha notes")
     beta = new_thread(window, qtbot, "Beta plan")
     qtbot.waitUntil(lambda: sorted(titles(window)) == ["Alpha notes", "Beta plan"],
                     timeout=WAIT_MS)
@@ -39,7 +39,8 @@ def _click_row(window: MainWindow, qtbot: QtBot, thread_id: str) -> None:
 
 
 def _checked_assistant(window: MainWindow) -> list[str]:
-    return [name for name, action in window.assistant_actions.items() if action.isChecked()]
+    actions = window.window_actions.assistant_actions
+    return [name for name, action in actions.items() if action.isChecked()]
 
 
 def test_typing_a_title_filters_and_enter_opens_the_first_match(backend: Backend,
@@ -87,36 +88,37 @@ def test_assistant_menu_follows_the_thread_clicked_in_the_list(backend: Backend,
     window = backend.window(qtbot)
     alpha, beta = _two_threads(window, qtbot)
     qtbot.waitUntil(lambda: _checked_assistant(window) == ["local"], timeout=WAIT_MS)
-    window.assistant_actions["openai"].trigger()
-    qtbot.waitUntil(lambda: (r := window.thread_row(beta)) is not None
+    window.window_actions.assistant_actions["openai"].trigger()
+    qtbot.waitUntil(lambda: (r := window.navigator.thread_row(beta)) is not None
                     and r.provider == "openai", timeout=WAIT_MS)
     _click_row(window, qtbot, alpha)
     assert _checked_assistant(window) == ["local"]
     _click_row(window, qtbot, beta)
     assert _checked_assistant(window) == ["openai"]
-    assert window.assistant_menu.isEnabled()
+    assert window.window_actions.assistant_menu.isEnabled()
 
 
 def test_without_a_thread_the_thread_commands_are_off(backend: Backend, qtbot: QtBot) -> None:
     window = backend.empty_window(qtbot)
-    assert not window.rename_action.isEnabled()
-    assert not window.archive_action.isEnabled()
-    assert not window.assistant_menu.isEnabled()
+    assert not window.window_actions.rename_action.isEnabled()
+    assert not window.window_actions.archive_action.isEnabled()
+    assert not window.window_actions.assistant_menu.isEnabled()
     assert _checked_assistant(window) == []
     assert window.windowTitle() == "Composer"
     new_thread(window, qtbot)
-    assert window.rename_action.isEnabled() and window.archive_action.isEnabled()
+    acts = window.window_actions
+    assert acts.rename_action.isEnabled() and acts.archive_action.isEnabled()
 
 
 def test_show_archived_box_and_menu_entry_agree(backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     alpha, _beta = _two_threads(window, qtbot)
-    window.set_archived(alpha, True)
+    window.navigator.set_archived(alpha, True)
     assert titles(window) == ["Beta plan"]
     window.thread_pane.show_archived.click()  # the box under the list
-    assert window.show_archived_action.isChecked()
+    assert window.window_actions.show_archived_action.isChecked()
     assert sorted(titles(window)) == ["Alpha notes", "Beta plan"]
-    window.show_archived_action.trigger()  # the Thread menu entry
+    window.window_actions.show_archived_action.trigger()  # the Thread menu entry
     assert not window.thread_pane.show_archived.isChecked()
     assert titles(window) == ["Beta plan"]
 
@@ -124,16 +126,16 @@ def test_show_archived_box_and_menu_entry_agree(backend: Backend, qtbot: QtBot) 
 def test_archived_threads_stay_hidden_in_a_new_window(backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     alpha, beta = _two_threads(window, qtbot)
-    window.toggle_archive_current()  # beta is open
+    window.navigator.toggle_archive_current()  # beta is open
     assert titles(window) == ["Alpha notes"]
     window.close()
     again = backend.window(qtbot)
     assert titles(again) == ["Alpha notes"]
     assert again.current_thread == alpha
-    again.show_archived_action.setChecked(True)
+    again.window_actions.show_archived_action.setChecked(True)
     assert sorted(titles(again)) == ["Alpha notes", "Beta plan"]
     again.open_thread(beta)
-    assert again.archive_action.text() == "Un&archive thread"
+    assert again.window_actions.archive_action.text() == "Un&archive thread"
 
 
 def test_f2_renames_the_open_thread_starting_from_its_title(
@@ -162,10 +164,10 @@ def test_a_thread_list_read_before_a_creation_landed_keeps_the_new_thread_open(
     # exactly this). The creation's answer is delivered by hand, before any list has it.
     window = backend.window(qtbot)
     alpha = window.current_thread
-    stale = list(window._threads)
+    stale = list(window.navigator.threads)
     assert [r.thread_id for r in stale] == [alpha]
-    window._on_thread_created("thr_created_here_not_listed_yet", "")
-    window._on_threads(stale, "")
+    window.navigator._on_thread_created("thr_created_here_not_listed_yet", "")
+    window.navigator._on_threads(stale, "")
     assert window.current_thread == "thr_created_here_not_listed_yet"
-    window._on_threads(stale, "")  # still not listed: still kept
+    window.navigator._on_threads(stale, "")  # still not listed: still kept
     assert window.current_thread == "thr_created_here_not_listed_yet"

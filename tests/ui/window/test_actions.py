@@ -105,9 +105,10 @@ def test_ctrl_shift_s_toggles_sources_from_the_thread_list(window: MainWindow,
                                                           qtbot: QtBot) -> None:
     window.thread_pane.list.setFocus()
     qtbot.keyClick(window.thread_pane.list, Qt.Key.Key_S, CTRL | SHIFT)
-    assert window.sources_dock.isVisible() and window.sources_action.isChecked()
+    assert window.sources_dock.isVisible() and window.window_actions.sources_action.isChecked()
     qtbot.keyClick(window.thread_pane.list, Qt.Key.Key_S, CTRL | SHIFT)
-    assert not window.sources_dock.isVisible() and not window.sources_action.isChecked()
+    assert not window.sources_dock.isVisible()
+    assert not window.window_actions.sources_action.isChecked()
 
 
 def test_f6_and_shift_f6_keys_move_between_panes(window: MainWindow, qtbot: QtBot) -> None:

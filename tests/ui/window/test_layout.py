@@ -23,13 +23,14 @@ def test_with_no_thread_open_the_empty_page_shows_and_the_composer_is_off(
         backend: Backend, qtbot: QtBot) -> None:
     window = backend.empty_window(qtbot)
     assert window.current_thread == ""
-    assert window.transcript_stack.currentWidget() is window.empty_page
-    assert window.empty_page.isVisible()
-    assert (window.empty_title.text(), window.empty_hint.text()) == (EMPTY_TITLE, EMPTY_HINT)
-    assert not window.editor.isEnabled() and not window.send_button.isEnabled()
+    empty = window.transcript_stack.empty_page
+    assert window.transcript_stack.currentWidget() is empty
+    assert empty.isVisible()
+    assert (empty.title.text(), empty.hint.text()) == (EMPTY_TITLE, EMPTY_HINT)
+    assert not window.editor.isEnabled() and not window.composer_area.send_button.isEnabled()
     new_thread(window, qtbot)
-    assert window.editor.isEnabled() and window.send_button.isEnabled()
-    assert window.transcript_stack.currentWidget() is window.empty_page  # still no messages
+    assert window.editor.isEnabled() and window.composer_area.send_button.isEnabled()
+    assert window.transcript_stack.currentWidget() is empty  # still no messages
 
 
 def test_the_centre_switches_between_transcript_and_empty_page_with_the_thread(
@@ -41,7 +42,7 @@ def test_the_centre_switches_between_transcript_and_empty_page_with_the_thread(
     qtbot.waitUntil(lambda: answered(window), timeout=WAIT_MS)
     assert window.transcript_stack.currentWidget() is window.transcript
     new_thread(window, qtbot)
-    assert window.transcript_stack.currentWidget() is window.empty_page
+    assert window.transcript_stack.currentWidget() is window.transcript_stack.empty_page
     window.open_thread(talked)
     qtbot.waitUntil(lambda: window.transcript_stack.currentWidget() is window.transcript,
                     timeout=WAIT_MS)

@@ -14,9 +14,10 @@ from pytestqt.qtbot import QtBot
 
 from composer_app.core.contracts.messages import decode_message_context
 from composer_app.sync.secrets import TokenStore
-from composer_app.ui.app import connect_backend, start_embedded_server, stop_embedded_server
+from composer_app.ui.backend import connect_backend, start_embedded_server, stop_embedded_server
+from composer_app.ui.session import Session
 from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
-from composer_app.ui.window.main_window import MainWindow, Session
+from composer_app.ui.window.main_window import MainWindow
 
 WAIT_MS = 20_000
 
@@ -28,8 +29,7 @@ class _Backend:
         self.paths = app_paths(root)
         self.settings = AppSettings()
         self.server = start_embedded_server(self.paths, self.settings)
-        app = QApplication.instance()
-        self.started = connect_backend(app, self.paths, Connection(True, self.server.url),
+        self.started = connect_backend(self.paths, Connection(True, self.server.url),
                                        self.server.token)
         self.windows: list[MainWindow] = []
 
@@ -67,7 +67,7 @@ def test_first_run_has_a_ready_thread_and_embedded_status(backend: _Backend,
                                                           qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     assert _titles(window) == ["New thread"]
-    assert window.editor.isEnabled() and window.send_button.isEnabled()
+    assert window.editor.isEnabled() and window.composer_area.send_button.isEnabled()
     qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
                     timeout=WAIT_MS)
     assert not window.status.unsent.isVisible()
@@ -82,7 +82,7 @@ def test_ctrl_n_creates_and_shows_a_thread_then_rename_and_search(backend: _Back
     qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
     second = window.current_thread
     qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
-    window.rename_thread(second, "Budget  review")
+    window.navigator.rename_thread(second, "Budget  review")
     qtbot.waitUntil(lambda: "Budget review" in _titles(window), timeout=WAIT_MS)
     assert window.windowTitle() == "Budget review — Composer"
     window.thread_pane.search.setText("budget")
@@ -95,13 +95,13 @@ def test_ctrl_n_creates_and_shows_a_thread_then_rename_and_search(backend: _Back
 def test_archive_hides_a_thread_until_show_archived(backend: _Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     thread = window.current_thread
-    window.toggle_archive_current()
+    window.navigator.toggle_archive_current()
     assert _titles(window) == []
-    assert window.archive_action.text() == "Un&archive thread"
-    window.show_archived_action.setChecked(True)
+    assert window.window_actions.archive_action.text() == "Un&archive thread"
+    window.window_actions.show_archived_action.setChecked(True)
     assert _titles(window) == ["New thread"]
-    window.set_archived(thread, False)
-    window.show_archived_action.setChecked(False)
+    window.navigator.set_archived(thread, False)
+    window.window_actions.show_archived_action.setChecked(False)
     assert _titles(window) == ["New thread"]
 
 
@@ -109,7 +109,7 @@ def test_sending_shows_the_echo_and_the_answer(backend: _Backend, qtbot: QtBot) 
     window = backend.window(qtbot)
     qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
                     timeout=WAIT_MS)
-    assert window.transcript_stack.currentWidget() is window.empty_page
+    assert window.transcript_stack.currentWidget() is window.transcript_stack.empty_page
     window.editor.setFocus()
     window.editor.insertPlainText("What is in my knowledge folder?")
     qtbot.keyClick(window.editor, Qt.Key.Key_Return)
@@ -156,9 +156,9 @@ def test_sources_shortcut_toggles_even_from_the_composer(backend: _Backend,
     window.activateWindow()
     window.editor.setFocus()
     assert not window.sources_dock.isVisible()
-    window.sources_action.trigger()
-    assert window.sources_dock.isVisible() and window.sources_action.isChecked()
-    window.sources_action.trigger()
+    window.window_actions.sources_action.trigger()
+    assert window.sources_dock.isVisible() and window.window_actions.sources_action.isChecked()
+    window.window_actions.sources_action.trigger()
     assert not window.sources_dock.isVisible()
     # the composer claims Ctrl+Shift+S for itself; the window's filter gives it to Sources
     qtbot.keyClick(window.editor, Qt.Key.Key_S,
@@ -172,12 +172,12 @@ def test_f6_cycles_focus_through_the_visible_panes(backend: _Backend, qtbot: QtB
     window.thread_pane.list.setFocus()
     seen = []
     for _ in range(3):
-        window.next_pane_action.trigger()
-        seen.append(window._focused_pane())
+        window.window_actions.next_pane_action.trigger()
+        seen.append(window.pane_focus.focused_pane())
     assert seen == [1, 2, 0]  # transcript, composer, back to the list (Sources hidden)
     window.sources_dock.show()
-    window.focus_previous_pane()
-    assert window._focused_pane() == 3
+    window.pane_focus.focus_previous_pane()
+    assert window.pane_focus.focused_pane() == 3
 
 
 def test_every_action_is_in_a_menu_with_the_issue_shortcuts(backend: _Backend,
@@ -195,7 +195,7 @@ def test_every_action_is_in_a_menu_with_the_issue_shortcuts(backend: _Backend,
     assert set(shortcuts) <= in_menus
     window.activateWindow()
     window.editor.setFocus()
-    window.find_action.trigger()
+    window.window_actions.find_action.trigger()
     assert window.thread_pane.search.hasFocus() or QApplication.focusWidget() is (
         window.thread_pane.search)
 
@@ -203,15 +203,16 @@ def test_every_action_is_in_a_menu_with_the_issue_shortcuts(backend: _Backend,
 def test_quick_switcher_opens_on_ctrl_k_and_switches(backend: _Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     first = window.current_thread
-    window.rename_thread(first, "Alpha notes")
+    window.navigator.rename_thread(first, "Alpha notes")
     window.new_thread("Beta plan")
     qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: sorted(_titles(window)) == ["Alpha notes", "Beta plan"],
                     timeout=WAIT_MS)
-    window.switcher_action.trigger()
+    window.window_actions.switcher_action.trigger()
     assert window.switcher.isVisible()
     qtbot.keyClicks(window.switcher.query, "alph")
-    assert [window.thread_row(t).title for t in window.switcher.shown_ids()] == ["Alpha notes"]
+    shown = [window.navigator.thread_row(t) for t in window.switcher.shown_ids()]
+    assert [row.title for row in shown if row is not None] == ["Alpha notes"]
     qtbot.keyClick(window.switcher.query, Qt.Key.Key_Return)
     assert not window.switcher.isVisible()
     assert window.current_thread == first
@@ -222,11 +223,12 @@ def test_stash_shortcut_and_drafts_follow_the_thread(backend: _Backend, qtbot: Q
     first = window.current_thread
     window.editor.insertPlainText("half-written idea")
     window.thread_pane.list.setFocus()  # Ctrl+S works from anywhere in the window
-    window.stash_action.trigger()
+    window.window_actions.stash_action.trigger()
     assert window.editor.markdown() == ""
     assert len(window.editor.draft.stash) == 1
-    assert window.notices.isVisible() and window.notices.history[-1][0] == "Prompt stashed."
-    window.stash_action.trigger()  # empty composer: brings it back
+    notices = window.composer_area.notices
+    assert notices.isVisible() and notices.history[-1][0] == "Prompt stashed."
+    window.window_actions.stash_action.trigger()  # empty composer: brings it back
     assert window.editor.markdown() == "half-written idea"
     window.new_thread()
     qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
@@ -259,7 +261,7 @@ def test_unsent_count_appears_when_the_server_is_gone(backend: _Backend, qtbot: 
     backend.started.bridge.engine.disconnect()
     qtbot.waitUntil(lambda: window.status.retry.isVisible(), timeout=WAIT_MS)
     window.editor.insertPlainText("queued while offline")
-    window.send_action.trigger()
+    window.window_actions.send_action.trigger()
     qtbot.waitUntil(lambda: window.status.unsent.isVisible(), timeout=WAIT_MS)
     assert window.status.unsent.text().startswith("1 unsent")
     window.status.unsent.click()
@@ -317,33 +319,33 @@ def test_shutdown_waits_for_dropped_files_still_being_registered(
 
 
 def _assistant(window: MainWindow) -> dict[str, bool]:
-    return {a.text(): a.isChecked() for a in window.assistant_menu.actions()}
+    return {a.text(): a.isChecked() for a in window.window_actions.assistant_menu.actions()}
 
 
 def test_thread_assistant_menu_shows_and_changes_the_threads_provider(
         backend: _Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     thread_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Thread")
-    assert window.assistant_menu.menuAction() in thread_menu.actions()
-    assert window.assistant_menu.title() == "A&ssistant"
+    assert window.window_actions.assistant_menu.menuAction() in thread_menu.actions()
+    assert window.window_actions.assistant_menu.title() == "A&ssistant"
     first = window.current_thread
     qtbot.waitUntil(lambda: _assistant(window) == {"Local (offline)": True,
                                                    "OpenAI-compatible": False},
                     timeout=WAIT_MS)
-    assert window.assistant_menu.isEnabled()
-    window.assistant_actions["openai"].trigger()
+    assert window.window_actions.assistant_menu.isEnabled()
+    window.window_actions.assistant_actions["openai"].trigger()
     assert _assistant(window) == {"Local (offline)": False, "OpenAI-compatible": True}
     router = backend.server.router
     qtbot.waitUntil(lambda: router.name_for(first) == "openai", timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: (r := window.thread_row(first)) is not None
+    qtbot.waitUntil(lambda: (r := window.navigator.thread_row(first)) is not None
                     and r.provider == "openai", timeout=WAIT_MS)
     # A new thread uses the server default; the menu follows the selected thread.
-    window.new_thread_action.trigger()
+    window.window_actions.new_thread_action.trigger()
     qtbot.waitUntil(lambda: window.current_thread not in ("", first), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: _assistant(window)["Local (offline)"], timeout=WAIT_MS)
     window.open_thread(first)
     assert _assistant(window) == {"Local (offline)": False, "OpenAI-compatible": True}
     # Choosing the checked entry again keeps it (and sends nothing).
-    window.assistant_actions["openai"].trigger()
+    window.window_actions.assistant_actions["openai"].trigger()
     assert _assistant(window)["OpenAI-compatible"]
     assert window.windowTitle() == "New thread — Composer"  # the title was kept

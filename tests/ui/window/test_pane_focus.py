@@ -47,7 +47,7 @@ def test_without_a_thread_f6_skips_the_disabled_composer(backend: Backend,
     window.activateWindow()
     window.thread_pane.list.setFocus()
     first = _press(qtbot, Qt.Key.Key_F6)
-    assert first is window.empty_hint  # the empty page's text takes the focus
+    assert first is window.transcript_stack.empty_page.hint  # the empty page's text takes the focus
     assert _pane_of(window, _press(qtbot, Qt.Key.Key_F6)) == "list"
 
 
@@ -57,7 +57,7 @@ def test_shift_f6_walks_backwards_through_every_visible_pane(backend: Backend,
     window.editor.insertPlainText("hello")
     assert window.editor.request_send()
     qtbot.waitUntil(lambda: answered(window), timeout=WAIT_MS)
-    window.sources_action.setChecked(True)
+    window.window_actions.sources_action.setChecked(True)
     window.activateWindow()
     window.thread_pane.list.setFocus()
     walked = [_pane_of(window, _press(qtbot, Qt.Key.Key_F6, shift=True)) for _ in range(4)]

@@ -46,11 +46,11 @@ def test_empty_saved_values_give_the_defaults(backend: Backend, qtbot: QtBot) ->
 
 def test_the_sources_dock_survives_a_new_window(backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
-    window.sources_action.setChecked(True)
+    window.window_actions.sources_action.setChecked(True)
     window.close()
     again = backend.window(qtbot)
     assert again.sources_dock.isVisible()
-    assert again.sources_action.isChecked()  # the menu entry agrees with the restored dock
+    assert again.window_actions.sources_action.isChecked()  # the menu entry agrees
 
 
 def test_the_splitters_survive_a_new_window(backend: Backend, qtbot: QtBot) -> None:

@@ -54,10 +54,10 @@ def test_an_answer_for_a_thread_the_user_left_stays_out_of_the_shown_one(
 
     qtbot.waitUntil(answered_on_server, timeout=WAIT_MS)
     with qtbot.waitSignal(backend.started.bridge.request_finished, timeout=WAIT_MS):
-        window.reload_threads()  # a later round trip: everything before it has arrived
+        window.navigator.reload_threads()  # a later round trip: everything before it has arrived
     assert window.current_thread == other
     assert window.transcript.messages == []
-    assert window.transcript_stack.currentWidget() is window.empty_page
+    assert window.transcript_stack.currentWidget() is window.transcript_stack.empty_page
     window.open_thread(asked)
     qtbot.waitUntil(lambda: [m.role for m in window.transcript.messages]
                     == ["user", "assistant"], timeout=WAIT_MS)
@@ -68,7 +68,7 @@ def test_sources_opens_on_the_latest_sourced_answer(backend: Backend, qtbot: QtB
     _ask(window, qtbot, "Which strategy does the staging deploy use?")
     latest = _ask(window, qtbot)
     assert not window.sources_dock.isVisible()
-    window.sources_action.trigger()
+    window.window_actions.sources_action.trigger()
     assert window.sources_dock.isVisible()
     assert window.sources_dock.panel.message_id == latest
 
@@ -77,22 +77,22 @@ def test_opening_another_thread_closes_sources_on_an_answer(backend: Backend,
                                                             qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     _ask(window, qtbot)
-    window.sources_action.trigger()
+    window.window_actions.sources_action.trigger()
     assert window.sources_dock.isVisible()
     new_thread(window, qtbot)
     assert not window.sources_dock.isVisible()
-    assert not window.sources_action.isChecked()
+    assert not window.window_actions.sources_action.isChecked()
 
 
 def test_the_menu_entry_follows_the_dock_closed_on_its_own(backend: Backend,
                                                           qtbot: QtBot) -> None:
     window = backend.window(qtbot)
-    window.sources_action.setChecked(True)
+    window.window_actions.sources_action.setChecked(True)
     assert window.sources_dock.isVisible()
     window.sources_dock.close()  # the dock's own close button
-    assert not window.sources_action.isChecked()
+    assert not window.window_actions.sources_action.isChecked()
     window.sources_dock.show()
-    assert window.sources_action.isChecked()
+    assert window.window_actions.sources_action.isChecked()
     assert window.sources_dock.isVisible()  # mirroring did not toggle it back
 
 

@@ -7,13 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from keyring.backends import fail
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from composer_app.sync.secrets import TokenStore
-from composer_app.ui.app import connect_backend, start_embedded_server, stop_embedded_server
+from composer_app.ui.backend import connect_backend, start_embedded_server, stop_embedded_server
+from composer_app.ui.session import Session
 from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
-from composer_app.ui.window.main_window import MainWindow, Session
+from composer_app.ui.window.main_window import MainWindow
 
 WAIT_MS = 20_000
 NO_THREADS = "No threads yet. Press Ctrl+N to start one."
@@ -26,7 +27,7 @@ class Backend:
         self.paths = app_paths(root)
         self.settings = settings or AppSettings()
         self.server = start_embedded_server(self.paths, self.settings)
-        self.started = connect_backend(QApplication.instance(), self.paths,
+        self.started = connect_backend(self.paths,
                                        Connection(True, self.server.url), self.server.token)
         self.windows: list[MainWindow] = []
 
@@ -93,7 +94,7 @@ def new_thread(window: MainWindow, qtbot: QtBot, title: str | None = None) -> st
     thread_id = window.current_thread
     qtbot.waitUntil(lambda: window.thread_pane.model.row_of(thread_id) >= 0, timeout=WAIT_MS)
     if title:
-        qtbot.waitUntil(lambda: (r := window.thread_row(thread_id)) is not None
+        qtbot.waitUntil(lambda: (r := window.navigator.thread_row(thread_id)) is not None
                         and r.title == title, timeout=WAIT_MS)
     return thread_id
 

@@ -22,7 +22,7 @@ def backend(tmp_path: Path) -> Iterator[Backend]:
 def test_the_send_button_sends_the_composer_text(backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     window.editor.insertPlainText("from the button")
-    qtbot.mouseClick(window.send_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.composer_area.send_button, Qt.MouseButton.LeftButton)
     assert window.editor.markdown() == ""
     qtbot.waitUntil(lambda: answered(window), timeout=WAIT_MS)
     assert window.transcript.messages[0].text == "from the button"
@@ -31,7 +31,7 @@ def test_the_send_button_sends_the_composer_text(backend: Backend, qtbot: QtBot)
 
 def test_an_empty_composer_sends_nothing(backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
-    window.send_action.trigger()
+    window.window_actions.send_action.trigger()
     assert window.pending_sends == 0
     rows = backend.started.bridge.engine.messages(window.current_thread).result(10)
     assert rows == []
