@@ -186,10 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         token = server.token
     else:
-        token = connection.token or tokens.get(connection.url) or ask_token(connection.url)
-        if not token:
+        typed = connection.token or tokens.get(connection.url) or ask_token(connection.url)
+        if not typed:
             print(f"composer-app: no token for {connection.url}", file=sys.stderr)
             return 1
+        token = typed
         if connection.token or not tokens.get(connection.url):
             tokens.set(connection.url, token)
     try:

@@ -206,8 +206,8 @@ class MainWindow(QMainWindow):
     # -- wiring ----------------------------------------------------------------------------------
     def _panes(self) -> list[QWidget]:
         """The panes F6 cycles through, in order."""
-        return [self.thread_pane.list, self.transcript_stack.currentWidget(), self.editor,
-                self.sources_dock.panel]
+        centre = self.transcript_stack.currentWidget() or self.transcript_stack
+        return [self.thread_pane.list, centre, self.editor, self.sources_dock.panel]
 
     def _show_message(self, text: str) -> None:
         self.status.showMessage(text, MESSAGE_MS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, Signal, SignalInstance
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -172,10 +172,10 @@ class UnsentDialog(QDialog):
         item = self.items.currentItem()
         return str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else ""
 
-    def _emit(self, signal: Signal) -> None:
+    def _emit(self, signal: SignalInstance) -> None:
         message_id = self.selected()
         if message_id:
-            signal.emit(message_id)  # type: ignore[attr-defined]
+            signal.emit(message_id)
 
     def _on_items_current_row_changed(self, row: int) -> None:
         item = self.items.item(row) if row >= 0 else None
