@@ -11,6 +11,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from composer_app.sync.store import MessageRow, ThreadRow
+from composer_app.ui.engine_calls import EngineCalls
+from tests.ui.fake_engine import NOT_RUNNING as FAKE_NOT_RUNNING
+from tests.ui.fake_engine import fake_bridge
 from tests.ui.window.window_support import WAIT_MS, Backend, running_backend
 
 NOT_RUNNING = "the sync engine is not running"
@@ -70,3 +73,46 @@ def test_a_closed_window_makes_no_more_calls(backend: Backend, qtbot: QtBot) -> 
     window.window_actions.new_thread_action.trigger()
     assert answers == []
     assert window.status.currentMessage() == ""
+
+
+# -- alone, against a fake engine behind the real bridge ------------------------------------------
+def test_typed_answers_arrive_once_on_the_gui_thread(qtbot: QtBot) -> None:
+    bridge, engine = fake_bridge()
+    calls = EngineCalls(bridge)
+    alpha = engine.add_thread("Alpha")
+    got: list[tuple[Any, str]] = []
+    with qtbot.waitSignal(bridge.request_finished):
+        assert calls.threads(lambda rows, error: got.append((rows, error))) > 0
+    with qtbot.waitSignal(bridge.request_finished):
+        calls.create_thread("Beta", lambda thread_id, error: got.append((thread_id, error)))
+    [(rows, error), (created, no_error)] = got
+    assert error == no_error == ""
+    assert [r.thread_id for r in rows] == [alpha] and created.startswith("thr_")
+    assert engine.calls == [("threads",), ("create_thread", "Beta")]
+
+
+def test_a_command_without_callback_reports_its_error_with_failed(qtbot: QtBot) -> None:
+    bridge, engine = fake_bridge()
+    calls = EngineCalls(bridge)
+    engine.failures["set_thread_provider"] = "unknown provider"
+    with qtbot.waitSignal(calls.failed) as failed:
+        calls.set_thread_provider("thr_1", "nope")
+    assert failed.args == ["unknown provider"]
+
+
+def test_a_stopped_engine_fails_at_once_and_a_closed_caller_stays_silent(qtbot: QtBot) -> None:
+    bridge, engine = fake_bridge()
+    calls = EngineCalls(bridge)
+    engine.stop()
+    answers: list[tuple[Any, str]] = []
+    assert calls.threads(lambda r, e: answers.append((r, e))) == -1
+    assert answers == [(None, FAKE_NOT_RUNNING)]
+    with qtbot.waitSignal(calls.failed) as failed:
+        calls.retry_now()
+    assert failed.args == [FAKE_NOT_RUNNING]
+    engine.start()
+    calls.close()
+    with qtbot.assertNotEmitted(calls.failed, wait=50):
+        assert calls.threads(lambda r, e: answers.append((r, e))) == -1
+        calls.rename_thread("thr_1", "Late")
+    assert len(answers) == 1 and engine.calls == []

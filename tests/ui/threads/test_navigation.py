@@ -12,7 +12,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QInputDialog
 from pytestqt.qtbot import QtBot
 
+from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.threads.navigation import ThreadNavigator
+from composer_app.ui.threads.quick_switcher import QuickSwitcher
+from composer_app.ui.threads.thread_list import ThreadListPane
 from composer_app.ui.window.main_window import MainWindow
+from composer_app.ui.window.state import WindowState
+from tests.ui.fake_engine import fake_bridge
 from tests.ui.window.window_support import WAIT_MS, Backend, new_thread, running_backend, titles
 
 
@@ -171,3 +177,81 @@ def test_a_thread_list_read_before_a_creation_landed_keeps_the_new_thread_open(
     assert window.current_thread == "thr_created_here_not_listed_yet"
     window.navigator._on_threads(stale, "")  # still not listed: still kept
     assert window.current_thread == "thr_created_here_not_listed_yet"
+
+
+# -- the navigator alone, against a fake engine behind the real bridge ----------------------------
+class _Parts:
+    """A navigator with its list, switcher, engine calls and window state, no window around."""
+
+    def __init__(self, qtbot: QtBot, root: Path, *, embedded: bool) -> None:
+        self.bridge, self.engine = fake_bridge()
+        self.pane = ThreadListPane()
+        qtbot.addWidget(self.pane)
+        self.switcher = QuickSwitcher()
+        qtbot.addWidget(self.switcher)
+        self.state = WindowState(root)
+        self.navigator = ThreadNavigator(self.pane, self.switcher, EngineCalls(self.bridge),
+                                         self.state, embedded=embedded)
+        self.opened: list[str] = []
+        self.titles: list[str] = []
+        self.thread_states: list[tuple[bool, bool]] = []
+        self.navigator.thread_opened.connect(self.opened.append)
+        self.navigator.title_changed.connect(self.titles.append)
+        self.navigator.thread_state_changed.connect(
+            lambda has, archived: self.thread_states.append((has, archived)))
+
+    def reload(self, qtbot: QtBot) -> None:
+        with qtbot.waitSignal(self.bridge.request_finished):
+            self.navigator.reload_threads()
+
+
+def test_alone_the_remembered_thread_opens_and_names_the_window(qtbot: QtBot,
+                                                                tmp_path: Path) -> None:
+    parts = _Parts(qtbot, tmp_path, embedded=False)
+    parts.engine.add_thread("Alpha")
+    beta = parts.engine.add_thread("Beta")
+    parts.state.remember_thread(beta)
+    parts.reload(qtbot)
+    assert parts.opened == [beta] and parts.navigator.current_thread == beta
+    assert parts.pane.current_thread == beta
+    assert parts.titles[-1] == "Beta — Composer"
+    assert parts.thread_states[-1] == (True, False)
+
+
+def test_alone_an_empty_embedded_list_gets_a_first_thread_once(qtbot: QtBot,
+                                                               tmp_path: Path) -> None:
+    parts = _Parts(qtbot, tmp_path, embedded=True)
+    created: list[str] = []
+    parts.navigator.thread_created.connect(created.append)
+    parts.reload(qtbot)
+    qtbot.waitUntil(lambda: bool(created))
+    assert [c[0] for c in parts.engine.calls].count("create_thread") == 1
+    assert parts.opened == created and parts.state.last_thread() == created[0]
+    qtbot.waitUntil(lambda: parts.pane.current_thread == created[0])
+
+
+def test_alone_archive_is_kept_in_the_window_state(qtbot: QtBot, tmp_path: Path) -> None:
+    parts = _Parts(qtbot, tmp_path, embedded=False)
+    alpha = parts.engine.add_thread("Alpha")
+    parts.reload(qtbot)
+    parts.navigator.toggle_archive_current()
+    assert parts.state.archived() == frozenset({alpha})
+    assert parts.thread_states[-1] == (True, True)
+    assert parts.pane.model_rows() == []  # hidden until *Show archived*
+    parts.navigator.toggle_archive_current()
+    assert parts.state.archived() == frozenset()
+
+
+def test_alone_the_assistant_choice_goes_to_the_engine(qtbot: QtBot, tmp_path: Path) -> None:
+    parts = _Parts(qtbot, tmp_path, embedded=False)
+    alpha = parts.engine.add_thread("Alpha", provider="local")
+    parts.reload(qtbot)
+    choices: list[tuple[bool, str]] = []
+    parts.navigator.assistant_changed.connect(lambda on, name: choices.append((on, name)))
+    with qtbot.waitSignal(parts.bridge.request_finished):
+        parts.navigator.choose_assistant("openai")
+    assert ("set_thread_provider", alpha, "openai") in parts.engine.calls
+    assert choices == [(True, "openai")]
+    parts.navigator.choose_assistant("local")  # already its provider: nothing to send
+    assert [c for c in parts.engine.calls if c[0] == "set_thread_provider"] == [
+        ("set_thread_provider", alpha, "openai")]

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu
 from pytestqt.qtbot import QtBot
 
+from composer_app.ui.window.actions import WindowActions
 from composer_app.ui.window.main_window import MainWindow
 from tests.ui.window.window_support import WAIT_MS, Backend, running_backend, titles
 
@@ -117,3 +118,27 @@ def test_f6_and_shift_f6_keys_move_between_panes(window: MainWindow, qtbot: QtBo
     assert window.transcript_stack.isAncestorOf(QApplication.focusWidget())
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_F6, SHIFT)
     assert QApplication.focusWidget() is window.thread_pane.list
+
+
+def test_alone_the_actions_show_the_state_they_are_given(qtbot: QtBot) -> None:
+    host = QMainWindow()
+    qtbot.addWidget(host)
+    acts = WindowActions(host)
+    acts.build_menus(host.menuBar())
+    assert set(host.actions()) >= {acts.new_thread_action, acts.sources_action}
+    acts.set_thread_state(True, True)
+    assert acts.rename_action.isEnabled() and acts.archive_action.text() == "Un&archive thread"
+    acts.set_thread_state(False, False)
+    assert not acts.archive_action.isEnabled() and acts.archive_action.text() == "&Archive thread"
+    acts.set_assistant(True, "local")
+    assert acts.assistant_menu.isEnabled()
+    assert [n for n, a in acts.assistant_actions.items() if a.isChecked()] == ["local"]
+    acts.set_assistant(False, "")
+    assert not any(a.isChecked() for a in acts.assistant_actions.values())
+    with qtbot.waitSignal(acts.assistant_chosen) as chosen:
+        acts.assistant_actions["openai"].trigger()
+    assert chosen.args == ["openai"]
+    toggles: list[bool] = []
+    acts.sources_action.toggled.connect(toggles.append)
+    acts.set_sources_checked(True)
+    assert acts.sources_action.isChecked() and toggles == []  # mirrored, not re-triggered

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 from pytestqt.qtbot import QtBot
 
 from composer_app.ui.window.main_window import MainWindow
-from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS
+from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS, WindowState
 from tests.ui.window.window_support import WAIT_MS, Backend, new_thread, running_backend
 
 
@@ -87,3 +88,27 @@ def test_a_remembered_thread_that_is_gone_opens_the_newest(backend: Backend,
     again = backend.window(qtbot)
     qtbot.waitUntil(lambda: len(again.thread_pane.threads()) == 2, timeout=WAIT_MS)
     assert again.current_thread == newest
+
+
+def test_alone_defaults_apply_until_something_was_saved(qtbot: QtBot, tmp_path: Path) -> None:
+    state = WindowState(tmp_path)
+    host = QMainWindow()
+    qtbot.addWidget(host)
+    splitter, centre = QSplitter(host), QSplitter(Qt.Orientation.Vertical, host)
+    for s in (splitter, centre):
+        s.addWidget(QWidget())
+        s.addWidget(QWidget())
+    state.restore(host, splitter, centre)
+    assert (host.width(), host.height()) == DEFAULT_SIZE
+    assert state.last_thread() == "" and state.archived() == frozenset()
+    state.set_archived(frozenset({"thr_b", "thr_a"}))
+    host.resize(700, 500)
+    state.save(host, splitter, centre, "thr_a")
+    assert "thr_a, thr_b" in (tmp_path / WINDOW_SETTINGS).read_text()
+    again = WindowState(tmp_path)
+    assert again.last_thread() == "thr_a"
+    assert again.archived() == frozenset({"thr_a", "thr_b"})
+    other = QMainWindow()
+    qtbot.addWidget(other)
+    again.restore(other, splitter, centre)
+    assert (other.width(), other.height()) == (700, 500)

@@ -7,11 +7,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMainWindow
 from pytestqt.qtbot import QtBot
 
+from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.transcript.samples import sourced_message
+from composer_app.ui.transcript.sources_dock import SourcesDock
+from composer_app.ui.transcript.view import TranscriptView
 from composer_app.ui.window.main_window import MainWindow
+from composer_app.ui.window.transcript_feed import TranscriptFeed
+from tests.ui.fake_engine import fake_bridge
 from tests.ui.window.window_support import (
     SOURCED_QUESTION,
     WAIT_MS,
@@ -101,3 +110,68 @@ def test_an_attachment_that_cannot_be_opened_says_so(backend: Backend, qtbot: Qt
     assert window.transcript.asset_opener is not None
     window.transcript.asset_opener(SimpleNamespace(attachment_id="att_missing"))
     qtbot.waitUntil(lambda: window.status.currentMessage() != "", timeout=WAIT_MS)
+
+
+# -- the feed alone, against a fake engine behind the real bridge ---------------------------------
+class _Feed:
+    def __init__(self, qtbot: QtBot) -> None:
+        self.bridge, self.engine = fake_bridge()
+        self.window = QMainWindow()  # the dock needs a main window to live in
+        qtbot.addWidget(self.window)
+        self.transcript = TranscriptView(self.window)
+        self.window.setCentralWidget(self.transcript)
+        self.dock = SourcesDock(self.transcript, self.window)
+        self.window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock.hide()
+        self.feed = TranscriptFeed(self.transcript, self.dock, EngineCalls(self.bridge))
+        self.bridge.message_upserted.connect(lambda thread, _m: self.feed.thread_changed(thread))
+        self.window.show()
+
+    def ids(self) -> list[str]:
+        return [m.message_id for m in self.transcript.messages]
+
+
+def _sourced_fields() -> dict[str, Any]:
+    """The contract's example sourced answer, as the cache's row fields."""
+    wire = sourced_message()
+    return {"sources": wire["sources"], "metadata": wire["metadata"],
+            "created_at": wire["createdAt"]}
+
+
+def test_alone_only_the_open_threads_messages_are_shown(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    alpha = parts.engine.add_thread("Alpha")
+    beta = parts.engine.add_thread("Beta")
+    first = parts.engine.add_message(alpha, "user", "hello")
+    parts.feed.show_thread(alpha)
+    qtbot.waitUntil(lambda: parts.ids() == [first.message_id])
+    parts.engine.add_message(beta, "user", "elsewhere")  # another thread: no refresh
+    reply = parts.engine.add_message(alpha, "assistant", "hi")
+    qtbot.waitUntil(lambda: parts.ids() == [first.message_id, reply.message_id])
+    parts.feed.show_thread(beta)
+    qtbot.waitUntil(lambda: parts.ids() == [m.message_id for m in parts.engine.messages_[beta]])
+
+
+def test_alone_sources_open_on_the_latest_sourced_answer(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    alpha = parts.engine.add_thread("Alpha")
+    parts.engine.add_message(alpha, "user", "when?")
+    answer = parts.engine.add_message(alpha, "assistant", sourced_message()["text"],
+                                      **_sourced_fields())
+    parts.feed.show_thread(alpha)
+    qtbot.waitUntil(lambda: len(parts.ids()) == 2)
+    assert parts.feed.latest_sourced_message() == answer.message_id
+    with qtbot.waitSignal(parts.feed.sources_visibility_changed) as shown:
+        parts.feed.set_sources_visible(True)
+    assert shown.args == [True] and parts.dock.panel.message_id == answer.message_id
+    parts.feed.show_thread(parts.engine.add_thread("Beta"))  # Sources of another thread close
+    assert not parts.dock.isVisible()
+
+
+def test_alone_an_attachment_that_cannot_open_says_so(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    parts.engine.failures["asset_url"] = "HTTP 404"
+    with qtbot.waitSignal(parts.feed.status_message) as said:
+        parts.feed.open_asset(SimpleNamespace(attachment_id="att_gone"))  # type: ignore[arg-type]
+    assert said.args == ["HTTP 404"]
+    assert ("asset_url", "att_gone", "attachment") in parts.engine.calls
