@@ -110,6 +110,11 @@ class FakeEngine:
                             provider: str) -> concurrent.futures.Future[str]:
         return self._answer("set_thread_provider", thread_id, thread_id, provider)
 
+    def send_message(self, thread_id: str, text: str, records: Any = None,
+                     upload_ids: Any = ()) -> concurrent.futures.Future[str]:
+        return self._answer("send_message", f"msg_{next(self._ids)}", thread_id, text,
+                            list(upload_ids))
+
     def retry(self, message_id: str) -> concurrent.futures.Future[bool]:
         return self._answer("retry", True, message_id)
 

@@ -10,7 +10,11 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from composer_app.core.document.store import DraftStore
+from composer_app.ui.composer.attachment_uploads import AttachmentUploads
+from composer_app.ui.window.composer_area import ComposerArea
 from composer_app.ui.window.state import WINDOW_SETTINGS
+from tests.ui.fake_engine import FakeEngine, fake_bridge
 from tests.ui.window.window_support import WAIT_MS, Backend, answered, running_backend
 
 
@@ -65,3 +69,41 @@ def test_shutdown_with_nothing_pending_closes_and_saves_the_window(backend: Back
     assert window.shutdown() is True
     assert not window.isVisible()
     assert "geometry" in settings.read_text(encoding="utf-8")
+
+
+# -- the composer area alone, against a fake engine behind the real bridge -------------------------
+def _area(qtbot: QtBot, root: Path) -> tuple[ComposerArea, FakeEngine]:
+    bridge, engine = fake_bridge()
+    area = ComposerArea(AttachmentUploads(bridge), DraftStore(root / "drafts"))
+    qtbot.addWidget(area)
+    area.show()
+    return area, engine
+
+
+def test_alone_a_thread_enables_the_composer_with_its_own_draft(qtbot: QtBot,
+                                                                tmp_path: Path) -> None:
+    area, _engine = _area(qtbot, tmp_path)
+    assert not area.editor.isEnabled() and not area.send_button.isEnabled()
+    area.show_thread("thr_a")
+    assert area.editor.isEnabled() and area.send_button.isEnabled()
+    area.editor.insertPlainText("draft for a")
+    area.show_thread("thr_b")
+    assert area.editor.markdown() == ""
+    area.show_thread("thr_a")
+    assert area.editor.markdown() == "draft for a"
+
+
+def test_alone_a_send_is_pending_until_the_engine_queued_it(qtbot: QtBot, tmp_path: Path) -> None:
+    area, engine = _area(qtbot, tmp_path)
+    area.show_thread("thr_a")
+    area.editor.insertPlainText("hello")
+    area.send_button.click()
+    assert area.pending_sends == 1 and area.busy()
+    assert area.wait_until_idle(2000)
+    assert area.pending_sends == 0
+    assert ("send_message", "thr_a", "hello", []) in engine.calls
+    engine.failures["send_message"] = "thread is gone"
+    area.editor.insertPlainText("again")
+    with qtbot.waitSignal(area.status_message) as said:
+        area.send()
+    assert said.args == ["thread is gone"] and area.pending_sends == 0
