@@ -3,7 +3,8 @@ list, search, the quick switcher, rename, archive and the assistant provider cho
 
 Invariants: ``current_thread`` is the thread the list selects; ``open_thread`` changes it and
 announces it with ``thread_opened`` (the window then shows that thread's draft and transcript);
-the last thread and the archived threads are remembered in ``WindowState``; archiving is kept on
+the last thread and the archived threads are remembered in a ``ThreadMemory`` (the window's
+state file); archiving is kept on
 this device, while renames and provider changes go to the engine, queued like every command; a
 thread this window created is opened at once, and a thread list read before it was listed never
 switches the window to another thread; the embedded app with no thread creates one. After every
@@ -14,20 +15,34 @@ the checked provider or "").
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from composer_app.sync.store import ThreadRow
 from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.threads import navigation_logic as logic
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
 from composer_app.ui.threads.thread_list import ThreadListPane
 from composer_app.ui.threads.thread_list_model import thread_title
-from composer_app.ui.window import main_window_logic as logic
-from composer_app.ui.window.state import WindowState
 
-__all__ = ["APP_TITLE", "ThreadNavigator"]
+__all__ = ["APP_TITLE", "ThreadMemory", "ThreadNavigator"]
 
 APP_TITLE = "Composer"
+
+
+class ThreadMemory(Protocol):
+    """Where the last open thread and the archived threads are kept between runs (the window's
+    ``WindowState``)."""
+
+    def last_thread(self) -> str: ...
+
+    def remember_thread(self, thread_id: str) -> None: ...
+
+    def archived(self) -> frozenset[str]: ...
+
+    def set_archived(self, archived: frozenset[str]) -> None: ...
 
 
 class ThreadNavigator(QObject):
@@ -41,7 +56,7 @@ class ThreadNavigator(QObject):
     status_message = Signal(str)
 
     def __init__(self, pane: ThreadListPane, switcher: QuickSwitcher, calls: EngineCalls,
-                 state: WindowState, *, embedded: bool, dialog_parent: QWidget | None = None,
+                 state: ThreadMemory, *, embedded: bool, dialog_parent: QWidget | None = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.pane = pane

@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar, QWidget
 
-from composer_app.ui.window import main_window_logic as logic
+from composer_app.ui.threads import navigation_logic as logic
 
 __all__ = ["SOURCES_KEY", "WindowActions"]
 

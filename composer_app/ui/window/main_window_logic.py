@@ -1,16 +1,16 @@
 """Decisions of the main window, kept Qt-free: status-bar texts, focus cycling, the transcript
-refresh plan, archived-thread bookkeeping, the assistant choice and the message → wire conversion.
+refresh plan and the message → wire conversion (the thread decisions are in
+``threads.navigation_logic``).
 
 Invariants: every function is pure; the status text names exactly one of the states the user can
 see (``Embedded server``, ``Connected``, ``Syncing…``, ``Connecting…``, ``Reconnecting…``,
 ``Offline``, ``Connection error``); ``plan_refresh`` never asks to re-add a message whose row is
-unchanged and asks for a full reload only when a row disappeared; the *Assistant* menu checks at
-most one choice, and only for a thread whose server names its provider.
+unchanged and asks for a full reload only when a row disappeared.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,47 +130,3 @@ def plan_refresh(shown: Mapping[str, MessageRow], rows: Sequence[MessageRow]) ->
     if any(message_id not in current for message_id in shown):
         return RefreshPlan(True, tuple(rows))
     return RefreshPlan(False, tuple(r for r in rows if shown.get(r.message_id) != r))
-
-
-def parse_archived(value: Any) -> frozenset[str]:
-    """The archived-thread set from a stored value (a list, a string or nothing)."""
-    if isinstance(value, str):
-        return frozenset(v for v in value.split(",") if v)
-    if isinstance(value, list | tuple):
-        return frozenset(str(v) for v in value if v)
-    return frozenset()
-
-
-def thread_to_open(thread_ids: Sequence[str], remembered: str, current: str,
-                   awaiting: Collection[str] = ()) -> str:
-    """The thread to show: the current one, else the remembered one, else the newest.
-
-    ``awaiting`` holds threads created here that a thread list may not contain yet (it was read
-    before the creation landed): a current thread among them stays current, so a stale list never
-    takes the user away from the thread they just made.
-    """
-    if current and current in awaiting:
-        return current
-    for candidate in (current, remembered):
-        if candidate and candidate in thread_ids:
-            return candidate
-    return thread_ids[0] if thread_ids else ""
-
-
-ASSISTANT_CHOICES: tuple[tuple[str, str], ...] = (
-    ("local", "Local (offline)"),
-    ("openai", "OpenAI-compatible"),
-)
-"""The providers a user picks per thread (*Thread ▸ Assistant*), as (name, menu text)."""
-
-
-def assistant_choice(provider: str | None) -> str:
-    """The *Assistant* entry to check for a thread's provider (``""``: none, e.g. ``echo``)."""
-    names = {name for name, _label in ASSISTANT_CHOICES}
-    return provider if provider in names else ""
-
-
-def can_choose_assistant(thread_id: str, provider: str | None) -> bool:
-    """Whether the *Assistant* menu applies: a thread is selected and its server names the
-    provider it uses (a server with a single provider names none)."""
-    return bool(thread_id) and provider is not None

@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QObject, QSettings
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
-from composer_app.ui.window import main_window_logic as logic
+from composer_app.ui.threads import navigation_logic as logic
 
 __all__ = ["DEFAULT_CENTRE_SIZES", "DEFAULT_SIZE", "WINDOW_SETTINGS", "WindowState"]
 
