@@ -119,7 +119,7 @@ def _generated_png(path: Path) -> Path:
     painter = QPainter(image)
     painter.fillRect(8, 8, 30, 20, QColor("#f59e0b"))
     painter.end()
-    _check(image.save(str(path), b"PNG"), "could not write the generated PNG")
+    _check(image.save(str(path)), "could not write the generated PNG")
     return path
 
 
