@@ -1,5 +1,5 @@
 """Background work for the UI: run a plain function off the GUI thread, get its outcome back on
-the GUI thread. The one helper for this in the package (pasted images, thumbnails, any slow read).
+the GUI thread. The one runner for this in the package (pasted images, thumbnails, any slow read).
 
 Invariants: a job runs on Qt's global thread pool and must not touch any ``QObject`` (it gets and
 returns plain values; ``QImage`` is safe there, ``QPixmap`` is not); its result or exception comes

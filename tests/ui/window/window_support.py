@@ -1,4 +1,4 @@
-"""Shared helpers for the main window's concern tests: a real embedded server with the sync engine,
+"""What the main window's tests share: a real embedded server with the sync engine,
 and windows built on it the way the app builds them."""
 
 from __future__ import annotations
