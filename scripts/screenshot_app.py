@@ -106,10 +106,12 @@ def _wait(condition: Any, what: str, timeout: float = 60.0) -> None:
 def build(work: Path, dark: bool) -> tuple[Any, Any]:
     """The real window with one answered thread; returns the window."""
     from composer_app.sync.secrets import TokenStore
-    from composer_app.ui.app import connect_backend, create_application, start_embedded_server
-    from composer_app.ui.main_window import MainWindow, Session
-    from composer_app.ui.settings_dialog import apply_theme
-    from composer_app.ui.settings_logic import AppSettings, Connection, app_paths
+    from composer_app.ui.application import create_application
+    from composer_app.ui.backend import connect_backend, start_embedded_server
+    from composer_app.ui.session import Session
+    from composer_app.ui.settings.dialog import apply_theme
+    from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
+    from composer_app.ui.window.main_window import MainWindow
 
     app = create_application()
     knowledge = work / "knowledge"
@@ -120,19 +122,19 @@ def build(work: Path, dark: bool) -> tuple[Any, Any]:
     apply_theme(app, settings.theme)
     paths = app_paths(work / "data")
     server = start_embedded_server(paths, settings)
-    started = connect_backend(app, paths, Connection(True), server.token, server)
+    started = connect_backend(paths, Connection(True), server.token, server)
     window = MainWindow(Session(started.bridge, paths, settings, TokenStore(paths.config_dir),
                                 True, started.url))
     window.resize(1440, 900)
     window.show()
     _wait(lambda: bool(window.current_thread), "the first thread")
     first = window.current_thread
-    window.rename_thread(first, "Release notes for 0.1")
+    window.navigator.rename_thread(first, "Release notes for 0.1")
     for title in ("Q3 travel budget", "Onboarding docs review", "Staging rollback"):
         previous = window.current_thread
         window.new_thread(title)
         _wait(lambda previous=previous: window.current_thread != previous, title)
-    _wait(lambda: window.bridge.engine.connection_state[0] == "connected", "the connection")
+    _wait(lambda: window.bridge.connection_state[0] == "connected", "the connection")
     editor = window.editor
     editor.setFocus()
     editor.insertPlainText(QUESTION + " ")
@@ -176,12 +178,12 @@ def build(work: Path, dark: bool) -> tuple[Any, Any]:
                       and s.state == "uploaded" for r in pending), "the draft's upload")
     answers = [m for m in window.transcript.messages if m.role == "assistant"]
     answer = max(answers, key=lambda m: len(m.answer().entries))
-    window.sources_action.setChecked(True)
+    window.window_actions.sources_action.setChecked(True)
     window.sources_dock.show_sources(answer.message_id)
     entries = answer.answer().entries
     if entries:
         window.sources_dock.panel.select_entry(entries[0].id)
-    window.shelf.clearSelection()
+    window.composer_area.shelf.clearSelection()
     checked = window.sources_dock.panel.group_buttons.get("checked")
     if checked is not None:
         checked.setChecked(True)
@@ -197,7 +199,7 @@ def main() -> None:
     out = Path(args[0]) if args else ROOT / "docs" / "screenshot.png"
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from composer_app.ui.app import shut_down
+    from composer_app.ui.application import shut_down
 
     with tempfile.TemporaryDirectory(prefix="composer-shot-") as tmp:
         for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):

@@ -8,7 +8,7 @@ signals.
 from __future__ import annotations
 
 from composer_app.sync.assets import AssetFetchError
-from composer_app.sync.engine import EngineListener, SyncEngine
+from composer_app.sync.engine import EngineListener, EngineStartTimeout, SyncEngine
 from composer_app.sync.outbox import EditedMessage
 from composer_app.sync.secrets import TokenStore
 from composer_app.sync.store import ClientStore, MessageRow, OutboxRow, ThreadRow, UploadRow
@@ -18,6 +18,7 @@ __all__ = [
     "ClientStore",
     "EditedMessage",
     "EngineListener",
+    "EngineStartTimeout",
     "MessageRow",
     "OutboxRow",
     "SyncEngine",

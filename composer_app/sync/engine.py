@@ -47,6 +47,11 @@ T = TypeVar("T")
 _log = logging.getLogger(__name__)
 APP_DIR_NAME = "ComposerApp"
 DATABASE_FILE = "client.sqlite3"
+START_TIMEOUT_SECONDS = 30.0
+
+
+class EngineStartTimeout(TimeoutError):
+    """``SyncEngine.start`` waited longer than its timeout for the engine to accept calls."""
 
 
 def default_data_dir() -> Path:
@@ -108,6 +113,7 @@ class SyncEngine:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._startup_error: BaseException | None = None
+        self._abandoned = False  # ``start`` gave up waiting: stop as soon as the setup ends
         self._stopping = False
         self.connection_state: tuple[str, int] = (CONNECTING, 0)
         self.environment: Environment | None = None
@@ -117,12 +123,20 @@ class SyncEngine:
         """Receive callbacks (register before ``start`` to miss nothing)."""
         self._listeners.append(listener)
 
-    def start(self) -> None:
-        """Start the worker thread and wait until the engine accepts calls."""
+    def start(self, timeout: float = START_TIMEOUT_SECONDS) -> None:
+        """Start the worker thread and wait until the engine accepts calls.
+
+        ``EngineStartTimeout`` when it is not ready within ``timeout`` seconds (the late engine
+        then stops by itself as soon as its setup ends); its setup's own error otherwise."""
         self._thread = threading.Thread(target=asyncio.run, args=(self.run(),),
                                         name="composer-sync", daemon=True)
         self._thread.start()
-        self._ready.wait()
+        if not self._ready.wait(timeout):
+            self._abandoned = True
+            self.stop(0)  # in case the setup ended just now
+            raise EngineStartTimeout(
+                f"the sync engine did not start within {timeout:g} seconds (its local cache in "
+                f"{self._dir} may be locked or on a stalled disk)")
         if self._startup_error is not None:
             raise self._startup_error
 
@@ -148,6 +162,8 @@ class SyncEngine:
         self._uploader.resume()
         self._ready.set()
         assert self._stop is not None
+        if self._abandoned:
+            self._stop.set()
         await self._stop.wait()
         self._stopping = True  # calls from now on fail at once instead of never running
         for task in tasks:

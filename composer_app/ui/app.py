@@ -19,26 +19,29 @@ import argparse
 import logging
 import os
 import sys
-import threading
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING
 
-from composer_app import APP_ID, __version__
-from composer_app.ui.settings_logic import (
+from composer_app import __version__
+from composer_app.ui.application import create_application, quit_now, shut_down
+from composer_app.ui.backend import EarlyServer, LocalServer, connect_backend, stop_embedded_server
+from composer_app.ui.settings.settings_logic import (
     AppPaths,
-    AppSettings,
-    Connection,
     app_paths,
     choose_connection,
     load_settings,
-    restart_needed,
-    save_settings,
 )
 
+if TYPE_CHECKING:
+    from PySide6.QtCore import QTimer
+
+    from composer_app.ui.window.main_window import MainWindow
+
+__all__ = ["READY_FILE_ENV", "QuitSignals", "ask_token", "build_parser", "main", "report_ready"]
+
 _log = logging.getLogger(__name__)
-ICON_NAME = f"{APP_ID}.png"
 
 
 def folders_text(paths: AppPaths) -> str:
@@ -67,167 +70,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# -- the embedded server ---------------------------------------------------------------------------
-def start_embedded_server(paths: AppPaths, settings: AppSettings,
-                          server_dir: Path | None = None) -> Any:
-    """Start the embedded server with the chosen assistant provider; returns ``EmbeddedServer``
-    (its ``router`` attribute is set to the ``ProviderRouter``)."""
-    from composer_app.server.embedded import start_embedded
-    from composer_app.server.providers.registry import ProviderOptions, ProviderRouter
-    from composer_app.server.settings import ServerSettings
-
-    directory = server_dir or paths.server_dir
-    directory.mkdir(parents=True, exist_ok=True)
-    knowledge = Path(settings.knowledge_dir).expanduser() if settings.knowledge_dir else None
-    router = ProviderRouter(ProviderOptions(
-        data_dir=directory,
-        provider=settings.provider,
-        knowledge_dir=knowledge if knowledge is not None and knowledge.is_dir() else None,
-        openai_base_url=settings.openai_base_url,
-        openai_model=settings.openai_model or None,
-    ))
-    server = start_embedded(directory, settings=ServerSettings(
-        directory, provider=router, workspace_roots=(Path.home(),), allow_commands=True))
-    server.router = router  # type: ignore[attr-defined]
-    return server
-
-
-def stop_embedded_server(server: Any) -> None:
-    """Stop the server, then close its providers (the local index)."""
-    server.stop()
-    router = getattr(server, "router", None)
-    if router is not None:
-        try:
-            router.close()
-        except Exception:  # closing is best effort at exit
-            _log.exception("closing the assistant providers failed")
-
-
-class EarlyServer:
-    """Starts the embedded server on a thread right away, so it overlaps building the window."""
-
-    def __init__(self, paths: AppPaths, settings: AppSettings) -> None:
-        self._result: Any = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(paths, settings),
-                                        name="composer-server-start", daemon=True)
-        self._thread.start()
-
-    def _run(self, paths: AppPaths, settings: AppSettings) -> None:
-        try:
-            self._result = start_embedded_server(paths, settings)
-        except BaseException as exc:  # re-raised on the GUI thread by ``wait``
-            self._error = exc
-
-    def wait(self) -> Any:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._result
-
-
-# -- the Qt application --------------------------------------------------------------------------
-def icons_dir() -> Path:
-    """``resources/icons`` of the bundle or of the source tree."""
-    base = getattr(sys, "_MEIPASS", None)
-    if base:
-        return Path(base) / "resources" / "icons"
-    return Path(__file__).resolve().parents[2] / "resources" / "icons"
-
-
-def app_icon() -> Any:
-    from PySide6.QtGui import QIcon
-
-    icon = QIcon()
-    root = icons_dir() / "hicolor"
-    for png in sorted(root.glob(f"*/apps/{ICON_NAME}")):
-        icon.addFile(str(png))
-    if icon.isNull():
-        return QIcon.fromTheme(APP_ID)
-    return icon
-
-
-def create_application(argv: Sequence[str] | None = None) -> Any:
-    """The ``QApplication`` with the app's identity, icon and style."""
-    from PySide6.QtGui import QGuiApplication
-    from PySide6.QtWidgets import QApplication
-
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(
-        list(argv) if argv is not None else sys.argv[:1])
-    QGuiApplication.setApplicationName("Composer")
-    QGuiApplication.setApplicationDisplayName("Composer")
-    QGuiApplication.setOrganizationName("ComposerApp")
-    QGuiApplication.setApplicationVersion(__version__)
-    QGuiApplication.setDesktopFileName(APP_ID)
-    app.setStyle("Fusion")
-    app.setWindowIcon(app_icon())
-    return app
-
-
-def release_clipboard() -> None:
-    """Before Python shuts down, swap clipboard data this app put there for a Qt-made copy of its
-    text: Qt destroys the clipboard's data after the interpreter is gone, and data made from Python
-    would crash the process at exit. Other applications keep the Markdown text."""
-    from PySide6.QtGui import QClipboard, QGuiApplication
-
-    clipboard = QGuiApplication.clipboard()
-    for mode in (QClipboard.Mode.Clipboard, QClipboard.Mode.Selection):
-        if mode == QClipboard.Mode.Selection and not clipboard.supportsSelection():
-            continue
-        data = clipboard.mimeData(mode)
-        if data is None or not data.formats():
-            continue
-        owned = (clipboard.ownsClipboard() if mode == QClipboard.Mode.Clipboard
-                 else clipboard.ownsSelection())
-        if owned or QGuiApplication.platformName() == "offscreen":
-            text = data.text()
-            if text:
-                clipboard.setText(text, mode)
-            else:
-                clipboard.clear(mode)
-
-
-@dataclass
-class Started:
-    """A running backend: the bridge and, for the embedded server, the server."""
-
-    bridge: Any
-    server: Any
-    url: str
-    embedded: bool
-    stopped: bool = False
-
-    def stop(self) -> None:
-        """Stop the sync engine, then the embedded server (idempotent)."""
-        if self.stopped:
-            return
-        self.stopped = True
-        try:
-            self.bridge.stop()
-        finally:
-            if self.server is not None:
-                stop_embedded_server(self.server)
-
-
-def connect_backend(app: Any, paths: AppPaths, connection: Connection, token: str,
-                    server: Any = None) -> Started:
-    """Start the sync engine against the server; the caller stops it with ``Started.stop``
-    after the window's ``shutdown`` (window, then engine, then server). ``app`` is unused and
-    kept for callers that pass it."""
-    from composer_app.sync.engine import SyncEngine
-    from composer_app.ui.sync_bridge import SyncBridge
-
-    del app
-    url = connection.url or (server.url if server is not None else "")
-    if not url:
-        raise ValueError("no server to connect to")
-    engine = SyncEngine(url, token, paths.client_dir(None if connection.embedded else url))
-    bridge = SyncBridge(engine)
-    bridge.start()
-    return Started(bridge, server, url, connection.embedded)
-
-
 class QuitSignals:
     """SIGTERM, SIGINT and SIGHUP close the window like Ctrl+Q does (drafts, geometry and queued
     sends are saved, the clipboard released) instead of killing the process mid-write.
@@ -239,7 +81,7 @@ class QuitSignals:
 
     SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP")
 
-    def __init__(self, on_signal: Any) -> None:
+    def __init__(self, on_signal: Callable[[], None]) -> None:
         import signal
         import socket
 
@@ -250,7 +92,8 @@ class QuitSignals:
         self._reader.setblocking(False)
         self._writer.setblocking(False)
         self._previous_fd = signal.set_wakeup_fd(self._writer.fileno())
-        self._previous: dict[int, Any] = {}
+        self._previous: dict[int, signal.Handlers | Callable[[int, FrameType | None], object]
+                             | int | None] = {}
         for name in self.SIGNALS:
             number = getattr(signal, name, None)
             if number is not None:
@@ -259,10 +102,10 @@ class QuitSignals:
         self._notifier = QSocketNotifier(self._reader.fileno(), QSocketNotifier.Type.Read)
         self._notifier.activated.connect(self._on_wake)
 
-    def _handle(self, _number: int, _frame: Any) -> None:
+    def _handle(self, _number: int, _frame: FrameType | None) -> None:
         """The Python-level handler; the work happens on the event loop (``_on_wake``)."""
 
-    def _on_wake(self, *_: Any) -> None:
+    def _on_wake(self, *_: object) -> None:
         woken = b""
         try:
             while chunk := self._reader.recv(64):
@@ -287,7 +130,7 @@ class QuitSignals:
 READY_FILE_ENV = "COMPOSER_READY_FILE"
 
 
-def report_ready(window: Any, path: Path) -> Any:
+def report_ready(window: MainWindow, path: Path) -> QTimer:
     """Write ``ready <time.time()>`` and a newline to ``path`` once, as soon as ``window`` is
     visible, its sync engine is ``connected``, its current thread is listed and the event loop has
     then answered a zero-delay timer. Wall-clock time, so another process can subtract its own
@@ -309,9 +152,7 @@ def report_ready(window: Any, path: Path) -> Any:
             _log.warning("could not write the ready file %s: %s", path, exc)
 
     def check() -> None:
-        connected = window.bridge.engine.connection_state[0] == "connected"
-        listed = window.thread_pane.model.row_of(window.current_thread) >= 0
-        if connected and listed and window.isVisible():
+        if window.is_ready():
             timer.stop()
             QTimer.singleShot(0, window, write)
 
@@ -322,14 +163,6 @@ def report_ready(window: Any, path: Path) -> Any:
     return timer
 
 
-def quit_now() -> None:
-    """Close every window (dialogs included) and leave the event loop."""
-    from PySide6.QtWidgets import QApplication
-
-    QApplication.closeAllWindows()
-    QApplication.quit()
-
-
 def ask_token(url: str) -> str | None:
     """Prompt for a sign-in token (None when cancelled)."""
     from PySide6.QtWidgets import QInputDialog, QLineEdit
@@ -337,33 +170,6 @@ def ask_token(url: str) -> str | None:
     token, ok = QInputDialog.getText(None, "Sign in to Composer",
                                      f"Token for {url}:", QLineEdit.EchoMode.Password)
     return token.strip() if ok and token.strip() else None
-
-
-def apply_settings_result(session: Any, result: Any) -> str:
-    """Save what the settings dialog returned; the status message to show (may be empty)."""
-    import keyring
-    from PySide6.QtWidgets import QApplication
-
-    from composer_app.server.providers.registry import keyring_user
-    from composer_app.ui.settings_dialog import apply_theme
-
-    before: AppSettings = session.settings
-    after: AppSettings = result.settings
-    save_settings(session.paths.settings_file, after)
-    session.settings = after
-    if result.server_token and after.server_mode == "remote" and after.server_url:
-        session.tokens.set(after.server_url, result.server_token)
-    if result.api_key and session.tokens.uses_keyring:
-        try:
-            keyring.set_password(APP_ID, keyring_user(after.openai_base_url), result.api_key)
-        except Exception:  # the key simply is not remembered; say so
-            return "The API key could not be stored in the system keyring."
-    app = QApplication.instance()
-    if isinstance(app, QApplication):
-        apply_theme(app, after.theme)
-    if restart_needed(before, after):
-        return "Settings saved. Restart Composer to use the new server or assistant."
-    return "Settings saved."
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -383,15 +189,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from composer_app.sync.secrets import TokenStore
     from composer_app.ui.crash_report import CrashReporter
-    from composer_app.ui.main_window import MainWindow, Session
-    from composer_app.ui.settings_dialog import apply_theme
+    from composer_app.ui.settings.dialog import apply_theme
+    from composer_app.ui.window.main_window import MainWindow, Session
 
     app = create_application()
     reporter = CrashReporter(paths.log_dir, app)
     reporter.install()
     apply_theme(app, settings.theme)
     tokens = TokenStore(paths.config_dir)
-    server = None
+    server: LocalServer | None = None
     if early is not None:
         try:
             server = early.wait()
@@ -400,20 +206,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         token = server.token
     else:
-        token = connection.token or tokens.get(connection.url) or ask_token(connection.url)
-        if not token:
+        typed = connection.token or tokens.get(connection.url) or ask_token(connection.url)
+        if not typed:
             print(f"composer-app: no token for {connection.url}", file=sys.stderr)
             return 1
+        token = typed
         if connection.token or not tokens.get(connection.url):
             tokens.set(connection.url, token)
     try:
-        started = connect_backend(app, paths, connection, token, server)
+        started = connect_backend(paths, connection, token, server)
     except Exception as exc:
         if server is not None:
             stop_embedded_server(server)
         print(f"composer-app: the sync client did not start: {exc}", file=sys.stderr)
         return 1
-    window: Any = None
+    window: MainWindow | None = None
     signals = QuitSignals(quit_now)
     try:
         session = Session(started.bridge, paths, settings, tokens, started.embedded, started.url)
@@ -427,20 +234,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         shut_down(window, started)
         reporter.uninstall()
     return code
-
-
-def shut_down(window: Any, started: Started) -> None:
-    """Every exit path: the window (drafts, geometry, sends still waiting for an upload to be
-    registered), then the sync engine, then the embedded server, then the clipboard (data made
-    by Python must not outlive the interpreter)."""
-    try:
-        if window is not None:
-            window.shutdown()
-    finally:
-        try:
-            started.stop()
-        finally:
-            release_clipboard()
 
 
 if __name__ == "__main__":

@@ -1,45 +1,124 @@
-"""``EngineCalls``: the window's one way to ask the sync engine for something.
+"""``EngineCalls``: the window's typed requests to the sync engine.
 
-Invariants: every engine method runs off the GUI thread through ``SyncBridge.request``, and its
-``then(result, error)`` callback runs on the GUI thread at most once — at once, with the error, when
-the engine is not running; a closed window makes no more calls (the engine may already be
-stopped); a failed command shows its error in the status bar.
+Invariants: every request runs off the GUI thread through ``SyncBridge.submit``, and its
+``then(result, error)`` callback runs on the GUI thread at most once — at once, with the error,
+when the engine is not running; after ``close`` no more requests are made (the engine may already
+be stopped; answers to earlier requests still arrive); a command issued without a callback
+reports its error with ``failed`` (the window shows it in the status bar). Each method names the
+engine method it calls and the type its answer has; nothing is called by a string name.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QObject, Signal, Slot
+
+from composer_app.sync.engine import SyncEngine
+from composer_app.sync.outbox import EditedMessage
+from composer_app.sync.store import MessageRow, OutboxRow, ThreadRow
+from composer_app.ui.sync_bridge import SyncBridge
+
+__all__ = ["EngineCalls", "Then"]
+
+T = TypeVar("T")
+Then = Callable[[T | None, str], None]
+"""``then(result, error)``: ``result`` is ``None`` exactly when ``error`` is not empty (or the
+engine answered ``None``)."""
 
 
-class EngineCalls:
-    """Mixin of ``MainWindow``; expects ``bridge``, ``_callbacks``, ``_closed`` and ``status``."""
+class EngineCalls(QObject):
+    """Typed, non-blocking calls into the sync engine for one window."""
 
-    def call(self, method: str, *args: Any, then: Callable[[Any, str], None] | None = None,
-             **kwargs: Any) -> int:
-        """Call an engine method off the GUI thread; ``then(result, error)`` runs on it.
+    failed = Signal(str)  # the error of a command that had no callback of its own
 
-        A closed window makes no more calls (the engine may already be stopped)."""
+    def __init__(self, bridge: SyncBridge, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._bridge = bridge
+        self._callbacks: dict[int, Callable[[Any, str], None]] = {}
+        self._closed = False
+        bridge.request_finished.connect(self._on_bridge_request_finished)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Make no more calls (the window is closing; the engine may stop at any moment)."""
+        self._closed = True
+
+    # -- queries ---------------------------------------------------------------------------------
+    def threads(self, then: Then[list[ThreadRow]]) -> int:
+        """``SyncEngine.threads``: the cached thread list."""
+        return self._submit(lambda e: e.threads(), then)
+
+    def messages(self, thread_id: str, then: Then[list[MessageRow]]) -> int:
+        """``SyncEngine.messages``: a thread's cached messages, in order."""
+        return self._submit(lambda e: e.messages(thread_id), then)
+
+    def outbox_items(self, then: Then[list[OutboxRow]]) -> int:
+        """``SyncEngine.outbox_items``: what has not reached the server yet."""
+        return self._submit(lambda e: e.outbox_items(), then)
+
+    def asset_url(self, attachment_id: str, disposition: str, then: Then[str]) -> int:
+        """``SyncEngine.asset_url``: a signed URL of an attachment."""
+        return self._submit(lambda e: e.asset_url(attachment_id, disposition), then)
+
+    # -- commands (queued by the engine like every change) ----------------------------------------
+    def create_thread(self, title: str | None, then: Then[str]) -> int:
+        """``SyncEngine.create_thread``; ``then`` gets the new thread's id."""
+        return self._submit(lambda e: e.create_thread(title), then)
+
+    def rename_thread(self, thread_id: str, title: str) -> int:
+        return self._submit(lambda e: e.rename_thread(thread_id, title), None)
+
+    def set_thread_provider(self, thread_id: str, provider: str) -> int:
+        return self._submit(lambda e: e.set_thread_provider(thread_id, provider), None)
+
+    def retry(self, message_id: str) -> int:
+        """Send an unsent message again."""
+        return self._submit(lambda e: e.retry(message_id), None)
+
+    def delete(self, message_id: str) -> int:
+        """Drop an unsent message."""
+        return self._submit(lambda e: e.delete(message_id), None)
+
+    def edit(self, message_id: str, then: Then[EditedMessage]) -> int:
+        """Take an unsent message back out of the outbox (text and context for the composer)."""
+        return self._submit(lambda e: e.edit(message_id), then)
+
+    def retry_now(self) -> None:
+        """*Retry now*: wake the socket's backoff and the queues."""
+        if self._closed:
+            return
+        try:
+            self._bridge.retry_now()
+        except RuntimeError as exc:  # the engine is not running
+            self.failed.emit(str(exc))
+
+    # -- plumbing --------------------------------------------------------------------------------
+    def _submit(self, start: Callable[[SyncEngine], concurrent.futures.Future[T]],
+                then: Then[T] | None) -> int:
+        """The request id, or -1 when no request was made (closed, or the engine not running)."""
         if self._closed:
             return -1
+        report: Callable[[Any, str], None] = then if then is not None else self._report
         try:
-            request_id = self.bridge.request(method, *args, **kwargs)
+            request_id = self._bridge.submit(start)
         except RuntimeError as exc:  # the engine is not running
-            if then is not None:
-                then(None, str(exc))
+            report(None, str(exc))
             return -1
-        if then is not None:
-            self._callbacks[request_id] = then
+        self._callbacks[request_id] = report
         return request_id
+
+    def _report(self, _result: object, error: str) -> None:
+        if error:
+            self.failed.emit(error)
 
     @Slot(int, object, str)
     def _on_bridge_request_finished(self, request_id: int, result: Any, error: str) -> None:
         then = self._callbacks.pop(request_id, None)
         if then is not None:
             then(result, error)
-
-    def _on_command_done(self, _result: Any, error: str) -> None:
-        if error:
-            self.status.showMessage(error, 8000)

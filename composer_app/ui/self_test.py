@@ -119,7 +119,7 @@ def _generated_png(path: Path) -> Path:
     painter = QPainter(image)
     painter.fillRect(8, 8, 30, 20, QColor("#f59e0b"))
     painter.end()
-    _check(image.save(str(path), "PNG"), "could not write the generated PNG")
+    _check(image.save(str(path)), "could not write the generated PNG")
     return path
 
 
@@ -239,20 +239,20 @@ def _paste_into_thread_two(window: Any, thread_two: str, expected: list[tuple[st
 
 def _run(work: Path, deadline: float) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from composer_app.ui.app import (
+    from composer_app.ui.application import create_application, shut_down
+    from composer_app.ui.backend import (
         connect_backend,
-        create_application,
-        shut_down,
         start_embedded_server,
         stop_embedded_server,
     )
-    from composer_app.ui.settings_logic import AppSettings, Connection, app_paths
+    from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
 
-    app = create_application()
+    _app = create_application()  # held for the whole run
     import_lazy_modules()
     check_keyring()
     from composer_app.sync.secrets import TokenStore
-    from composer_app.ui.main_window import MainWindow, Session
+    from composer_app.ui.session import Session
+    from composer_app.ui.window.main_window import MainWindow
 
     paths = app_paths(work / "data")
     knowledge = work / "knowledge"
@@ -262,7 +262,7 @@ def _run(work: Path, deadline: float) -> None:
     server = start_embedded_server(paths, settings)
     _check(server.url.startswith("http://127.0.0.1:"), f"the server listens on {server.url}")
     try:
-        started = connect_backend(app, paths, Connection(True), server.token, server)
+        started = connect_backend(paths, Connection(True), server.token, server)
     except BaseException:
         stop_embedded_server(server)
         raise
@@ -280,7 +280,7 @@ def _run(work: Path, deadline: float) -> None:
         wait.until(lambda: window.current_thread not in ("", thread_one), "a second thread")
         thread_two = window.current_thread
         window.open_thread(thread_one)
-        wait.until(lambda: window.bridge.engine.connection_state[0] == "connected",
+        wait.until(lambda: window.bridge.connection_state[0] == "connected",
                    "the sync engine to connect")
         expected = _compose_thread_one(window, work, wait)
         _copy_all(window.editor)

@@ -3,8 +3,11 @@
 Invariants: the engine calls the bridge's listener on its own thread; the listener only posts a
 plain tuple through a queued connection, and every public signal is emitted from the bridge's own
 (GUI) thread, so connected slots always run there. Payloads are ids and strings (or frozen rows),
-never live engine objects. UI → engine goes through the engine's thread-safe API; ``request()``
-reports completion with ``request_finished`` (also on the GUI thread). No QtAsyncio.
+never live engine objects. The GUI never reads the engine's attributes: ``connection_state`` and
+``environment`` are GUI-thread snapshots of what the engine last reported (the environment is read
+on the engine's thread when the socket connects, and announced with ``environment_changed``).
+UI → engine goes through the engine's thread-safe API (``submit``, or ``request`` by name for older
+callers); completion is reported with ``request_finished`` (also on the GUI thread). No QtAsyncio.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 
+from composer_app.core.contracts.environment import Environment
 from composer_app.sync.engine import EngineListener, SyncEngine
+from composer_app.sync.subscription import CONNECTING
 
 STOP_TIMEOUT_SECONDS = 5.0
 
@@ -24,8 +29,10 @@ STOP_TIMEOUT_SECONDS = 5.0
 class _Relay(EngineListener):
     """Engine-thread side: turns each callback into one posted tuple."""
 
-    def __init__(self, post: Callable[[tuple[Any, ...]], None]) -> None:
+    def __init__(self, post: Callable[[tuple[Any, ...]], None],
+                 environment: Callable[[], Environment | None]) -> None:
         self._post = post
+        self._environment = environment
 
     def thread_list_changed(self) -> None:
         self._post(("thread_list_changed",))
@@ -46,6 +53,8 @@ class _Relay(EngineListener):
         self._post(("upload_changed", local_id, state, sent_bytes))
 
     def connection_state_changed(self, state: str, next_try_seconds: int) -> None:
+        if state == "connected":  # read here, on the engine's thread, and handed over as a value
+            self._post(("environment_changed", self._environment()))
         self._post(("connection_state_changed", state, next_try_seconds))
 
     def toast_requested(self, level: str, title: str, body: str) -> None:
@@ -62,6 +71,7 @@ class SyncBridge(QObject):
     outbox_item_changed = Signal(str, str, str)
     upload_changed = Signal(str, str, int)
     connection_state_changed = Signal(str, int)
+    environment_changed = Signal(object)  # Environment: the server the engine connected to
     toast_requested = Signal(str, str, str)
     request_finished = Signal(int, object, str)
 
@@ -71,13 +81,25 @@ class SyncBridge(QObject):
         super().__init__(parent)
         self._engine = engine
         self._ids = itertools.count(1)
+        self._connection_state: tuple[str, int] = (CONNECTING, 0)
+        self._environment: Environment | None = None
         self._posted.connect(self._on_engine_posted, Qt.ConnectionType.QueuedConnection)
-        engine.add_listener(_Relay(self._posted.emit))
+        engine.add_listener(_Relay(self._posted.emit, lambda: engine.environment))
 
     @property
     def engine(self) -> SyncEngine:
         """The engine (its methods are thread-safe and return futures)."""
         return self._engine
+
+    @property
+    def connection_state(self) -> tuple[str, int]:
+        """``(state, seconds to the next try)`` as last reported (GUI-thread snapshot)."""
+        return self._connection_state
+
+    @property
+    def environment(self) -> Environment | None:
+        """The environment of the server last connected to (GUI-thread snapshot)."""
+        return self._environment
 
     def start(self, app: QCoreApplication | None = None) -> None:
         """Start the engine; stop it on ``app.aboutToQuit`` when given."""
@@ -90,10 +112,21 @@ class SyncBridge(QObject):
         """Stop the engine (its state is on disk) and join its thread with a timeout."""
         self._engine.stop(STOP_TIMEOUT_SECONDS)
 
+    def retry_now(self) -> None:
+        """Wake the socket's backoff and the queues (thread-safe, returns at once)."""
+        self._engine.retry_now()
+
     def request(self, method: str, *args: Any, **kwargs: Any) -> int:
-        """Call an engine method; ``request_finished(id, result, error)`` reports the outcome."""
+        """Call an engine method by name; ``request_finished(id, result, error)`` reports the
+        outcome. Prefer ``submit`` (typed)."""
+        return self.submit(lambda engine: getattr(engine, method)(*args, **kwargs))
+
+    def submit(self, call: Callable[[SyncEngine], concurrent.futures.Future[Any]]) -> int:
+        """Start ``call(engine)`` (an engine method returning a future) and return the request id;
+        ``request_finished(id, result, error)`` reports the outcome on the GUI thread.
+        ``RuntimeError`` at once when the engine is not running."""
         request_id = next(self._ids)
-        future: concurrent.futures.Future[Any] = getattr(self._engine, method)(*args, **kwargs)
+        future = call(self._engine)
 
         def done(f: concurrent.futures.Future[Any]) -> None:
             exc = f.exception()
@@ -107,4 +140,8 @@ class SyncBridge(QObject):
     @Slot(object)
     def _on_engine_posted(self, item: tuple[Any, ...]) -> None:
         name, *args = item
+        if name == "connection_state_changed":
+            self._connection_state = (str(args[0]), int(args[1]))
+        elif name == "environment_changed":
+            self._environment = args[0]
         getattr(self, name).emit(*args)

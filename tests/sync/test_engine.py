@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from composer_app.server.providers.echo import EchoProvider
-from composer_app.sync.engine import SyncEngine
+from composer_app.sync.engine import DATABASE_FILE, EngineStartTimeout, SyncEngine
 from tests.sync.conftest import WAIT, LoopbackServer, Recorder
 
 Make = Callable[..., tuple[SyncEngine, Recorder]]
@@ -146,3 +150,26 @@ def test_rename_and_delete_reach_the_thread_list(server: LoopbackServer,
     rec.wait(lambda: titles() == {keep: "Keep"})
     remote = {t["threadId"] for t in server.get("/api/threads", token)["threads"]}
     assert remote == {keep}
+
+
+def test_start_gives_up_after_its_timeout_with_a_clear_error(tmp_path: Path) -> None:
+    """A client cache another process holds locked: ``start`` fails in plain words after its
+    timeout instead of hanging, and the late engine stops by itself once it gets through."""
+    client = tmp_path / "client"
+    client.mkdir()
+    holder = sqlite3.connect(client / DATABASE_FILE, isolation_level=None)
+    holder.execute("CREATE TABLE held (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    engine = SyncEngine("http://127.0.0.1:9", "token", client)
+    began = time.monotonic()
+    with pytest.raises(EngineStartTimeout, match=r"did not start within 0\.3 seconds"):
+        engine.start(timeout=0.3)
+    assert time.monotonic() - began < 3
+    holder.execute("COMMIT")
+    holder.close()
+    worker = engine._thread
+    assert worker is not None
+    worker.join(WAIT)
+    assert not worker.is_alive()
+    with pytest.raises(RuntimeError, match="not running"):
+        engine.threads()

@@ -7,22 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication
-from pytestqt.qtbot import QtBot
 
-from composer_app import APP_ID, __version__
-from composer_app.ui.app import (
-    EarlyServer,
-    build_parser,
-    create_application,
-    icons_dir,
-    release_clipboard,
-    stop_embedded_server,
-)
-from composer_app.ui.settings_logic import AppSettings, app_paths
+from composer_app import __version__
+from composer_app.ui.app import build_parser
+from composer_app.ui.settings.settings_logic import app_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,45 +28,6 @@ def test_version_through_python_dash_m() -> None:
     out = subprocess.run([sys.executable, "-m", "composer_app", "--version"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == f"composer-app {__version__}"
-
-
-def test_application_identity_and_icon(qtbot: QtBot) -> None:
-    app = create_application()
-    assert app is QApplication.instance()
-    assert QGuiApplication.desktopFileName() == APP_ID
-    assert (icons_dir() / "hicolor" / "48x48" / "apps" / f"{APP_ID}.png").exists()
-    assert not app.windowIcon().isNull()
-
-
-def test_embedded_server_starts_early_with_the_local_provider(tmp_path: Path) -> None:
-    paths = app_paths(tmp_path)
-    knowledge = tmp_path / "knowledge"
-    knowledge.mkdir()
-    server = EarlyServer(paths, AppSettings(knowledge_dir=str(knowledge))).wait()
-    try:
-        assert server.url.startswith("http://127.0.0.1:")
-        assert server.router.options.provider == "local"
-        assert server.router.options.knowledge_dir == knowledge
-        reply = httpx.get(f"{server.url}/api/environment", timeout=10,
-                          headers={"Authorization": f"Bearer {server.token}"})
-        assert reply.status_code == 200
-    finally:
-        stop_embedded_server(server)
-    with pytest.raises(httpx.TransportError):
-        httpx.get(f"{server.url}/api/environment", timeout=2)
-
-
-def test_release_clipboard_keeps_the_text_only(qtbot: QtBot) -> None:
-    from PySide6.QtCore import QMimeData
-
-    data = QMimeData()
-    data.setText("see [notes](context://file/x)")
-    data.setData("application/x-example", b"1")
-    QGuiApplication.clipboard().setMimeData(data)
-    release_clipboard()
-    now = QGuiApplication.clipboard().mimeData()
-    assert now.text() == "see [notes](context://file/x)"
-    assert not now.hasFormat("application/x-example")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="signals and offscreen Qt on POSIX")
@@ -97,7 +47,7 @@ def test_server_argument_connects_to_a_remote_server(tmp_path: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     code = (
         "import sys\n"
-        "import composer_app.ui.main_window as mw\n"
+        "import composer_app.ui.window.main_window as mw\n"
         "from PySide6.QtCore import QTimer\n"
         "from PySide6.QtWidgets import QApplication\n"
         "show = mw.MainWindow.show\n"
@@ -126,7 +76,7 @@ def test_server_argument_connects_to_a_remote_server(tmp_path: Path) -> None:
 
 _SIGNAL_RUN = '''
 import os, signal, sys
-import composer_app.ui.main_window as mw
+import composer_app.ui.window.main_window as mw
 from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtGui import QGuiApplication
 show = mw.MainWindow.show
@@ -143,7 +93,7 @@ def patched(self):
             if sys.argv[1] == "sigterm":
                 os.kill(os.getpid(), signal.SIGTERM)
             else:
-                self.quit_action.trigger()
+                self.window_actions.quit_action.trigger()
         else:
             QTimer.singleShot(20, poll)
     poll()

@@ -11,7 +11,10 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from composer_app.sync.store import MessageRow, ThreadRow
-from tests.ui.window_support import WAIT_MS, Backend, running_backend
+from composer_app.ui.engine_calls import EngineCalls
+from tests.ui.fake_engine import NOT_RUNNING as FAKE_NOT_RUNNING
+from tests.ui.fake_engine import fake_bridge
+from tests.ui.window.window_support import WAIT_MS, Backend, running_backend
 
 NOT_RUNNING = "the sync engine is not running"
 
@@ -24,11 +27,11 @@ def backend(tmp_path: Path) -> Iterator[Backend]:
 def test_each_answer_reaches_its_own_caller_once(backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     got: dict[str, list[tuple[Any, str]]] = {"threads": [], "messages": []}
-    window.call("threads", then=lambda r, e: got["threads"].append((r, e)))
-    window.call("messages", window.current_thread, then=lambda r, e: got["messages"].append((r, e)))
+    window.engine_calls.threads(lambda r, e: got["threads"].append((r, e)))
+    window.engine_calls.messages(window.current_thread, lambda r, e: got["messages"].append((r, e)))
     qtbot.waitUntil(lambda: all(got.values()), timeout=WAIT_MS)
     with qtbot.waitSignal(backend.started.bridge.request_finished, timeout=WAIT_MS):
-        window.reload_threads()  # a later answer: the earlier callbacks are not run again
+        window.navigator.reload_threads()  # a later answer: the earlier callbacks are not run again
     [(threads, error)] = got["threads"]
     assert error == "" and all(isinstance(t, ThreadRow) for t in threads)
     assert [t.thread_id for t in threads] == [window.current_thread]
@@ -40,10 +43,10 @@ def test_a_failed_command_shows_its_error(backend: Backend, qtbot: QtBot) -> Non
     window = backend.window(qtbot)
     thread = window.current_thread
     window.status.clearMessage()
-    window.set_thread_provider(thread, "No such provider!")  # not a provider name
+    window.navigator.set_thread_provider(thread, "No such provider!")  # not a provider name
     qtbot.waitUntil(lambda: window.status.currentMessage() != "", timeout=WAIT_MS)
     assert "provider" in window.status.currentMessage()
-    row = window.thread_row(thread)
+    row = window.navigator.thread_row(thread)
     assert row is not None and row.provider != "no-such-provider"
 
 
@@ -51,12 +54,12 @@ def test_with_the_engine_stopped_a_command_fails_at_once_and_says_so(
         backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     backend.started.bridge.stop()
-    window.rename_thread(window.current_thread, "Too late")
+    window.navigator.rename_thread(window.current_thread, "Too late")
     assert window.status.currentMessage() == NOT_RUNNING
-    window.new_thread_action.trigger()
+    window.window_actions.new_thread_action.trigger()
     assert window.status.currentMessage() == f"Could not create a thread: {NOT_RUNNING}"
     answers: list[tuple[Any, str]] = []
-    assert window.call("threads", then=lambda r, e: answers.append((r, e))) == -1
+    assert window.engine_calls.threads(lambda r, e: answers.append((r, e))) == -1
     assert answers == [(None, NOT_RUNNING)]
 
 
@@ -66,7 +69,50 @@ def test_a_closed_window_makes_no_more_calls(backend: Backend, qtbot: QtBot) -> 
     backend.started.bridge.stop()
     window.status.clearMessage()
     answers: list[tuple[Any, str]] = []
-    assert window.call("threads", then=lambda r, e: answers.append((r, e))) == -1
-    window.new_thread_action.trigger()
+    assert window.engine_calls.threads(lambda r, e: answers.append((r, e))) == -1
+    window.window_actions.new_thread_action.trigger()
     assert answers == []
     assert window.status.currentMessage() == ""
+
+
+# -- alone, against a fake engine behind the real bridge ------------------------------------------
+def test_typed_answers_arrive_once_on_the_gui_thread(qtbot: QtBot) -> None:
+    bridge, engine = fake_bridge()
+    calls = EngineCalls(bridge)
+    alpha = engine.add_thread("Alpha")
+    got: list[tuple[Any, str]] = []
+    with qtbot.waitSignal(bridge.request_finished):
+        assert calls.threads(lambda rows, error: got.append((rows, error))) > 0
+    with qtbot.waitSignal(bridge.request_finished):
+        calls.create_thread("Beta", lambda thread_id, error: got.append((thread_id, error)))
+    [(rows, error), (created, no_error)] = got
+    assert error == no_error == ""
+    assert [r.thread_id for r in rows] == [alpha] and created.startswith("thr_")
+    assert engine.calls == [("threads",), ("create_thread", "Beta")]
+
+
+def test_a_command_without_callback_reports_its_error_with_failed(qtbot: QtBot) -> None:
+    bridge, engine = fake_bridge()
+    calls = EngineCalls(bridge)
+    engine.failures["set_thread_provider"] = "unknown provider"
+    with qtbot.waitSignal(calls.failed) as failed:
+        calls.set_thread_provider("thr_1", "nope")
+    assert failed.args == ["unknown provider"]
+
+
+def test_a_stopped_engine_fails_at_once_and_a_closed_caller_stays_silent(qtbot: QtBot) -> None:
+    bridge, engine = fake_bridge()
+    calls = EngineCalls(bridge)
+    engine.stop()
+    answers: list[tuple[Any, str]] = []
+    assert calls.threads(lambda r, e: answers.append((r, e))) == -1
+    assert answers == [(None, FAKE_NOT_RUNNING)]
+    with qtbot.waitSignal(calls.failed) as failed:
+        calls.retry_now()
+    assert failed.args == [FAKE_NOT_RUNNING]
+    engine.start()
+    calls.close()
+    with qtbot.assertNotEmitted(calls.failed, wait=50):
+        assert calls.threads(lambda r, e: answers.append((r, e))) == -1
+        calls.rename_thread("thr_1", "Late")
+    assert len(answers) == 1 and engine.calls == []

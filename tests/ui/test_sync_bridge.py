@@ -45,10 +45,17 @@ def test_engine_callbacks_arrive_as_signals_on_the_gui_thread(qtbot: Any, tmp_pa
     plain_threads: list[bool] = []
     bridge.outbox_item_changed.connect(
         lambda *_: plain_threads.append(threading.current_thread() is threading.main_thread()))
+    environments: list[Any] = []
+    bridge.environment_changed.connect(environments.append)
+    assert bridge.connection_state == ("connecting", 0) and bridge.environment is None
     try:
         with qtbot.waitSignal(bridge.connection_state_changed, timeout=WAIT_MS,
                               check_params_cb=lambda state, _n: state == "connected"):
             bridge.start()
+        # snapshots on the GUI thread, the environment announced before the state
+        assert bridge.connection_state == ("connected", 0)
+        assert bridge.environment is not None and environments == [bridge.environment]
+        assert bridge.environment.environment_id == bridge.engine.environment.environment_id
         with qtbot.waitSignal(bridge.request_finished, timeout=WAIT_MS) as created:
             bridge.request("create_thread", "From Qt")
         request_id, thread_id, error = created.args

@@ -6,7 +6,7 @@ import threading
 
 from pytestqt.qtbot import QtBot
 
-from composer_app.ui.workers import BackgroundRunner
+from composer_app.ui.workers import BackgroundRunner, inline_runner
 
 
 def test_result_and_error_arrive_on_the_gui_thread(qtbot: QtBot) -> None:
@@ -29,3 +29,26 @@ def test_result_and_error_arrive_on_the_gui_thread(qtbot: QtBot) -> None:
     assert seen == [("done", 42, True), ("error", "boom", True)]
     assert worker_threads == [False]
     assert runner.pending == 0
+
+
+def test_as_a_runner_done_gets_the_result_or_the_exception(qtbot: QtBot) -> None:
+    runner = BackgroundRunner()
+    outcomes: list[object] = []
+
+    def fail() -> None:
+        raise OSError("disk full")
+
+    runner(lambda: "written", outcomes.append)
+    runner(fail, outcomes.append)
+    qtbot.waitUntil(lambda: len(outcomes) == 2, timeout=5000)
+    assert "written" in outcomes
+    [error] = [o for o in outcomes if isinstance(o, OSError)]
+    assert str(error) == "disk full"
+    assert runner.pending == 0
+
+
+def test_inline_runner_keeps_the_same_contract() -> None:
+    outcomes: list[object] = []
+    inline_runner(lambda: 7, outcomes.append)
+    inline_runner(lambda: 1 // 0, outcomes.append)
+    assert outcomes[0] == 7 and isinstance(outcomes[1], ZeroDivisionError)

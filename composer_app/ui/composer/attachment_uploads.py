@@ -95,7 +95,7 @@ class AttachmentUploads(QObject):
     @property
     def environment_id(self) -> str | None:
         """The id of the environment uploads go to (once connected)."""
-        env = self.bridge.engine.environment if self.bridge is not None else None
+        env = self.bridge.environment if self.bridge is not None else None
         return env.environment_id if env is not None else self._environment_id
 
     def connected_environment_ids(self) -> set[str]:
@@ -108,7 +108,7 @@ class AttachmentUploads(QObject):
 
     def limits(self) -> UploadLimits:
         """The server's ``maxUploadBytes`` per kind (defaults before it answered)."""
-        env = self.bridge.engine.environment if self.bridge is not None else None
+        env = self.bridge.environment if self.bridge is not None else None
         if env is None:
             return UploadLimits()
         caps = env.capabilities

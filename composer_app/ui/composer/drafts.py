@@ -27,8 +27,8 @@ from composer_app.core.document.model import Draft
 from composer_app.core.document.store import DraftStore
 from composer_app.core.errors import StorageError
 from composer_app.ui.composer.editor import ComposerEditor
-from composer_app.ui.composer.image_paste import Runner
 from composer_app.ui.composer.insertion import ContextInsertionRouter
+from composer_app.ui.workers import Runner
 
 _log = logging.getLogger(__name__)
 DEBOUNCE_MS = 300

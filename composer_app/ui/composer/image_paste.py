@@ -10,72 +10,16 @@ reader never sees half a file; a job's completion is delivered on the GUI thread
 from __future__ import annotations
 
 import itertools
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from platformdirs import PlatformDirs
-from PySide6.QtCore import QBuffer, QIODevice, QObject, QSaveFile, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QBuffer, QIODevice, QSaveFile
 from PySide6.QtGui import QImage
 
 from composer_app.sync.engine import APP_DIR_NAME
-
-Job = Callable[[], Any]
-Done = Callable[[Any], None]
-Runner = Callable[[Job, Done], None]
-"""Runs ``job`` somewhere and calls ``done(result)`` on the GUI thread (an exception is passed
-as the result)."""
-
-
-def inline_runner(job: Job, done: Done) -> None:
-    """Run ``job`` now on this thread (tests, tiny jobs)."""
-    try:
-        result = job()
-    except Exception as exc:  # delivered like the worker does
-        result = exc
-    done(result)
-
-
-class _Relay(QObject):
-    finished = Signal(object, object)
-
-
-class WorkerRunner(QObject):
-    """Runs jobs on the global ``QThreadPool``; completions arrive on this object's thread."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._relay = _Relay()
-        self._relay.finished.connect(self._on_relay_finished, Qt.ConnectionType.QueuedConnection)
-        self._active = 0
-        self._lock = threading.Lock()
-
-    @property
-    def active(self) -> int:
-        """Jobs started and not yet delivered."""
-        return self._active
-
-    def __call__(self, job: Job, done: Done) -> None:
-        relay = self._relay
-        with self._lock:
-            self._active += 1
-
-        def run() -> None:
-            try:
-                result = job()
-            except Exception as exc:
-                result = exc
-            relay.finished.emit(done, result)
-
-        QThreadPool.globalInstance().start(run)
-
-    @Slot(object, object)
-    def _on_relay_finished(self, done: Done, result: Any) -> None:
-        with self._lock:
-            self._active -= 1
-        done(result)
+from composer_app.ui.workers import BackgroundRunner, Runner
 
 
 def default_pasted_dir() -> Path:
@@ -117,7 +61,7 @@ class PastedFiles:
 
     def __init__(self, directory: Path | None = None, runner: Runner | None = None) -> None:
         self.directory = directory or default_pasted_dir()
-        self.runner: Runner = runner or WorkerRunner()
+        self.runner: Runner = runner or BackgroundRunner()
         self._counter = itertools.count(1)
         self._reserved: set[Path] = set()
 

@@ -10,7 +10,8 @@ from PySide6.QtGui import QGuiApplication
 from composer_app.core.codecs.references import format_reference
 from composer_app.ui.composer.attachment_uploads import AttachmentUploads
 from composer_app.ui.composer.editor import ComposerEditor
-from composer_app.ui.composer.image_paste import PastedFiles, Runner, inline_runner
+from composer_app.ui.composer.image_paste import PastedFiles
+from composer_app.ui.workers import Runner, inline_runner
 
 ENV = "env_local"
 

@@ -20,11 +20,11 @@ from composer_app.core.limits import LARGE_PASTE_CHARS
 from composer_app.ui.composer.document_bridge import read_segments
 from composer_app.ui.composer.image_paste import (
     PastedFiles,
-    WorkerRunner,
     default_pasted_dir,
     encode_png,
 )
 from composer_app.ui.composer.shelf import AttachmentShelf
+from composer_app.ui.workers import BackgroundRunner
 from tests.core.document import sample_records as rec
 from tests.ui.composer.attachment_support import (
     clear_clipboard,
@@ -98,7 +98,7 @@ def test_original_jpeg_bytes_keep_their_type(w):
 
 
 def test_encoding_runs_on_a_worker_thread_and_the_chip_waits(qtbot, tmp_path):
-    runner = WorkerRunner()
+    runner = BackgroundRunner()
     seen_threads = []
 
     def spy(job, done):

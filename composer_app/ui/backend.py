@@ -1,0 +1,144 @@
+"""The app's backend: the embedded thread server (when no remote server is chosen) and the sync
+engine connected to it, started and stopped in order.
+
+Invariants: the embedded server listens on loopback with a random port and a generated token and
+answers with the assistant the settings choose; ``EarlyServer`` starts it on a thread so it
+overlaps building the window, and re-raises its error on the caller's thread; ``Started.stop``
+stops the sync engine, then the embedded server (and its providers), once, and only after the
+window's ``shutdown``. Importing this module loads neither the server nor Qt (they load in
+the functions that need them, so the server's start overlaps loading the window's code).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from composer_app.ui.settings.settings_logic import AppPaths, AppSettings, Connection
+
+if TYPE_CHECKING:  # imported late: the server and Qt load while the app starts, not before
+    from composer_app.server.embedded import EmbeddedServer
+    from composer_app.server.providers.registry import ProviderRouter
+    from composer_app.ui.sync_bridge import SyncBridge
+
+__all__ = ["EarlyServer", "LocalServer", "Started", "connect_backend", "start_embedded_server",
+           "stop_embedded_server"]
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass
+class LocalServer:
+    """The embedded server and the assistant providers it answers with."""
+
+    server: EmbeddedServer
+    router: ProviderRouter
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def token(self) -> str:
+        return self.server.token
+
+    def stop(self) -> None:
+        """Stop the server, then close its providers (the local index); best effort at exit."""
+        self.server.stop()
+        try:
+            self.router.close()
+        except Exception:  # closing is best effort at exit
+            _log.exception("closing the assistant providers failed")
+
+
+def start_embedded_server(paths: AppPaths, settings: AppSettings,
+                          server_dir: Path | None = None) -> LocalServer:
+    """Start the embedded server with the chosen assistant provider."""
+    from composer_app.server.embedded import start_embedded
+    from composer_app.server.providers.registry import ProviderOptions, ProviderRouter
+    from composer_app.server.settings import ServerSettings
+
+    directory = server_dir or paths.server_dir
+    directory.mkdir(parents=True, exist_ok=True)
+    knowledge = Path(settings.knowledge_dir).expanduser() if settings.knowledge_dir else None
+    router = ProviderRouter(ProviderOptions(
+        data_dir=directory,
+        provider=settings.provider,
+        knowledge_dir=knowledge if knowledge is not None and knowledge.is_dir() else None,
+        openai_base_url=settings.openai_base_url,
+        openai_model=settings.openai_model or None,
+    ))
+    server = start_embedded(directory, settings=ServerSettings(
+        directory, provider=router, workspace_roots=(Path.home(),), allow_commands=True))
+    return LocalServer(server, router)
+
+
+def stop_embedded_server(server: LocalServer) -> None:
+    """Stop the server, then close its providers (the local index)."""
+    server.stop()
+
+
+class EarlyServer:
+    """Starts the embedded server on a thread right away, so it overlaps building the window."""
+
+    def __init__(self, paths: AppPaths, settings: AppSettings) -> None:
+        self._result: LocalServer | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(paths, settings),
+                                        name="composer-server-start", daemon=True)
+        self._thread.start()
+
+    def _run(self, paths: AppPaths, settings: AppSettings) -> None:
+        try:
+            self._result = start_embedded_server(paths, settings)
+        except BaseException as exc:  # re-raised on the GUI thread by ``wait``
+            self._error = exc
+
+    def wait(self) -> LocalServer:
+        """The started server; its start's error is raised here."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+
+@dataclass
+class Started:
+    """A running backend: the bridge and, for the embedded server, the server."""
+
+    bridge: SyncBridge
+    server: LocalServer | None
+    url: str
+    embedded: bool
+    stopped: bool = False
+
+    def stop(self) -> None:
+        """Stop the sync engine, then the embedded server (idempotent)."""
+        if self.stopped:
+            return
+        self.stopped = True
+        try:
+            self.bridge.stop()
+        finally:
+            if self.server is not None:
+                stop_embedded_server(self.server)
+
+
+def connect_backend(paths: AppPaths, connection: Connection, token: str,
+                    server: LocalServer | None = None) -> Started:
+    """Start the sync engine against the server; the caller stops it with ``Started.stop``
+    after the window's ``shutdown`` (window, then engine, then server)."""
+    from composer_app.sync.engine import SyncEngine
+    from composer_app.ui.sync_bridge import SyncBridge
+
+    url = connection.url or (server.url if server is not None else "")
+    if not url:
+        raise ValueError("no server to connect to")
+    engine = SyncEngine(url, token, paths.client_dir(None if connection.embedded else url))
+    bridge = SyncBridge(engine)
+    bridge.start()
+    return Started(bridge, server, url, connection.embedded)

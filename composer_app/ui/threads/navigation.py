@@ -1,0 +1,212 @@
+"""``ThreadNavigator``: which thread the window shows, and the thread commands around it — the
+list, search, the quick switcher, rename, archive and the assistant provider choice.
+
+Invariants: ``current_thread`` is the thread the list selects; ``open_thread`` changes it and
+announces it with ``thread_opened`` (the window then shows that thread's draft and transcript);
+the last thread and the archived threads are remembered in a ``ThreadMemory`` (the window's
+state file); archiving is kept on
+this device, while renames and provider changes go to the engine, queued like every command; a
+thread this window created is opened at once, and a thread list read before it was listed never
+switches the window to another thread; the embedded app with no thread creates one. After every
+change the navigator reports the window title (``title_changed``), whether a thread is open and
+archived (``thread_state_changed``) and the *Assistant* choice (``assistant_changed``: enabled,
+the checked provider or "").
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QInputDialog, QWidget
+
+from composer_app.sync.store import ThreadRow
+from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.threads import navigation_logic as logic
+from composer_app.ui.threads.quick_switcher import QuickSwitcher
+from composer_app.ui.threads.thread_list import ThreadListPane
+from composer_app.ui.threads.thread_list_model import thread_title
+
+__all__ = ["APP_TITLE", "ThreadMemory", "ThreadNavigator"]
+
+APP_TITLE = "Composer"
+
+
+class ThreadMemory(Protocol):
+    """Where the last open thread and the archived threads are kept between runs (the window's
+    ``WindowState``)."""
+
+    def last_thread(self) -> str: ...
+
+    def remember_thread(self, thread_id: str) -> None: ...
+
+    def archived(self) -> frozenset[str]: ...
+
+    def set_archived(self, archived: frozenset[str]) -> None: ...
+
+
+class ThreadNavigator(QObject):
+    """The open thread and the thread list's commands."""
+
+    thread_opened = Signal(str)
+    thread_created = Signal(str)  # after it was opened: the composer takes the focus
+    title_changed = Signal(str)
+    thread_state_changed = Signal(bool, bool)  # a thread is open, it is archived
+    assistant_changed = Signal(bool, str)  # the menu applies, the provider to check ("": none)
+    status_message = Signal(str)
+
+    def __init__(self, pane: ThreadListPane, switcher: QuickSwitcher, calls: EngineCalls,
+                 state: ThreadMemory, *, embedded: bool, dialog_parent: QWidget | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.pane = pane
+        self.switcher = switcher
+        self._calls = calls
+        self._state = state
+        self._embedded = embedded
+        self._dialog_parent = dialog_parent
+        self.archived = state.archived()
+        self.current_thread = ""
+        self._threads: list[ThreadRow] = []
+        self._creating_first = False
+        self._awaiting_listing: set[str] = set()  # created here, not in a thread list yet
+        pane.thread_selected.connect(self.open_thread)
+        pane.new_requested.connect(self.new_thread)
+        pane.rename_requested.connect(self.rename_thread_interactive)
+        pane.archive_requested.connect(self.set_archived)
+        switcher.thread_chosen.connect(self.open_thread)
+
+    # -- the list --------------------------------------------------------------------------------
+    @property
+    def threads(self) -> list[ThreadRow]:
+        """The thread list as last read from the cache."""
+        return list(self._threads)
+
+    def reload_threads(self) -> None:
+        """Ask the cache for the thread list."""
+        self._calls.threads(self._on_threads)
+
+    def _on_threads(self, rows: list[ThreadRow] | None, error: str) -> None:
+        if error:
+            self.status_message.emit(f"Could not read the thread list: {error}")
+            return
+        self._threads = list(rows or [])
+        self.pane.set_threads(self._threads, self.archived)
+        ids = [r.thread_id for r in self.pane.model_rows(all_rows=True)]
+        self._awaiting_listing.difference_update(r.thread_id for r in self._threads)
+        target = logic.thread_to_open(ids, self._state.last_thread(), self.current_thread,
+                                      self._awaiting_listing)
+        if target and target != self.current_thread:
+            self.open_thread(target)
+        elif (not target and not self._threads and self._embedded
+              and not self._creating_first):
+            self._creating_first = True
+            self.new_thread()
+        self._report()
+
+    def thread_row(self, thread_id: str) -> ThreadRow | None:
+        return next((r for r in self._threads if r.thread_id == thread_id), None)
+
+    def thread_title(self, thread_id: str) -> str:
+        """The title the list shows for ``thread_id`` ("Thread" when it is not listed)."""
+        row = self.thread_row(thread_id)
+        return thread_title(row) if row is not None else "Thread"
+
+    # -- opening and creating --------------------------------------------------------------------
+    def new_thread(self, title: str | None = None) -> None:
+        """Create a thread and show it (Ctrl+N)."""
+        self._calls.create_thread(title or None, self._on_thread_created)
+
+    def _on_thread_created(self, thread_id: str | None, error: str) -> None:
+        if error:
+            self.status_message.emit(f"Could not create a thread: {error}")
+            return
+        created = str(thread_id)
+        self.current_thread = ""
+        self._awaiting_listing.add(created)
+        self._state.remember_thread(created)
+        self.open_thread(created)
+        self.reload_threads()
+        self.thread_created.emit(created)
+
+    def open_thread(self, thread_id: str) -> None:
+        """Show a thread: its transcript and its draft in the composer."""
+        if not thread_id or thread_id == self.current_thread:
+            return
+        self.current_thread = thread_id
+        self._state.remember_thread(thread_id)
+        self.pane.select_thread(thread_id)
+        self.thread_opened.emit(thread_id)
+        self._report()
+
+    def open_switcher(self) -> None:
+        """Ctrl+K."""
+        self.switcher.set_threads([(r.thread_id, thread_title(r))
+                                   for r in self.pane.model_rows(all_rows=True)])
+        self.switcher.open_switcher()
+
+    def focus_search(self) -> None:
+        """Ctrl+F: the list's search field."""
+        self.pane.search.setFocus()
+        self.pane.search.selectAll()
+
+    # -- rename, provider, archive ---------------------------------------------------------------
+    def rename_thread(self, thread_id: str, title: str) -> None:
+        """Rename a thread (queued like every command)."""
+        title = " ".join(title.split())
+        if thread_id and title:
+            self._calls.rename_thread(thread_id, title)
+
+    def rename_thread_interactive(self, thread_id: str) -> None:
+        row = self.thread_row(thread_id)
+        current = thread_title(row) if row is not None else ""
+        title, ok = QInputDialog.getText(self._dialog_parent, "Rename thread", "Title:",
+                                         text=current)
+        if ok:
+            self.rename_thread(thread_id, title)
+
+    def rename_current(self) -> None:
+        if self.current_thread:
+            self.rename_thread_interactive(self.current_thread)
+
+    def set_thread_provider(self, thread_id: str, provider: str) -> None:
+        """Choose the assistant provider of a thread's next turns (queued like a rename)."""
+        if thread_id and provider:
+            self._calls.set_thread_provider(thread_id, provider)
+
+    def choose_assistant(self, provider: str) -> None:
+        """*Thread ▸ Assistant*: the open thread's provider from now on."""
+        row = self.thread_row(self.current_thread)
+        if row is not None and row.provider != provider:
+            self.set_thread_provider(row.thread_id, provider)
+        self._report_assistant(provider if row is not None else None)
+
+    def set_archived(self, thread_id: str, archived: bool) -> None:
+        """Archive (hide from the list) or unarchive a thread; kept on this device."""
+        changed = set(self.archived)
+        (changed.add if archived else changed.discard)(thread_id)
+        self.archived = frozenset(changed)
+        self._state.set_archived(self.archived)
+        self.pane.set_threads(self._threads, self.archived)
+        self._report()
+
+    def toggle_archive_current(self) -> None:
+        if self.current_thread:
+            self.set_archived(self.current_thread, self.current_thread not in self.archived)
+
+    # -- what the window shows about the open thread -----------------------------------------------
+    def _report(self) -> None:
+        self.thread_state_changed.emit(bool(self.current_thread),
+                                       self.current_thread in self.archived)
+        self._report_assistant()
+        row = self.thread_row(self.current_thread)
+        self.title_changed.emit(f"{thread_title(row)} — {APP_TITLE}" if row is not None
+                                else APP_TITLE)
+
+    def _report_assistant(self, provider: str | None = None) -> None:
+        """Check the open thread's provider (``provider``: a choice not in the cache yet)."""
+        row = self.thread_row(self.current_thread)
+        current = provider or (row.provider if row is not None else None)
+        enabled = logic.can_choose_assistant(self.current_thread if row is not None else "",
+                                             current)
+        self.assistant_changed.emit(enabled, logic.assistant_choice(current))

@@ -1,0 +1,154 @@
+"""``ConnectionStatus``: keeps the status bar and the *Unsent messages* dialog in step with the
+sync engine.
+
+Invariants: the connection text and the unsent count always reflect the last state and outbox
+snapshot the engine reported (the outbox is re-read whenever an item changes or the socket
+connects); the keyring banner shows only for a remote server whose token has no safe place to
+live; Retry / Delete go to the engine, Edit hands the removed item back through ``edit_ready``;
+the controller reads the connection state only from the bridge (its snapshot, then its signal) and
+talks to the engine only through ``EngineCalls`` (never blocking).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from composer_app.sync.outbox import EditedMessage
+from composer_app.sync.secrets import REMEMBER_ACTION, TokenStore
+from composer_app.sync.store import OutboxRow
+from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.sync_bridge import SyncBridge
+from composer_app.ui.window import main_window_logic as logic
+from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog, outbox_line
+
+__all__ = ["MESSAGE_MS", "ConnectionStatus"]
+
+MESSAGE_MS = 8000
+
+
+class ConnectionStatus(QObject):
+    """Status bar, unsent count and dialog for one window."""
+
+    edit_ready = Signal(object)  # EditedMessage: text and context back for the composer
+    unsent_changed = Signal(int)
+    connected = Signal()
+
+    def __init__(self, bar: AppStatusBar, dialog: UnsentDialog, bridge: SyncBridge,
+                 calls: EngineCalls, tokens: TokenStore, *, embedded: bool,
+                 title_of: Callable[[str], str], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bar = bar
+        self.dialog = dialog
+        self._bridge = bridge
+        self._tokens = tokens
+        self._embedded = embedded
+        self._calls = calls
+        self._title_of = title_of
+        self._state = (bridge.connection_state[0], 0)
+        self._outbox: list[OutboxRow] = []
+        self._connect_signals()
+        self.update_banner()
+        self._render()
+        self.refresh_outbox()
+
+    def _connect_signals(self) -> None:
+        self._bridge.outbox_item_changed.connect(self._on_bridge_outbox_item_changed)
+        self._bridge.connection_state_changed.connect(self._on_bridge_connection_state_changed)
+        self._bridge.toast_requested.connect(self._on_bridge_toast_requested)
+        self.bar.retry_now_requested.connect(self.retry_now)
+        self.bar.unsent_requested.connect(self.open_unsent)
+        self.bar.remember_requested.connect(self._on_bar_remember_requested)
+        self.dialog.retry_requested.connect(self._on_dialog_retry_requested)
+        self.dialog.edit_requested.connect(self._on_dialog_edit_requested)
+        self.dialog.delete_requested.connect(self._on_dialog_delete_requested)
+
+    # -- state ----------------------------------------------------------------------------------
+    def refresh_outbox(self) -> None:
+        """Re-read the queued items."""
+        self._calls.outbox_items(self._on_outbox_items)
+
+    def _on_outbox_items(self, rows: list[OutboxRow] | None, error: str) -> None:
+        if error:
+            return
+        self._outbox = list(rows or [])
+        self._render()
+        if self.dialog.isVisible():
+            self._fill_dialog()
+
+    def _render(self) -> None:
+        summary = logic.summarize_outbox(self._outbox)
+        state, next_try = self._state
+        self.bar.set_connection(
+            logic.connection_text(state, next_try, embedded=self._embedded,
+                                  syncing=summary.sending),
+            logic.can_retry_now(state),
+            logic.connection_tone(state, syncing=summary.sending))
+        self.bar.set_unsent(logic.unsent_text(summary))
+        self.unsent_changed.emit(summary.unsent)
+
+    def update_banner(self) -> None:
+        """Show the keyring fallback banner when it applies (remote server, no keyring)."""
+        banner = None if self._embedded else self._tokens.banner
+        self.bar.set_banner(banner, REMEMBER_ACTION)
+
+    def show_message(self, text: str, ms: int = MESSAGE_MS) -> None:
+        self.bar.showMessage(text, ms)
+
+    # -- actions --------------------------------------------------------------------------------
+    def retry_now(self) -> None:
+        """*Retry now*: wake the socket backoff and the queues."""
+        self._calls.retry_now()
+
+    def open_unsent(self) -> None:
+        """Show the queued messages."""
+        self._fill_dialog()
+        self.dialog.show()
+        self.dialog.raise_()
+
+    def _fill_dialog(self) -> None:
+        lines = []
+        for row in self._outbox:
+            if row.message_id:
+                text = str(row.payload.get("message", {}).get("text", ""))
+                line = outbox_line(row, self._title_of(row.thread_id), text)
+                lines.append((row.message_id, row.state, line))
+        self.dialog.set_items(lines)
+
+    def _on_edited(self, edited: EditedMessage | None, error: str) -> None:
+        if error:
+            self.show_message(error)
+        elif edited is not None:
+            self.edit_ready.emit(edited)
+
+    # -- handlers -------------------------------------------------------------------------------
+    @Slot(str, int)
+    def _on_bridge_connection_state_changed(self, state: str, next_try: int) -> None:
+        self._state = (state, next_try)
+        self._render()
+        if state == "connected":
+            self.connected.emit()
+            self.refresh_outbox()
+
+    @Slot(str, str, str)
+    def _on_bridge_outbox_item_changed(self, _thread: str, _message: str, _state: str) -> None:
+        self.refresh_outbox()
+
+    @Slot(str, str, str)
+    def _on_bridge_toast_requested(self, _level: str, title: str, body: str) -> None:
+        self.show_message(f"{title} {body}".strip(), 10000)
+
+    def _on_bar_remember_requested(self) -> None:
+        self._tokens.remember_on_device()
+        self.update_banner()
+        self.show_message("Token stored unencrypted on this device.")
+
+    def _on_dialog_retry_requested(self, message_id: str) -> None:
+        self._calls.retry(message_id)
+
+    def _on_dialog_delete_requested(self, message_id: str) -> None:
+        self._calls.delete(message_id)
+
+    def _on_dialog_edit_requested(self, message_id: str) -> None:
+        self._calls.edit(message_id, self._on_edited)

@@ -1,0 +1,287 @@
+"""``MainWindow``: thread list on the left, transcript in the centre, composer (with its shelf) at
+the bottom, Sources docked on the right, connection state in the status bar.
+
+The window is the composition root: ``__init__`` creates every part and ``_connect_parts`` wires
+them, in one place. Each part keeps its own state and is reached only through its methods and
+signals; no part knows the window:
+
+- ``engine_calls`` (``EngineCalls``): typed, non-blocking requests to the sync engine;
+- ``navigator`` (``ThreadNavigator``): the open thread, the thread list, search, the quick
+  switcher, rename, archive and the assistant choice;
+- ``feed`` (``TranscriptFeed``): the open thread's transcript and its Sources panel;
+- ``composer_area`` (``ComposerArea``): the composer, its shelf and notices, and the sends;
+- ``connection`` (``ConnectionStatus``): the status bar and the *Unsent messages* dialog;
+- ``window_actions`` (``WindowActions``): the actions, their shortcuts and the menu bar;
+- ``pane_focus`` (``PaneFocus``): F6 / Shift+F6;
+- ``state`` (``WindowState``): what ``window.ini`` remembers.
+
+Invariants: the window renders the sync client's cache and sends the user's intents to the engine
+through ``SyncBridge`` (never blocking the GUI thread on the network) and reads engine state only
+from the bridge's signals and snapshots; every action has a menu entry and the shortcuts of the
+issue (Ctrl+N, Ctrl+K, Ctrl+S, Ctrl+Shift+V, Ctrl+Shift+S, F6); the composer always shows the draft
+of the thread the list selects; ``shutdown`` keeps the loop running until every send is queued and
+every dropped file is registered with the engine, before the engine may stop.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
+
+from composer_app.core.contracts.environment import Environment
+from composer_app.core.document.store import DraftStore
+from composer_app.sync.outbox import EditedMessage
+from composer_app.ui.composer.attachment_uploads import AttachmentUploads
+from composer_app.ui.composer.editor import ComposerEditor
+from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.session import Session
+from composer_app.ui.sync_bridge import SyncBridge
+from composer_app.ui.threads.navigation import ThreadNavigator
+from composer_app.ui.threads.quick_switcher import QuickSwitcher
+from composer_app.ui.threads.thread_list import ThreadListPane
+from composer_app.ui.transcript.sources_dock import SourcesDock
+from composer_app.ui.transcript.view import TranscriptView
+from composer_app.ui.window.actions import SOURCES_KEY, WindowActions
+from composer_app.ui.window.composer_area import (
+    SHUTDOWN_POLL_MS,
+    SHUTDOWN_WAIT_MS,
+    ComposerArea,
+)
+from composer_app.ui.window.connection_status import MESSAGE_MS, ConnectionStatus
+from composer_app.ui.window.layout import CentreStack
+from composer_app.ui.window.pane_focus import PaneFocus
+from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS, WindowState
+from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog
+from composer_app.ui.window.transcript_feed import TranscriptFeed
+
+__all__ = ["DEFAULT_SIZE", "SHUTDOWN_POLL_MS", "SHUTDOWN_WAIT_MS", "WINDOW_SETTINGS",
+           "MainWindow", "Session"]
+
+SETTINGS_MESSAGE_MS = 10000
+
+
+class MainWindow(QMainWindow):
+    """The Composer main window: creates its parts and connects them."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.bridge: SyncBridge = session.bridge
+        self.setWindowTitle("Composer")
+        self.setObjectName("composerMainWindow")
+        self._closed = False
+        # parts that hold state
+        self.state = WindowState(session.paths.config_dir, self)
+        self.engine_calls = EngineCalls(self.bridge, self)
+        self.uploads = AttachmentUploads(self.bridge, parent=self)
+        # widgets
+        self.thread_pane = ThreadListPane(self)
+        self.transcript = TranscriptView(self)
+        self.transcript.setAccessibleName("Transcript")
+        self.transcript_stack = CentreStack(self.transcript, self)
+        self.composer_area = ComposerArea(self.uploads, DraftStore(session.paths.drafts_dir), self)
+        self.sources_dock = SourcesDock(self.transcript, self)
+        self.switcher = QuickSwitcher(self)
+        self.status = AppStatusBar(self)
+        self.unsent_dialog = UnsentDialog(self)
+        self.centre = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self._arrange()
+        # parts that coordinate
+        self.navigator = ThreadNavigator(self.thread_pane, self.switcher, self.engine_calls,
+                                         self.state, embedded=session.embedded,
+                                         dialog_parent=self, parent=self)
+        self.feed = TranscriptFeed(self.transcript, self.sources_dock, self.engine_calls, self)
+        self.connection = ConnectionStatus(self.status, self.unsent_dialog, self.bridge,
+                                           self.engine_calls, session.tokens,
+                                           embedded=session.embedded,
+                                           title_of=self.navigator.thread_title, parent=self)
+        self.window_actions = WindowActions(self)
+        self.window_actions.build_menus(self.menuBar())
+        self.pane_focus = PaneFocus(self._panes, self)
+        self._connect_parts()
+        self.state.restore(self, self.splitter, self.centre)
+        if self.bridge.environment is not None:
+            self._on_environment_changed(self.bridge.environment)
+        self.navigator.reload_threads()
+
+    def _arrange(self) -> None:
+        """Thread list | (centre stack over the composer), Sources docked on the right."""
+        self.centre.setObjectName("centreSplitter")
+        self.centre.addWidget(self.transcript_stack)
+        self.centre.addWidget(self.composer_area)
+        self.centre.setStretchFactor(0, 4)
+        self.centre.setStretchFactor(1, 1)
+        self.centre.setChildrenCollapsible(False)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.thread_pane)
+        self.splitter.addWidget(self.centre)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([250, 900])
+        self.setCentralWidget(self.splitter)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.sources_dock)
+        self.sources_dock.hide()
+        self.setStatusBar(self.status)
+
+    def _connect_parts(self) -> None:
+        b, nav, feed, area = self.bridge, self.navigator, self.feed, self.composer_area
+        acts, conn = self.window_actions, self.connection
+        # the engine's notifications
+        b.thread_list_changed.connect(nav.reload_threads)
+        b.thread_changed.connect(feed.thread_changed)
+        b.message_upserted.connect(self._on_bridge_message_changed)
+        b.message_removed.connect(self._on_bridge_message_changed)
+        b.environment_changed.connect(self._on_environment_changed)
+        # the open thread
+        nav.thread_opened.connect(area.show_thread)
+        nav.thread_opened.connect(feed.show_thread)
+        nav.thread_created.connect(area.focus_editor)
+        nav.title_changed.connect(self.setWindowTitle)
+        nav.thread_state_changed.connect(acts.set_thread_state)
+        nav.assistant_changed.connect(acts.set_assistant)
+        acts.assistant_chosen.connect(nav.choose_assistant)
+        # errors and notes for the status bar
+        for part in (nav, feed, area):
+            part.status_message.connect(self._show_message)
+        self.engine_calls.failed.connect(self._show_message)
+        # connection
+        conn.unsent_changed.connect(self._on_unsent_changed)
+        conn.edit_ready.connect(self._on_edit_ready)
+        # Sources
+        feed.sources_visibility_changed.connect(acts.set_sources_checked)
+        acts.sources_action.toggled.connect(feed.set_sources_visible)
+        # the thread list's archive switch and its menu entry show the same state
+        self.thread_pane.show_archived.toggled.connect(acts.show_archived_action.setChecked)
+        acts.show_archived_action.toggled.connect(self.thread_pane.show_archived.setChecked)
+        # actions
+        acts.new_thread_action.triggered.connect(lambda: nav.new_thread())
+        acts.switcher_action.triggered.connect(nav.open_switcher)
+        acts.find_action.triggered.connect(nav.focus_search)
+        acts.settings_action.triggered.connect(self.open_settings)
+        acts.quit_action.triggered.connect(self.close)
+        acts.send_action.triggered.connect(area.send)
+        acts.stash_action.triggered.connect(area.stash_prompt)
+        acts.restore_stash_action.triggered.connect(area.restore_stash)
+        acts.plain_paste_action.triggered.connect(area.paste_plain)
+        acts.rename_action.triggered.connect(nav.rename_current)
+        acts.archive_action.triggered.connect(nav.toggle_archive_current)
+        acts.unsent_action.triggered.connect(conn.open_unsent)
+        acts.retry_action.triggered.connect(conn.retry_now)
+        acts.next_pane_action.triggered.connect(self.pane_focus.focus_next_pane)
+        acts.previous_pane_action.triggered.connect(self.pane_focus.focus_previous_pane)
+        acts.about_action.triggered.connect(self.show_about)
+        # the editor claims Ctrl+Shift+S for itself; in this window it toggles Sources
+        self.editor.installEventFilter(self)
+
+    # -- the parts, for callers that drive the window (the app, its self-test) -------------------
+    @property
+    def editor(self) -> ComposerEditor:
+        return self.composer_area.editor
+
+    @property
+    def current_thread(self) -> str:
+        """The thread the window shows ("" before the first one is open)."""
+        return self.navigator.current_thread
+
+    @property
+    def pending_sends(self) -> int:
+        """Messages the user sent that the sync client has not queued yet."""
+        return self.composer_area.pending_sends
+
+    def new_thread(self, title: str | None = None) -> None:
+        """Create a thread and show it (Ctrl+N)."""
+        self.navigator.new_thread(title)
+
+    def open_thread(self, thread_id: str) -> None:
+        """Show a thread: its transcript and its draft in the composer."""
+        self.navigator.open_thread(thread_id)
+
+    def is_ready(self) -> bool:
+        """Shown, connected, and the open thread is in the list (what ``report_ready`` waits
+        for)."""
+        listed = self.thread_pane.model.row_of(self.current_thread) >= 0
+        return self.bridge.connection_state[0] == "connected" and listed and self.isVisible()
+
+    # -- wiring ----------------------------------------------------------------------------------
+    def _panes(self) -> list[QWidget]:
+        """The panes F6 cycles through, in order."""
+        centre = self.transcript_stack.currentWidget() or self.transcript_stack
+        return [self.thread_pane.list, centre, self.editor, self.sources_dock.panel]
+
+    def _show_message(self, text: str) -> None:
+        self.status.showMessage(text, MESSAGE_MS)
+
+    def _on_bridge_message_changed(self, thread_id: str, _message_id: str) -> None:
+        self.feed.thread_changed(thread_id)
+
+    def _on_environment_changed(self, environment: Environment | None) -> None:
+        """Chips and copies name the environment this window is connected to."""
+        if environment is not None:
+            self.composer_area.set_environment_id(environment.environment_id)
+            self.feed.set_environment_id(environment.environment_id)
+
+    def _on_unsent_changed(self, count: int) -> None:
+        self.window_actions.unsent_action.setEnabled(count > 0)
+
+    def _on_edit_ready(self, edited: EditedMessage) -> None:
+        self.navigator.open_thread(edited.thread_id)
+        self.composer_area.load_edited(edited)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (watched is self.editor and isinstance(event, QKeyEvent)
+                and event.type() in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
+                and QKeySequence(event.keyCombination()).toString() == SOURCES_KEY):
+            event.ignore()
+            if event.type() == QEvent.Type.KeyPress:
+                self.window_actions.sources_action.toggle()
+            return True
+        return super().eventFilter(watched, event)
+
+    # -- dialogs ---------------------------------------------------------------------------------
+    def open_settings(self) -> None:
+        from composer_app.ui.settings.dialog import SettingsDialog, apply_settings_result
+
+        tokens = self.session.tokens
+        dialog = SettingsDialog(self.session.settings, self,
+                                keyring_available=tokens.uses_keyring,
+                                token_notice=tokens.notice)
+        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+            message = apply_settings_result(self.session, dialog.result_value())
+            if message:
+                self.status.showMessage(message, SETTINGS_MESSAGE_MS)
+
+    def show_about(self) -> None:
+        from composer_app import __version__
+
+        where = "the embedded server" if self.session.embedded else self.session.server_url
+        QMessageBox.about(self, "About Composer",
+                          f"Composer {__version__}\n\nA chat composer whose messages point at "
+                          f"typed context.\nConnected to {where}.")
+
+    # -- closing ---------------------------------------------------------------------------------
+    def save_window(self) -> None:
+        """Remember geometry, dock state, splitters and the last thread."""
+        self.state.save(self, self.splitter, self.centre, self.current_thread)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._closed = True
+        self.feed.stop()
+        self.save_window()
+        self.composer_area.flush_draft()
+        self.engine_calls.close()
+        super().closeEvent(event)
+
+    def shutdown(self, timeout_ms: int = SHUTDOWN_WAIT_MS) -> bool:
+        """Get ready for the sync engine to stop; True when nothing was left behind.
+
+        Closes the window if it is open (geometry and draft saved), then keeps the event loop
+        running until every message the user sent is queued in the client's outbox — a send that
+        waits for a dropped file still being registered would otherwise be lost — and every
+        dropped file is registered with the engine (its copy in app data then survives the quit
+        and its upload resumes on the next start), or until ``timeout_ms`` passes. Idempotent;
+        must run before ``SyncBridge.stop``.
+        """
+        if not self._closed:
+            self.close()
+        return self.composer_area.wait_until_idle(timeout_ms)

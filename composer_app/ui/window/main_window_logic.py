@@ -1,0 +1,132 @@
+"""Decisions of the main window, kept Qt-free: status-bar texts, focus cycling, the transcript
+refresh plan and the message → wire conversion (the thread decisions are in
+``threads.navigation_logic``).
+
+Invariants: every function is pure; the status text names exactly one of the states the user can
+see (``Embedded server``, ``Connected``, ``Syncing…``, ``Connecting…``, ``Reconnecting…``,
+``Offline``, ``Connection error``); ``plan_refresh`` never asks to re-add a message whose row is
+unchanged and asks for a full reload only when a row disappeared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from composer_app.sync.store import MessageRow, OutboxRow
+
+
+def connection_text(state: str, next_try: int, *, embedded: bool, syncing: bool) -> str:
+    """The status-bar text for the connection."""
+    if state == "connected":
+        if syncing:
+            return "Syncing…"
+        return "Embedded server" if embedded else "Connected"
+    if state == "connecting":
+        return "Starting the embedded server…" if embedded else "Connecting…"
+    if state == "reconnecting":
+        return f"Reconnecting (next try in {next_try} s)" if next_try > 0 else "Reconnecting…"
+    if state == "offline":
+        return "Offline"
+    if state == "error":
+        return "Connection error"
+    return state.capitalize() if state else "Connecting…"
+
+
+def connection_tone(state: str, *, syncing: bool) -> str:
+    """The colour class of the status dot: ``ok`` (usable, nothing pending), ``busy``
+    (connecting, reconnecting or syncing), ``down`` (offline) or ``error``."""
+    if state == "connected":
+        return "busy" if syncing else "ok"
+    if state in ("offline", "error"):
+        return "down" if state == "offline" else "error"
+    return "busy"
+
+
+def can_retry_now(state: str) -> bool:
+    """Whether *Retry now* makes sense (the socket is waiting for its next try)."""
+    return state in ("reconnecting", "offline", "error")
+
+
+@dataclass(frozen=True)
+class OutboxSummary:
+    """What the status bar shows about queued messages."""
+
+    unsent: int
+    failed: int
+    sending: bool
+
+
+def summarize_outbox(rows: Iterable[OutboxRow]) -> OutboxSummary:
+    """Count queued messages (commands without a message are not counted)."""
+    unsent = failed = 0
+    sending = False
+    for row in rows:
+        if row.state == "sending":
+            sending = True
+        if not row.message_id or row.state == "sent":
+            continue
+        unsent += 1
+        failed += row.state == "unsent"
+    return OutboxSummary(unsent, failed, sending)
+
+
+def unsent_text(summary: OutboxSummary) -> str:
+    """``""`` when nothing waits, else e.g. ``2 unsent (1 not sent)``."""
+    if not summary.unsent:
+        return ""
+    text = f"{summary.unsent} unsent"
+    if summary.failed:
+        text += f" ({summary.failed} not sent)"
+    return text
+
+
+def next_pane(visible: Sequence[bool], current: int, step: int = 1) -> int:
+    """The index of the next visible pane after ``current`` (``-1``: none focused), wrapping."""
+    count = len(visible)
+    if not any(visible):
+        return -1
+    index = current
+    for _ in range(count):
+        index = (index + step) % count if index >= 0 else (0 if step > 0 else count - 1)
+        if visible[index]:
+            return index
+    return -1
+
+
+def message_wire(row: MessageRow) -> dict[str, Any]:
+    """A cached message as the transcript's wire dict (camelCase keys)."""
+    wire: dict[str, Any] = {
+        "messageId": row.message_id,
+        "threadId": row.thread_id,
+        "role": row.role,
+        "text": row.text,
+        "isStreaming": row.is_streaming,
+        "createdAt": row.created_at or "",
+    }
+    if row.context is not None:
+        wire["context"] = row.context
+    if row.sources is not None:
+        wire["sources"] = row.sources
+    if row.metadata is not None:
+        wire["metadata"] = row.metadata
+    if row.attachments:
+        wire["attachments"] = list(row.attachments)
+    return wire
+
+
+@dataclass(frozen=True)
+class RefreshPlan:
+    """How to bring the transcript up to date: reload everything, or upsert some rows."""
+
+    reload: bool
+    upserts: tuple[MessageRow, ...]
+
+
+def plan_refresh(shown: Mapping[str, MessageRow], rows: Sequence[MessageRow]) -> RefreshPlan:
+    """Compare what the transcript shows with the cache's current rows."""
+    current = {r.message_id for r in rows}
+    if any(message_id not in current for message_id in shown):
+        return RefreshPlan(True, tuple(rows))
+    return RefreshPlan(False, tuple(r for r in rows if shown.get(r.message_id) != r))

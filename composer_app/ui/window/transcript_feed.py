@@ -1,0 +1,128 @@
+"""``TranscriptFeed``: keeps the transcript and the Sources panel in step with the open thread.
+
+Invariants: only the open thread's messages reach the transcript (an answer for a thread the user
+has left is dropped); changes reported for the open thread are gathered for ``REFRESH_DELAY_MS``
+into one refresh; a refresh re-adds only the rows that changed and reloads the model only when a
+row disappeared (``main_window_logic.plan_refresh``); switching threads empties the transcript and
+closes a Sources panel that showed a message; the Sources panel opens on the latest sourced answer;
+its visibility is reported with ``sources_visibility_changed``; an attachment opens through a
+signed URL from the engine, and a failure says so with ``status_message``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from composer_app.core.contracts.records import ContextRecord
+from composer_app.sync.store import MessageRow
+from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.external_open import open_url_externally
+from composer_app.ui.transcript.sources_dock import SourcesDock
+from composer_app.ui.transcript.view import TranscriptView
+from composer_app.ui.window import main_window_logic as logic
+
+__all__ = ["REFRESH_DELAY_MS", "TranscriptFeed"]
+
+REFRESH_DELAY_MS = 30
+MESSAGE_MS = 8000
+
+
+class TranscriptFeed(QObject):
+    """Fills the transcript of the open thread and shows its Sources."""
+
+    sources_visibility_changed = Signal(bool)
+    status_message = Signal(str)
+
+    def __init__(self, transcript: TranscriptView, sources_dock: SourcesDock, calls: EngineCalls,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._transcript = transcript
+        self._dock = sources_dock
+        self._calls = calls
+        self._thread_id = ""
+        self._shown: dict[str, MessageRow] = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REFRESH_DELAY_MS)
+        self._timer.timeout.connect(self.refresh)
+        transcript.url_opener = open_url_externally
+        transcript.asset_opener = self.open_asset
+        sources_dock.visibilityChanged.connect(self.sources_visibility_changed)
+
+    @property
+    def thread_id(self) -> str:
+        return self._thread_id
+
+    def show_thread(self, thread_id: str) -> None:
+        """Empty the transcript, close Sources that showed a message, and load ``thread_id``."""
+        self._thread_id = thread_id
+        self._shown.clear()
+        self._transcript.transcript_model().load([])
+        if self._dock.panel.message_id:
+            self._dock.hide()
+        self.refresh()
+
+    def set_environment_id(self, environment_id: str) -> None:
+        """Copies from the transcript name the environment the window is connected to."""
+        self._transcript.environment_id = environment_id
+
+    def thread_changed(self, thread_id: str) -> None:
+        """The engine reported a change in ``thread_id`` (refreshed soon if it is open)."""
+        if thread_id and thread_id == self._thread_id:
+            self._timer.start()
+
+    def stop(self) -> None:
+        """No more refreshes (the window is closing)."""
+        self._timer.stop()
+
+    def refresh(self) -> None:
+        """Read the open thread's messages from the cache."""
+        thread_id = self._thread_id
+        if thread_id:
+            self._calls.messages(
+                thread_id, lambda rows, error: self._on_messages(thread_id, rows, error))
+
+    def _on_messages(self, thread_id: str, rows: list[MessageRow] | None, error: str) -> None:
+        if error or thread_id != self._thread_id:
+            return
+        rows = list(rows or [])
+        plan = logic.plan_refresh(self._shown, rows)
+        model = self._transcript.transcript_model()
+        if plan.reload:
+            model.load([logic.message_wire(r) for r in rows])
+            self._shown = {r.message_id: r for r in rows}
+        else:
+            for row in plan.upserts:
+                model.add_message(logic.message_wire(row))
+                self._shown[row.message_id] = row
+        if plan.upserts and self._transcript.verticalScrollBar().value() >= 0:
+            self._transcript.scrollToBottom()
+
+    # -- attachments -----------------------------------------------------------------------------
+    def open_asset(self, record: ContextRecord) -> None:
+        """Open an attachment of the transcript in the system's viewer."""
+        attachment = getattr(record, "attachment_id", None)
+        if attachment:
+            self._calls.asset_url(str(attachment), "attachment", self._on_asset_url)
+
+    def _on_asset_url(self, url: str | None, error: str) -> None:
+        if error or not url or not open_url_externally(str(url)):
+            self.status_message.emit(error or "Could not open the attachment.")
+
+    # -- Sources ---------------------------------------------------------------------------------
+    def set_sources_visible(self, visible: bool) -> None:
+        """Ctrl+Shift+S: show or hide the Sources panel (opening it on the latest answer)."""
+        if visible and not self._dock.isVisible():
+            latest = self.latest_sourced_message()
+            if latest and self._dock.panel.message_id != latest:
+                self._dock.show_sources(latest)
+            self._dock.show()
+        elif not visible:
+            self._dock.hide()
+
+    def latest_sourced_message(self) -> str:
+        """The id of the newest assistant answer with sources ("" when there is none)."""
+        for message in reversed(self._transcript.messages):
+            if message.role == "assistant" and message.sources is not None:
+                return message.message_id
+        return ""

@@ -1,0 +1,79 @@
+"""The connection part alone, against a fake engine behind the real bridge: the status bar follows
+the bridge's state, the unsent count follows the outbox, and Retry / Delete / Edit reach the
+engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from keyring.backends import fail
+from pytestqt.qtbot import QtBot
+
+from composer_app.sync.outbox import EditedMessage
+from composer_app.sync.secrets import TokenStore
+from composer_app.sync.store import OutboxRow
+from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.window.connection_status import ConnectionStatus
+from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog
+from tests.ui.fake_engine import FakeEngine, fake_bridge
+
+
+def _unsent(engine: FakeEngine, thread_id: str, text: str, state: str = "unsent") -> OutboxRow:
+    row = OutboxRow(f"cmd_{len(engine.outbox)}", thread_id, "thread.turn.start",
+                    {"message": {"text": text}}, state, f"msg_{len(engine.outbox)}")
+    engine.outbox.append(row)
+    return row
+
+
+def _status(qtbot: QtBot, tmp_path: Path, *,
+            embedded: bool = False) -> tuple[ConnectionStatus, FakeEngine]:
+    bridge, engine = fake_bridge()
+    bar = AppStatusBar()
+    qtbot.addWidget(bar)
+    dialog = UnsentDialog()
+    qtbot.addWidget(dialog)
+    tokens = TokenStore(tmp_path, backend=fail.Keyring())
+    status = ConnectionStatus(bar, dialog, bridge, EngineCalls(bridge), tokens,
+                              embedded=embedded, title_of=lambda _t: "Budget")
+    return status, engine
+
+
+def test_the_bar_follows_the_bridge_and_the_outbox(qtbot: QtBot, tmp_path: Path) -> None:
+    status, engine = _status(qtbot, tmp_path)
+    assert status.bar.connection.text() == "Connecting…"
+    assert status.bar.banner.text()  # a remote server and no keyring: the banner says so
+    _unsent(engine, "thr_1", "first")
+    _unsent(engine, "thr_1", "second", state="sending")
+    counts: list[int] = []
+    status.unsent_changed.connect(counts.append)
+    engine.emit("outbox_item_changed", "thr_1", "msg_0", "unsent")
+    qtbot.waitUntil(lambda: status.bar.unsent.text() == "2 unsent (1 not sent)")
+    assert counts[-1] == 2
+    with qtbot.waitSignal(status.connected):
+        engine.connect()
+    qtbot.waitUntil(lambda: status.bar.connection.text() == "Syncing…")
+    assert status.bar.tone == "busy"
+    engine.outbox.clear()
+    engine.emit("outbox_item_changed", "thr_1", "msg_0", "sent")
+    qtbot.waitUntil(lambda: status.bar.connection.text() == "Connected")
+    assert status.bar.tone == "ok" and counts[-1] == 0
+    assert not status.bar.unsent.isVisibleTo(status.bar)
+
+
+def test_retry_delete_and_edit_reach_the_engine(qtbot: QtBot, tmp_path: Path) -> None:
+    status, engine = _status(qtbot, tmp_path, embedded=True)
+    assert not status.bar.banner.text()  # the embedded server needs no token banner
+    row = _unsent(engine, "thr_1", "lost words")
+    status.refresh_outbox()
+    qtbot.waitUntil(lambda: status.bar.unsent.text() == "1 unsent (1 not sent)")
+    status.open_unsent()
+    assert status.dialog.items.item(0).text() == "Budget — Not sent: lost words"
+    status.dialog.retry_button.click()
+    status.dialog.delete_button.click()
+    with qtbot.waitSignal(status.edit_ready) as edited:
+        status.dialog.edit_button.click()
+    assert edited.args == [EditedMessage("thr_1", "lost words", None, ())]
+    assert [c for c in engine.calls if c[0] in ("retry", "delete", "edit")] == [
+        ("retry", row.message_id), ("delete", row.message_id), ("edit", row.message_id)]
+    status.retry_now()
+    assert engine.calls[-1] == ("retry_now",)

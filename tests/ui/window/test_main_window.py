@@ -1,0 +1,351 @@
+"""The main window against a real embedded server: first thread, threads, shortcuts, panes,
+status bar and what it remembers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from composer_app.core.contracts.messages import decode_message_context
+from composer_app.sync.secrets import TokenStore
+from composer_app.ui.backend import connect_backend, start_embedded_server, stop_embedded_server
+from composer_app.ui.session import Session
+from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
+from composer_app.ui.window.main_window import MainWindow
+
+WAIT_MS = 20_000
+
+
+class _Backend:
+    """An embedded server and the sync engine for one test; windows share them."""
+
+    def __init__(self, root: Path) -> None:
+        self.paths = app_paths(root)
+        self.settings = AppSettings()
+        self.server = start_embedded_server(self.paths, self.settings)
+        self.started = connect_backend(self.paths, Connection(True, self.server.url),
+                                       self.server.token)
+        self.windows: list[MainWindow] = []
+
+    def window(self, qtbot: QtBot) -> MainWindow:
+        session = Session(self.started.bridge, self.paths, self.settings,
+                          TokenStore(self.paths.config_dir), True, self.started.url)
+        window = MainWindow(session)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitUntil(lambda: window.thread_pane.model.row_of(window.current_thread) >= 0,
+                        timeout=WAIT_MS)
+        self.windows.append(window)
+        return window
+
+    def close(self) -> None:
+        for window in self.windows:
+            window.close()
+        self.started.bridge.stop()
+        stop_embedded_server(self.server)
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> Iterator[_Backend]:
+    running = _Backend(tmp_path / "data")
+    yield running
+    running.close()
+
+
+def _titles(window: MainWindow) -> list[str]:
+    model = window.thread_pane.model
+    return [model.index(i).data() for i in range(model.rowCount())]
+
+
+def test_first_run_has_a_ready_thread_and_embedded_status(backend: _Backend,
+                                                          qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    assert _titles(window) == ["New thread"]
+    assert window.editor.isEnabled() and window.composer_area.send_button.isEnabled()
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
+                    timeout=WAIT_MS)
+    assert not window.status.unsent.isVisible()
+    assert not window.status.banner.isVisible()  # no token to keep for the embedded server
+
+
+def test_ctrl_n_creates_and_shows_a_thread_then_rename_and_search(backend: _Backend,
+                                                                  qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    second = window.current_thread
+    qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
+    window.navigator.rename_thread(second, "Budget  review")
+    qtbot.waitUntil(lambda: "Budget review" in _titles(window), timeout=WAIT_MS)
+    assert window.windowTitle() == "Budget review — Composer"
+    window.thread_pane.search.setText("budget")
+    assert _titles(window) == ["Budget review"]
+    window.thread_pane.search.setText("zzz")
+    assert _titles(window) == []
+    assert window.current_thread == second  # searching never switches thread
+
+
+def test_archive_hides_a_thread_until_show_archived(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    window.navigator.toggle_archive_current()
+    assert _titles(window) == []
+    assert window.window_actions.archive_action.text() == "Un&archive thread"
+    window.window_actions.show_archived_action.setChecked(True)
+    assert _titles(window) == ["New thread"]
+    window.navigator.set_archived(thread, False)
+    window.window_actions.show_archived_action.setChecked(False)
+    assert _titles(window) == ["New thread"]
+
+
+def test_sending_shows_the_echo_and_the_answer(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
+                    timeout=WAIT_MS)
+    assert window.transcript_stack.currentWidget() is window.transcript_stack.empty_page
+    window.editor.setFocus()
+    window.editor.insertPlainText("What is in my knowledge folder?")
+    qtbot.keyClick(window.editor, Qt.Key.Key_Return)
+    assert window.editor.markdown() == ""
+
+    def answered() -> bool:
+        roles = [(m.role, m.streaming) for m in window.transcript.messages]
+        return roles == [("user", False), ("assistant", False)]
+
+    qtbot.waitUntil(answered, timeout=WAIT_MS)
+    assert window.transcript_stack.currentWidget() is window.transcript
+    assert window.transcript.messages[0].text == "What is in my knowledge folder?"
+    assert window.transcript.messages[1].text.strip()
+
+
+def test_a_send_right_after_dropping_a_file_survives_an_immediate_quit(
+        backend: _Backend, qtbot: QtBot, tmp_path: Path) -> None:
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    notes = tmp_path / "notes.txt"
+    notes.write_text("deploys at 02:00\n" * 2000, encoding="utf-8")
+    window.editor.insertPlainText("see ")
+    [record] = window.editor.attach_paths([str(notes)])
+    assert window.editor.request_send()  # the attach is still being registered
+    assert window.shutdown()  # waits until the client has queued the message
+    assert window.pending_sends == 0
+    engine = backend.started.bridge.engine
+
+    def on_server() -> list[Any]:
+        rows = engine.messages(thread).result(10)
+        return [r for r in rows if r.role == "user" and r.local_state is None]
+
+    qtbot.waitUntil(lambda: bool(on_server()), timeout=WAIT_MS)
+    [sent] = on_server()
+    assert sent.text.startswith("see ")
+    assert [a["name"] for a in sent.attachments] == ["notes.txt"]  # bound to its upload
+    context = decode_message_context(sent.context)
+    assert [(r.kind, r.label) for r in context.records] == [("file", record.label)]
+
+
+def test_sources_shortcut_toggles_even_from_the_composer(backend: _Backend,
+                                                          qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    window.activateWindow()
+    window.editor.setFocus()
+    assert not window.sources_dock.isVisible()
+    window.window_actions.sources_action.trigger()
+    assert window.sources_dock.isVisible() and window.window_actions.sources_action.isChecked()
+    window.window_actions.sources_action.trigger()
+    assert not window.sources_dock.isVisible()
+    # the composer claims Ctrl+Shift+S for itself; the window's filter gives it to Sources
+    qtbot.keyClick(window.editor, Qt.Key.Key_S,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.sources_dock.isVisible()
+
+
+def test_f6_cycles_focus_through_the_visible_panes(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    window.activateWindow()
+    window.thread_pane.list.setFocus()
+    seen = []
+    for _ in range(3):
+        window.window_actions.next_pane_action.trigger()
+        seen.append(window.pane_focus.focused_pane())
+    assert seen == [1, 2, 0]  # transcript, composer, back to the list (Sources hidden)
+    window.sources_dock.show()
+    window.pane_focus.focus_previous_pane()
+    assert window.pane_focus.focused_pane() == 3
+
+
+def test_every_action_is_in_a_menu_with_the_issue_shortcuts(backend: _Backend,
+                                                            qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    in_menus = {a.objectName() for menu in window.menuBar().findChildren(type(
+        window.menuBar().actions()[0].menu())) for a in menu.actions()}
+    shortcuts = {a.objectName(): a.shortcut().toString() for a in window.actions()}
+    assert shortcuts["newThread"] == "Ctrl+N"
+    assert shortcuts["quickSwitcher"] == "Ctrl+K"
+    assert shortcuts["stash"] == "Ctrl+S"
+    assert shortcuts["plainPaste"] == "Ctrl+Shift+V"
+    assert shortcuts["toggleSources"] == "Ctrl+Shift+S"
+    assert shortcuts["nextPane"] == "F6"
+    assert set(shortcuts) <= in_menus
+    window.activateWindow()
+    window.editor.setFocus()
+    window.window_actions.find_action.trigger()
+    assert window.thread_pane.search.hasFocus() or QApplication.focusWidget() is (
+        window.thread_pane.search)
+
+
+def test_quick_switcher_opens_on_ctrl_k_and_switches(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.navigator.rename_thread(first, "Alpha notes")
+    window.new_thread("Beta plan")
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: sorted(_titles(window)) == ["Alpha notes", "Beta plan"],
+                    timeout=WAIT_MS)
+    window.window_actions.switcher_action.trigger()
+    assert window.switcher.isVisible()
+    qtbot.keyClicks(window.switcher.query, "alph")
+    shown = [window.navigator.thread_row(t) for t in window.switcher.shown_ids()]
+    assert [row.title for row in shown if row is not None] == ["Alpha notes"]
+    qtbot.keyClick(window.switcher.query, Qt.Key.Key_Return)
+    assert not window.switcher.isVisible()
+    assert window.current_thread == first
+
+
+def test_stash_shortcut_and_drafts_follow_the_thread(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.editor.insertPlainText("half-written idea")
+    window.thread_pane.list.setFocus()  # Ctrl+S works from anywhere in the window
+    window.window_actions.stash_action.trigger()
+    assert window.editor.markdown() == ""
+    assert len(window.editor.draft.stash) == 1
+    notices = window.composer_area.notices
+    assert notices.isVisible() and notices.history[-1][0] == "Prompt stashed."
+    window.window_actions.stash_action.trigger()  # empty composer: brings it back
+    assert window.editor.markdown() == "half-written idea"
+    window.new_thread()
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    assert window.editor.markdown() == ""
+    window.open_thread(first)
+    assert window.editor.markdown() == "half-written idea"
+
+
+def test_geometry_and_last_thread_are_remembered(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.new_thread("Second")
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    second = window.current_thread
+    qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
+    window.open_thread(first)
+    window.resize(780, 700)
+    qtbot.waitUntil(lambda: (window.width(), window.height()) == (780, 700), timeout=WAIT_MS)
+    window.close()
+    again = backend.window(qtbot)
+    assert again.current_thread == first != second
+    assert (again.width(), again.height()) == (780, 700)
+
+
+def test_unsent_count_appears_when_the_server_is_gone(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
+                    timeout=WAIT_MS)
+    stop_embedded_server(backend.server)
+    backend.started.bridge.engine.disconnect()
+    qtbot.waitUntil(lambda: window.status.retry.isVisible(), timeout=WAIT_MS)
+    window.editor.insertPlainText("queued while offline")
+    window.window_actions.send_action.trigger()
+    qtbot.waitUntil(lambda: window.status.unsent.isVisible(), timeout=WAIT_MS)
+    assert window.status.unsent.text().startswith("1 unsent")
+    window.status.unsent.click()
+    assert window.unsent_dialog.isVisible()
+    assert window.unsent_dialog.items.count() == 1
+    assert "queued while offline" in window.unsent_dialog.items.item(0).text()
+    assert window.unsent_dialog.edit_button.isEnabled()
+    window.unsent_dialog.edit_button.click()  # Edit: back into the composer, out of the queue
+    qtbot.waitUntil(lambda: window.editor.markdown() == "queued while offline", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not window.status.unsent.isVisible(), timeout=WAIT_MS)
+    assert window.unsent_dialog.items.count() == 0
+    backend.server = _Stopped()
+
+
+class _Stopped:
+    """Stands in for a server the test already stopped."""
+
+    def stop(self, *_: Any) -> None:
+        return None
+
+
+def test_remote_session_without_keyring_shows_the_banner_and_can_remember(
+        backend: _Backend, qtbot: QtBot, tmp_path: Path) -> None:
+    from keyring.backends import fail
+
+    tokens = TokenStore(tmp_path / "config", backend=fail.Keyring())
+    tokens.set(backend.started.url, backend.server.token)
+    session = Session(backend.started.bridge, backend.paths, backend.settings, tokens, False,
+                      backend.started.url)
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    backend.windows.append(window)
+    assert window.status.banner.isVisible()
+    assert "keyring is unavailable" in window.status.banner.text()
+    assert window.status.remember.text() == "Remember on this device (unencrypted)"
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Connected", timeout=WAIT_MS)
+    window.status.remember.click()
+    assert not window.status.banner.isVisible()
+    assert (tokens.credentials_path.stat().st_mode & 0o777) == 0o600
+
+
+def test_shutdown_waits_for_dropped_files_still_being_registered(
+        backend: _Backend, qtbot: QtBot, tmp_path: Path) -> None:
+    window = backend.window(qtbot)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("release notes\n" * 2000, encoding="utf-8")
+    [record] = window.editor.attach_paths([str(notes)])
+    assert window.uploads.registering() == 1
+    assert not window.shutdown(timeout_ms=0)  # bounded: reports what is left behind
+    assert window.shutdown()
+    assert window.uploads.registering() == 0
+    uploads = backend.started.bridge.engine.uploads().result(10)
+    assert record.attachment_id in {u.local_id for u in uploads}  # resumes on the next start
+
+
+def _assistant(window: MainWindow) -> dict[str, bool]:
+    return {a.text(): a.isChecked() for a in window.window_actions.assistant_menu.actions()}
+
+
+def test_thread_assistant_menu_shows_and_changes_the_threads_provider(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    thread_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Thread")
+    assert window.window_actions.assistant_menu.menuAction() in thread_menu.actions()
+    assert window.window_actions.assistant_menu.title() == "A&ssistant"
+    first = window.current_thread
+    qtbot.waitUntil(lambda: _assistant(window) == {"Local (offline)": True,
+                                                   "OpenAI-compatible": False},
+                    timeout=WAIT_MS)
+    assert window.window_actions.assistant_menu.isEnabled()
+    window.window_actions.assistant_actions["openai"].trigger()
+    assert _assistant(window) == {"Local (offline)": False, "OpenAI-compatible": True}
+    router = backend.server.router
+    qtbot.waitUntil(lambda: router.name_for(first) == "openai", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: (r := window.navigator.thread_row(first)) is not None
+                    and r.provider == "openai", timeout=WAIT_MS)
+    # A new thread uses the server default; the menu follows the selected thread.
+    window.window_actions.new_thread_action.trigger()
+    qtbot.waitUntil(lambda: window.current_thread not in ("", first), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: _assistant(window)["Local (offline)"], timeout=WAIT_MS)
+    window.open_thread(first)
+    assert _assistant(window) == {"Local (offline)": False, "OpenAI-compatible": True}
+    # Choosing the checked entry again keeps it (and sends nothing).
+    window.window_actions.assistant_actions["openai"].trigger()
+    assert _assistant(window)["OpenAI-compatible"]
+    assert window.windowTitle() == "New thread — Composer"  # the title was kept

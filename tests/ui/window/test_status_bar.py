@@ -1,0 +1,44 @@
+"""Status bar widgets and the unsent dialog."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from composer_app.sync.store import OutboxRow
+from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog, outbox_line
+
+
+def test_outbox_line_names_thread_state_and_preview() -> None:
+    row = OutboxRow("cmd", "thr", "thread.turn.start", {}, "blocked", "msg")
+    assert outbox_line(row, "Budget", "hello\n  there") == (
+        "Budget — Waiting for an earlier message: hello there")
+    long = outbox_line(row, "B", "x" * 200)
+    assert long.endswith("…") and len(long) < 120
+
+
+def test_bar_shows_only_what_applies(qtbot: QtBot) -> None:
+    bar = AppStatusBar()
+    qtbot.addWidget(bar)
+    bar.show()
+    assert not bar.unsent.isVisible() and not bar.banner.isVisible()
+    bar.set_unsent("2 unsent")
+    bar.set_connection("Offline", True, "down")
+    assert bar.tone == "down" and bar.dot.isVisible()
+    bar.set_banner("No keyring", "Remember")
+    assert bar.unsent.isVisible() and bar.retry.isVisible() and bar.remember.isVisible()
+    with qtbot.waitSignal(bar.unsent_requested):
+        bar.unsent.click()
+
+
+def test_dialog_enables_retry_only_for_failed_items(qtbot: QtBot) -> None:
+    dialog = UnsentDialog()
+    qtbot.addWidget(dialog)
+    dialog.set_items([("m1", "sending", "a"), ("m2", "unsent", "b")])
+    assert dialog.selected() == "m1" and not dialog.retry_button.isEnabled()
+    dialog.items.setCurrentRow(1)
+    assert dialog.retry_button.isEnabled()
+    with qtbot.waitSignal(dialog.retry_requested) as retried:
+        dialog.retry_button.click()
+    assert retried.args == ["m2"]
+    dialog.set_items([])
+    assert not dialog.edit_button.isEnabled() and dialog.empty.isVisibleTo(dialog)

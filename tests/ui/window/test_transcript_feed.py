@@ -1,0 +1,177 @@
+"""The transcript and the Sources panel follow the open thread: answers for a thread the user left
+stay out of the one shown, Sources opens on the latest sourced answer and the *Sources panel*
+entry mirrors the dock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMainWindow
+from pytestqt.qtbot import QtBot
+
+from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.transcript.samples import sourced_message
+from composer_app.ui.transcript.sources_dock import SourcesDock
+from composer_app.ui.transcript.view import TranscriptView
+from composer_app.ui.window.main_window import MainWindow
+from composer_app.ui.window.transcript_feed import TranscriptFeed
+from tests.ui.fake_engine import fake_bridge
+from tests.ui.window.window_support import (
+    SOURCED_QUESTION,
+    WAIT_MS,
+    Backend,
+    answered,
+    knowledge_settings,
+    new_thread,
+    running_backend,
+)
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> Iterator[Backend]:
+    yield from running_backend(tmp_path / "data", knowledge_settings(tmp_path / "knowledge"))
+
+
+def _ask(window: MainWindow, qtbot: QtBot, question: str = SOURCED_QUESTION) -> str:
+    """Send ``question`` in the open thread and wait for the answer; the answer's id."""
+    window.editor.insertPlainText(question)
+    assert window.editor.request_send()
+    qtbot.waitUntil(lambda: answered(window), timeout=WAIT_MS)
+    answer = window.transcript.messages[-1]
+    assert answer.sources is not None
+    return answer.message_id
+
+
+def test_an_answer_for_a_thread_the_user_left_stays_out_of_the_shown_one(
+        backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    asked = window.current_thread
+    window.editor.insertPlainText(SOURCED_QUESTION)
+    assert window.editor.request_send()
+    other = new_thread(window, qtbot)
+    engine = backend.started.bridge.engine
+
+    def answered_on_server() -> bool:
+        rows = engine.messages(asked).result(10)
+        return any(r.role == "assistant" and not r.is_streaming and r.local_state is None
+                   for r in rows)
+
+    qtbot.waitUntil(answered_on_server, timeout=WAIT_MS)
+    with qtbot.waitSignal(backend.started.bridge.request_finished, timeout=WAIT_MS):
+        window.navigator.reload_threads()  # a later round trip: everything before it has arrived
+    assert window.current_thread == other
+    assert window.transcript.messages == []
+    assert window.transcript_stack.currentWidget() is window.transcript_stack.empty_page
+    window.open_thread(asked)
+    qtbot.waitUntil(lambda: [m.role for m in window.transcript.messages]
+                    == ["user", "assistant"], timeout=WAIT_MS)
+
+
+def test_sources_opens_on_the_latest_sourced_answer(backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    _ask(window, qtbot, "Which strategy does the staging deploy use?")
+    latest = _ask(window, qtbot)
+    assert not window.sources_dock.isVisible()
+    window.window_actions.sources_action.trigger()
+    assert window.sources_dock.isVisible()
+    assert window.sources_dock.panel.message_id == latest
+
+
+def test_opening_another_thread_closes_sources_on_an_answer(backend: Backend,
+                                                            qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    _ask(window, qtbot)
+    window.window_actions.sources_action.trigger()
+    assert window.sources_dock.isVisible()
+    new_thread(window, qtbot)
+    assert not window.sources_dock.isVisible()
+    assert not window.window_actions.sources_action.isChecked()
+
+
+def test_the_menu_entry_follows_the_dock_closed_on_its_own(backend: Backend,
+                                                          qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    window.window_actions.sources_action.setChecked(True)
+    assert window.sources_dock.isVisible()
+    window.sources_dock.close()  # the dock's own close button
+    assert not window.window_actions.sources_action.isChecked()
+    window.sources_dock.show()
+    assert window.window_actions.sources_action.isChecked()
+    assert window.sources_dock.isVisible()  # mirroring did not toggle it back
+
+
+def test_an_attachment_that_cannot_be_opened_says_so(backend: Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    assert window.transcript.asset_opener is not None
+    window.transcript.asset_opener(SimpleNamespace(attachment_id="att_missing"))
+    qtbot.waitUntil(lambda: window.status.currentMessage() != "", timeout=WAIT_MS)
+
+
+# -- the feed alone, against a fake engine behind the real bridge ---------------------------------
+class _Feed:
+    def __init__(self, qtbot: QtBot) -> None:
+        self.bridge, self.engine = fake_bridge()
+        self.window = QMainWindow()  # the dock needs a main window to live in
+        qtbot.addWidget(self.window)
+        self.transcript = TranscriptView(self.window)
+        self.window.setCentralWidget(self.transcript)
+        self.dock = SourcesDock(self.transcript, self.window)
+        self.window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock.hide()
+        self.feed = TranscriptFeed(self.transcript, self.dock, EngineCalls(self.bridge))
+        self.bridge.message_upserted.connect(lambda thread, _m: self.feed.thread_changed(thread))
+        self.window.show()
+
+    def ids(self) -> list[str]:
+        return [m.message_id for m in self.transcript.messages]
+
+
+def _sourced_fields() -> dict[str, Any]:
+    """The contract's example sourced answer, as the cache's row fields."""
+    wire = sourced_message()
+    return {"sources": wire["sources"], "metadata": wire["metadata"],
+            "created_at": wire["createdAt"]}
+
+
+def test_alone_only_the_open_threads_messages_are_shown(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    alpha = parts.engine.add_thread("Alpha")
+    beta = parts.engine.add_thread("Beta")
+    first = parts.engine.add_message(alpha, "user", "hello")
+    parts.feed.show_thread(alpha)
+    qtbot.waitUntil(lambda: parts.ids() == [first.message_id])
+    parts.engine.add_message(beta, "user", "elsewhere")  # another thread: no refresh
+    reply = parts.engine.add_message(alpha, "assistant", "hi")
+    qtbot.waitUntil(lambda: parts.ids() == [first.message_id, reply.message_id])
+    parts.feed.show_thread(beta)
+    qtbot.waitUntil(lambda: parts.ids() == [m.message_id for m in parts.engine.messages_[beta]])
+
+
+def test_alone_sources_open_on_the_latest_sourced_answer(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    alpha = parts.engine.add_thread("Alpha")
+    parts.engine.add_message(alpha, "user", "when?")
+    answer = parts.engine.add_message(alpha, "assistant", sourced_message()["text"],
+                                      **_sourced_fields())
+    parts.feed.show_thread(alpha)
+    qtbot.waitUntil(lambda: len(parts.ids()) == 2)
+    assert parts.feed.latest_sourced_message() == answer.message_id
+    with qtbot.waitSignal(parts.feed.sources_visibility_changed) as shown:
+        parts.feed.set_sources_visible(True)
+    assert shown.args == [True] and parts.dock.panel.message_id == answer.message_id
+    parts.feed.show_thread(parts.engine.add_thread("Beta"))  # Sources of another thread close
+    assert not parts.dock.isVisible()
+
+
+def test_alone_an_attachment_that_cannot_open_says_so(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    parts.engine.failures["asset_url"] = "HTTP 404"
+    with qtbot.waitSignal(parts.feed.status_message) as said:
+        parts.feed.open_asset(SimpleNamespace(attachment_id="att_gone"))  # type: ignore[arg-type]
+    assert said.args == ["HTTP 404"]
+    assert ("asset_url", "att_gone", "attachment") in parts.engine.calls
