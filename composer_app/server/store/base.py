@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -130,6 +131,14 @@ class Transaction(ABC):
         command_id: str | None = None,
     ) -> StoredEvent:
         """Append one event (sequence assigned here) and bump the thread's ``last_sequence``."""
+
+    @abstractmethod
+    def savepoint(self) -> AbstractContextManager[None]:
+        """A block whose writes are all undone if it raises (the exception propagates).
+
+        Events appended inside the block are forgotten with it; the writes made before the block
+        stay. Savepoints nest.
+        """
 
     @abstractmethod
     def max_sequence(self) -> int: ...
