@@ -17,6 +17,8 @@ from composer_app.core.text import WS, collapse_whitespace, cut_utf16, utf16_len
 
 __all__ = [
     "TRUNCATION_MARKER",
+    "PullRequestLike",
+    "ReviewCommentLike",
     "clamp_with_marker",
     "format_range",
     "format_style_change",

@@ -44,6 +44,7 @@ __all__ = [
     "escape_captured",
     "format_provider_marker",
     "project_for_provider",
+    "records_by_id",
 ]
 
 ATTACHMENT_ONLY_BOOTSTRAP_PROMPT = (

@@ -108,6 +108,7 @@ def message_context_of(records: list[RecordBase]) -> MessageContext | None:
 __all__ = [
     "MessageContext",
     "decode_message_context",
+    "decode_records_dropping",
     "describe_validation_error",
     "encode_message_context",
     "message_context_of",

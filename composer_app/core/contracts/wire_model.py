@@ -56,3 +56,12 @@ class WireModel(BaseModel):
     def to_wire(self) -> dict[str, Any]:
         """The JSON object of this model (camelCase keys, unset optional fields left out)."""
         return self.model_dump(mode="json", by_alias=True)
+
+
+def wire_object(**fields: Any) -> dict[str, Any]:
+    """A hand-built wire object under the same rule: camelCase keys, ``None`` values left out.
+
+    For converters from rows that are already valid (a stored message, a cached one), where
+    validating through a model again would only cost time. Keys keep the keyword order.
+    """
+    return {to_camel(name): value for name, value in fields.items() if value is not None}

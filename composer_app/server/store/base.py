@@ -15,6 +15,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from composer_app.core.contracts.wire_model import wire_object
+
 T = TypeVar("T")
 JsonObject = dict[str, Any]
 
@@ -48,17 +50,10 @@ class StoredEvent:
 
     def to_wire(self) -> JsonObject:
         """The event envelope of sync-and-server §4."""
-        data: JsonObject = {
-            "sequence": self.sequence,
-            "eventId": self.event_id,
-            "type": self.event_type,
-            "threadId": self.thread_id,
-            "occurredAt": self.occurred_at,
-        }
-        if self.command_id is not None:
-            data["commandId"] = self.command_id
-        data["payload"] = self.payload
-        return data
+        return wire_object(sequence=self.sequence, event_id=self.event_id,
+                           type=self.event_type, thread_id=self.thread_id,
+                           occurred_at=self.occurred_at, command_id=self.command_id,
+                           payload=self.payload)
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ class PanelGroup:
 
 
 @dataclass(frozen=True, slots=True)
-class SourcesPanel:
+class SourcesPanelContent:
     """Everything the panel widget renders for one message."""
 
     groups: list[PanelGroup] = field(default_factory=list)
@@ -163,13 +163,13 @@ def build_sources_panel(
     *,
     public: bool = False,
     linked_accounts: Mapping[str, str] | None = None,
-) -> SourcesPanel:
+) -> SourcesPanelContent:
     """The panel for one message (§14.15): groups, collapsed state, empty text and notice."""
     if not entries:
         empty = (
             GENERAL_KNOWLEDGE_EMPTY if grounding_mode == "general-knowledge" else NO_SOURCES_EMPTY
         )
-        return SourcesPanel(empty_text=empty)
+        return SourcesPanelContent(empty_text=empty)
     grouped = group_entries(entries, numbers)
     has_used = any(usage == "used" for usage, _ in grouped)
     groups = [
@@ -184,4 +184,4 @@ def build_sources_panel(
         )
         for usage, members in grouped
     ]
-    return SourcesPanel(groups=groups, notice=None if has_used else NONE_SUPPORTED)
+    return SourcesPanelContent(groups=groups, notice=None if has_used else NONE_SUPPORTED)

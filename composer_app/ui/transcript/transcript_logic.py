@@ -35,6 +35,7 @@ from composer_app.core.contracts.sources import (
     decode_grounding,
     decode_sources,
 )
+from composer_app.core.contracts.wire_model import wire_object
 from composer_app.core.errors import ContractError
 
 
@@ -269,21 +270,12 @@ def message_from_wire(obj: Mapping[str, Any] | Any) -> TranscriptMessage:
 
 def message_to_wire(message: TranscriptMessage) -> dict[str, Any]:
     """The wire shape export and sharing take (``strip_for_share`` does the stripping)."""
-    out: dict[str, Any] = {
-        "messageId": message.message_id,
-        "threadId": message.thread_id,
-        "role": message.role,
-        "text": message.text,
-        "isStreaming": message.streaming,
-        "createdAt": message.created_at,
-    }
-    if message.role == "user":
-        out["text"] = message.resolved()[0]
-    if message.sources is not None:
-        out["sources"] = message.sources
-    if message.metadata is not None:
-        out["metadata"] = message.metadata
-    return out
+    text = message.resolved()[0] if message.role == "user" else message.text
+    return wire_object(
+        message_id=message.message_id, thread_id=message.thread_id, role=message.role,
+        text=text, is_streaming=message.streaming, created_at=message.created_at,
+        sources=message.sources, metadata=message.metadata,
+    )
 
 
 def selected_source(
