@@ -1,7 +1,7 @@
 """``WireModel``: the one base of every camelCase wire shape, and its one rule for ``null``.
 
 Invariants: models are frozen; JSON keys are camelCase (Python attributes snake_case) and unknown
-keys are ignored on decode and never written back. The ``null`` rule (docs/contract.md §1.3): a
+keys are ignored on decode and never written back. The ``null`` rule (docs/contract.md §0.3): a
 field declared with the default ``None`` is *optional* and is left out of the JSON while it is
 ``None``; every other field is always written, so a required nullable field writes ``null``. A
 class names in ``_null_written`` the optional fields whose ``null`` has a meaning of its own
