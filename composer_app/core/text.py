@@ -1,7 +1,7 @@
 """Contract text primitives: the JavaScript whitespace set and UTF-16 lengths.
 
 Invariants: ``utf16_len(s)`` equals a JavaScript peer's ``s.length``; ``cut_utf16`` never leaves
-half of a surrogate pair; ``trim``/``collapse_whitespace`` use the WS set of context contract §0.2,
+half of a surrogate pair; ``trim``/``collapse_whitespace`` use the WS set of docs/contract.md §0.2,
 never Python's ``str.strip()`` default set.
 """
 
@@ -66,7 +66,7 @@ def cut_utf16(s: str, max_units: int) -> str:
 
 
 def compact_json(value: Any) -> str:
-    """Compact JSON (context contract §0.3); lone surrogates become ``\\udxxx`` escapes.
+    """Compact JSON (docs/contract.md §0.3); lone surrogates become ``\\udxxx`` escapes.
 
     Raises ``ValueError`` for NaN and infinities, which are not JSON.
     """

@@ -1,4 +1,4 @@
-"""Shared snapshots and thread exports without private source data (sources contract §10, §14.13).
+"""Shared snapshots and thread exports without private source data (docs/sources.md §10).
 
 Invariants: a shared or exported message keeps, per source entry, only ``id``, ``type``,
 ``sourceLabel``, ``sourceUsage``, ``title``, ``readinessHint``, ``recencyHint`` and

@@ -1,4 +1,4 @@
-"""``MessageContext``: the records of one message (context contract §3).
+"""``MessageContext``: the records of one message (docs/contract.md §3).
 
 Decoding runs three stages in order: raw checks on the undecoded array (fatal), per-record decoding
 (a bad record is dropped and its siblings kept), then uniqueness of the trimmed context ids (fatal).

@@ -1,4 +1,4 @@
-"""Context records, version 1 (context contract §2): the open union of typed payloads.
+"""Context records, version 1 (docs/contract.md §2): the open union of typed payloads.
 
 Text carries position, records carry payload; records never carry bytes (image and file records
 bind to an attachment by ``attachmentId``). A record whose kind is known is validated by that

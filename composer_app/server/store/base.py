@@ -49,7 +49,7 @@ class StoredEvent:
     user_id: str
 
     def to_wire(self) -> JsonObject:
-        """The event envelope of sync-and-server §4."""
+        """The event envelope of docs/protocol.md §4."""
         return wire_object(sequence=self.sequence, event_id=self.event_id,
                            type=self.event_type, thread_id=self.thread_id,
                            occurred_at=self.occurred_at, command_id=self.command_id,

@@ -237,7 +237,8 @@ class ComposerAttachments(_Base):
 
     # -- fragments -----------------------------------------------------------------------------
     def paste_fragment(self, action: FragmentPaste) -> None:
-        """Import the fragment's records (§10) and insert its text; binaries are fetched."""
+        """Import the fragment's records (docs/contract.md §10) and insert its text; binaries are
+        fetched."""
         draft = self.draft
         uploads = self.uploads
         connected = uploads.connected_environment_ids() | {self.environment_id}

@@ -52,7 +52,7 @@ class Segment:
 
 @dataclass(frozen=True, slots=True)
 class SourcedAnswer:
-    """What the renderer needs for an assistant message with sources (§6, §7)."""
+    """What the renderer needs for an assistant message with sources (docs/sources.md §6, §7)."""
 
     entries: tuple[SourceEntry, ...]
     grounding: Grounding
@@ -127,7 +127,7 @@ class TranscriptMessage:
 
     def gallery(self) -> list[Segment]:
         """Attachment items shown under a user message: every image, the files no chip
-        references (context contract §11, Reading) and every attachment no record binds. They
+        references (docs/contract.md §11, Reading) and every attachment no record binds. They
         are not part of the text."""
         text, records = self.resolved()
         referenced = {s.context_id for s in self.segments() if s.kind is not None}
@@ -176,7 +176,8 @@ def _context_of(context: Any) -> MessageContext | None:
 
 
 def resolve_records(text: str, context: Any) -> tuple[str, dict[str, RecordBase]]:
-    """``context`` as is when present, else the legacy upgrade of ``text`` (context §11)."""
+    """``context`` as is when present, else the legacy upgrade of ``text``
+    (docs/contract.md §11)."""
     decoded = _context_of(context)
     if decoded is not None:
         records: Iterable[RecordBase] = decoded.records

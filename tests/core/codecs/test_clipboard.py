@@ -1,4 +1,4 @@
-"""Clipboard codecs: fragment JSON, the HTML carrier, and selection copies (context contract §9)."""
+"""Clipboard codecs: fragment JSON, the HTML carrier, and selection copies (docs/contract.md §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Label helpers (context contract §12)."""
+"""Label helpers (docs/contract.md §12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Legacy upgrade and serializer (context contract §7): vectors, rules, round-trip properties."""
+"""Legacy upgrade and serializer (docs/contract.md §7): vectors, rules, round-trip properties."""
 
 from __future__ import annotations
 
@@ -646,7 +646,7 @@ def test_unreferenced_and_duplicated_reviews_are_appended() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Round trip (§7.3.5)
+# Round trip (docs/contract.md §7.3)
 
 _LINE = st.text(
     alphabet=st.characters(
@@ -744,7 +744,7 @@ def _reviews(draw: st.DrawFn, n: int) -> dict[str, Any]:
 
 
 def _expected_details(details: dict[str, Any]) -> dict[str, Any]:
-    """What the legacy element format carries (§7.3.5)."""
+    """What the legacy element format carries (docs/contract.md §7.3)."""
     component = details["componentName"]
     headable = component and not set(component) & set(WS + "<>")
     name = component if headable else details["tagName"]

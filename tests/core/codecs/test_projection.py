@@ -1,4 +1,4 @@
-"""Provider projection (context contract §6): vectors, entry bodies, escaping, properties."""
+"""Provider projection (docs/contract.md §6): vectors, entry bodies, escaping, properties."""
 
 from __future__ import annotations
 

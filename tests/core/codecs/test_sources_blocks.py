@@ -1,4 +1,4 @@
-"""Block enumeration, citation numbering and placement, section labels (sources contract §6, §7)."""
+"""Block enumeration, citation numbering and placement, section labels (docs/sources.md §6, §7)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def entry(
     return SourceEntry.model_validate(raw)
 
 
-# --- §6.1 enumeration ---------------------------------------------------------------------------
+# --- docs/sources.md §6.1 enumeration -------------------------------------------------------------
 
 
 def test_example_text_has_a_heading_and_three_paragraphs() -> None:
@@ -110,7 +110,7 @@ def test_empty_text_has_no_blocks() -> None:
     assert enumerate_blocks("\n\n---\n") == []
 
 
-# --- §6.2 placement -----------------------------------------------------------------------------
+# --- docs/sources.md §6.2 placement ---------------------------------------------------------------
 
 
 def test_example_places_tokens_after_blocks_1_and_2() -> None:
@@ -156,7 +156,7 @@ def test_the_same_entry_appears_once_per_block() -> None:
     assert place_entries(blocks, [duplicate, duplicate]) == {0: [duplicate]}
 
 
-# --- §6.3 numbering -----------------------------------------------------------------------------
+# --- docs/sources.md §6.3 numbering ---------------------------------------------------------------
 
 
 def test_numbers_follow_first_appearance_not_wire_order() -> None:
@@ -197,7 +197,7 @@ def test_a_promoted_entry_gets_the_next_free_number() -> None:
     assert assign_citation_numbers(blocks, promoted, numbers) == {"u": 1, "p": 2}
 
 
-# --- §7 section labels --------------------------------------------------------------------------
+# --- docs/sources.md §7 section labels ------------------------------------------------------------
 
 
 def test_example_section_labels() -> None:

@@ -1,4 +1,4 @@
-"""The safe-link rule, shown hosts and identity URLs (sources contract §8, §11)."""
+"""The safe-link rule, shown hosts and identity URLs (docs/sources.md §8, §11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Decoding and encoding of assistant sources and grounding metadata (sources contract §2-§7)."""
+"""Decoding and encoding of assistant sources and grounding metadata (docs/sources.md §2-§7)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def decode_one(entry: Any) -> SourceEntry | None:
     return decoded[0] if decoded else None
 
 
-# --- the §12 example -----------------------------------------------------------------------------
+# --- the docs/sources.md §2 example ---------------------------------------------------------------
 
 
 def test_example_decodes_with_every_field() -> None:

@@ -1,4 +1,4 @@
-"""``upgrade_legacy_message`` (context contract §7.2).
+"""``upgrade_legacy_message`` (docs/contract.md §7.2).
 
 Invariants: pure and deterministic (ids ``legacy_<kind>_<n>``, 1-based per kind in record order);
 never raises for a ``str``; atomic — a malformed terminal or element block, an entry header that
@@ -209,7 +209,8 @@ def _entries(contents: list[str]) -> list[Entry]:
 
 
 def upgrade_legacy_message(text: str) -> tuple[str, list[RecordBase]]:
-    """Canonical prose plus records for a message written in the legacy form (§7.2)."""
+    """Canonical prose plus records for a message written in the legacy form
+    (docs/contract.md §7.2)."""
     if PLACEHOLDER not in text and LEGACY_TAG.search(text) is None:
         return text, []
     try:
