@@ -32,10 +32,8 @@ _MASK = 0xFFFFFFFF
 
 
 def _utf16_units(value: str) -> array[int]:
-    units = array("H", value.encode("utf-16-le", "surrogatepass"))
-    if sys.byteorder == "big":
-        units.byteswap()
-    return units
+    native = "utf-16-be" if sys.byteorder == "big" else "utf-16-le"
+    return array("H", value.encode(native, "surrogatepass"))
 
 
 def _fnv1a(units: array[int], basis: int, *, reverse: bool) -> int:
