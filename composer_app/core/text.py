@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from typing import Any
 
 WS = (
@@ -56,13 +57,9 @@ def cut_utf16(s: str, max_units: int) -> str:
         return s
     if s.isascii():
         return s[:max_units]
-    units = 0
-    for index, char in enumerate(s):
-        step = 2 if ord(char) > 0xFFFF else 1
-        if units + step > max_units:
-            return s[:index]
-        units += step
-    return s
+    # ``s`` is longer than ``max_units`` here, so some prefix total exceeds it.
+    totals = accumulate(2 if ord(char) > 0xFFFF else 1 for char in s)
+    return s[: next(index for index, total in enumerate(totals) if total > max_units)]
 
 
 def compact_json(value: Any) -> str:
