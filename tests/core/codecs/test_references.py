@@ -350,3 +350,8 @@ def test_replace_with_source_is_identity(text: str) -> None:
 )
 def test_is_image_references_only_table(text: str, expected: bool) -> None:
     assert is_image_references_only(text) is expected
+
+
+def test_a_non_string_href_is_not_a_reference() -> None:
+    assert parse_href(None) is None  # type: ignore[arg-type]
+    assert parse_href(42) is None  # type: ignore[arg-type]

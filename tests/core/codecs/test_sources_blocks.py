@@ -246,3 +246,9 @@ def test_section_labels_ignore_invalid_outside_and_overlapping_segments() -> Non
     assert section_labels("mixed", segments, 5) == {0: "Source-backed"}
     assert section_labels("mixed", [seg(5, 6, "source-backed")], 5) == {}
     assert section_labels("mixed", [], 5) == {}
+
+
+def test_a_block_whose_entries_have_no_number_yet_gets_no_token_group() -> None:
+    blocks = enumerate_blocks("First.\n\nSecond.")
+    entries = [entry("a", 0), entry("b", 1)]
+    assert citation_tokens(blocks, entries, {"b": 1}) == {1: [(1, "b")]}

@@ -62,16 +62,12 @@ def _peel_trailing_tokens(text: str, delimiter: str) -> tuple[str, list[int]]:
         while digits_start > 0 and trimmed[digits_start - 1] in _DIGITS:
             digits_start -= 1
         token_start = digits_start - width
-        if (
-            digits_start == digits_end
-            or token_start < 0
-            or trimmed[token_start:digits_start] != delimiter
-        ):
-            return text, trailing
+        is_token = (digits_start < digits_end and token_start >= 0
+                    and trimmed[token_start:digits_start] == delimiter)
         run_start = token_start
-        while run_start > 0 and trimmed[run_start - 1] in _WS_SET:
+        while is_token and run_start > 0 and trimmed[run_start - 1] in _WS_SET:
             run_start -= 1
-        if run_start > 0 and trimmed.count("\n", run_start, token_start) < 2:
+        if not is_token or (run_start > 0 and trimmed.count("\n", run_start, token_start) < 2):
             return text, trailing
         trailing.insert(0, int(trimmed[digits_start:digits_end]))
         text = trimmed[:run_start]
