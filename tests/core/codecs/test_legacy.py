@@ -905,3 +905,11 @@ def test_a_preview_without_elements_is_written_without_a_nested_block() -> None:
                    pageTitle=None, comment="Fix", targetSummary="", styleChanges=[])
     text = serialize_legacy_message(link("preview-annotation", "pa_1", "Fix"), decoded(preview))
     assert "<preview_annotation>" in text and "<element_context>" not in text
+
+
+@pytest.mark.parametrize("text", [
+    "<terminal_context>junk\n- T line 1:\n  1 | x\n</terminal_context>",
+    "<terminal_context>\n- T line 1:\n  1 | x</terminal_context>",
+])
+def test_a_block_whose_tags_are_not_lines_of_their_own_stays_text(text: str) -> None:
+    assert upgrade(text) == (text, [])
