@@ -1,4 +1,4 @@
-"""Label helpers (docs/contract.md §12).
+"""Label functions (docs/contract.md §12).
 
 Their results are raw labels and display strings; ``format_reference`` sanitizes labels. Lengths are
 UTF-16 code units. The record arguments are duck-typed (any object with the snake_case attributes

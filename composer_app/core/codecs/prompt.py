@@ -1,4 +1,4 @@
-"""Prompt helpers over canonical prompt Markdown (docs/contract.md §5).
+"""Prompt editing over canonical prompt Markdown (docs/contract.md §5).
 
 A record's link is ``format_reference(record.kind, record.context_id, record.label)``. Cursors are
 Python ``str`` indices. Records are duck-typed: anything with ``kind``, ``context_id`` and
