@@ -1,4 +1,4 @@
-"""Named bounds shared by producers and schemas (context contract §13).
+"""Named bounds shared by producers and schemas (docs/contract.md §13).
 
 Every bound is counted in UTF-16 code units, as a JavaScript peer counts ``string.length``.
 Producers clamp to the same constants the schemas enforce.

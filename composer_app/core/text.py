@@ -1,7 +1,7 @@
 """Contract text primitives: the JavaScript whitespace set and UTF-16 lengths.
 
 Invariants: ``utf16_len(s)`` equals a JavaScript peer's ``s.length``; ``cut_utf16`` never leaves
-half of a surrogate pair; ``trim``/``collapse_whitespace`` use the WS set of context contract §0.2,
+half of a surrogate pair; ``trim``/``collapse_whitespace`` use the WS set of docs/contract.md §0.2,
 never Python's ``str.strip()`` default set.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from typing import Any
 
 WS = (
@@ -56,17 +57,13 @@ def cut_utf16(s: str, max_units: int) -> str:
         return s
     if s.isascii():
         return s[:max_units]
-    units = 0
-    for index, char in enumerate(s):
-        step = 2 if ord(char) > 0xFFFF else 1
-        if units + step > max_units:
-            return s[:index]
-        units += step
-    return s
+    # ``s`` is longer than ``max_units`` here, so some prefix total exceeds it.
+    totals = accumulate(2 if ord(char) > 0xFFFF else 1 for char in s)
+    return s[: next(index for index, total in enumerate(totals) if total > max_units)]
 
 
 def compact_json(value: Any) -> str:
-    """Compact JSON (context contract §0.3); lone surrogates become ``\\udxxx`` escapes.
+    """Compact JSON (docs/contract.md §0.3); lone surrogates become ``\\udxxx`` escapes.
 
     Raises ``ValueError`` for NaN and infinities, which are not JSON.
     """

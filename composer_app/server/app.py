@@ -10,15 +10,12 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI
-from starlette.requests import Request
-from starlette.types import Receive, Scope, Send
 
 from composer_app.core.errors import ComposerError
 from composer_app.server.auth import Authenticator
-from composer_app.server.errors import error_response, install_error_handlers
+from composer_app.server.errors import install_error_handlers
 from composer_app.server.hub import Hub
 from composer_app.server.ledger import fail_orphaned_turns
 from composer_app.server.reference_resolver import ReferenceResolver
@@ -54,7 +51,7 @@ async def _sweep_forever(store: ExecutorStore, settings: ServerSettings) -> None
 
 
 def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: bool = True
-              ) -> ComposerApp:
+              ) -> FastAPI:
     """The server app over ``store`` (opened in the lifespan unless already open)."""
     hub = Hub()
     runner = TurnRunner(store, settings.provider, settings.attachments_dir,
@@ -85,33 +82,10 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
                   lifespan=lifespan, openapi_url=None, docs_url=None, redoc_url=None)
     app.state.services = services
     install_error_handlers(app)
+    # The hot path is a plain Starlette route: no FastAPI dependency or body machinery.
     app.router.routes.append(commands.route)
     for module in (environment, threads, attachments, assets, workspace, sources, shares):
         app.include_router(module.router)
     app.add_api_websocket_route("/api/ws", websocket_endpoint)
-    return ComposerApp(app)
+    return app
 
-
-class ComposerApp:
-    """The FastAPI app, with ``POST /api/commands`` (the hot path) served without middleware.
-
-    Attribute access (``state``, ``router``, ...) goes to the FastAPI app.
-    """
-
-    def __init__(self, app: FastAPI) -> None:
-        self.app = app
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.app, name)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (scope["type"] == "http" and scope["path"] == "/api/commands"
-                and scope["method"] == "POST"):
-            scope["app"] = self.app
-            try:
-                response = await commands.post_command(Request(scope, receive))
-            except Exception as exc:
-                response = error_response(exc)
-            await response(scope, receive, send)
-            return
-        await self.app(scope, receive, send)

@@ -76,11 +76,10 @@ def execute_command(tx: Transaction, device: Device, command: Command, request_h
             return CommandOutcome(200, _accepted(command.command_id, receipt.result_sequence or 0))
         error = receipt.error or {}
         return CommandOutcome(int(error.get("status", 400)), dict(error.get("body", {})))
-    savepoint = _Savepoint(tx)
     try:
-        outcome = _dispatch(tx, device, command, provider_of)
+        with tx.savepoint():  # a rejected command keeps none of its partial writes
+            outcome = _dispatch(tx, device, command, provider_of)
     except ApiError as exc:
-        savepoint.rollback()
         body = exc.body()
         tx.put_receipt(device.device_id, command.command_id, command.type, command.thread_id,
                        request_hash, "rejected", None, {"status": exc.status, "body": body})
@@ -91,24 +90,6 @@ def execute_command(tx: Transaction, device: Device, command: Command, request_h
                    request_hash, "accepted", sequence, None)
     return CommandOutcome(200, _accepted(command.command_id, sequence), outcome.turn,
                           outcome.interrupted_turn)
-
-
-class _Savepoint:
-    """Partial writes of a rejected command are undone (events collected so far are dropped)."""
-
-    def __init__(self, tx: Transaction) -> None:
-        self._tx = tx
-        self._events = len(getattr(tx, "events", []))
-        tx._x("SAVEPOINT command", ())  # type: ignore[attr-defined]
-
-    def rollback(self) -> None:
-        self._tx._x("ROLLBACK TO SAVEPOINT command", ())  # type: ignore[attr-defined]
-        events = getattr(self._tx, "events", None)
-        if events is not None:
-            del events[self._events:]
-        forget = getattr(self._tx, "forget_streams", None)
-        if forget is not None:
-            forget()
 
 
 def _owned_thread(tx: Transaction, device: Device, thread_id: str,
@@ -242,14 +223,6 @@ def append_delta(tx: Transaction, plan: TurnPlan, text: str) -> bool:
     tx.append_event(plan.thread_id, "thread.assistant.delta",
                     {"messageId": plan.message_id, "turnId": plan.turn_id, "textDelta": text})
     return True
-
-
-def complete_turn(tx: Transaction, plan: TurnPlan, text: str, sources: JsonObject | None,
-                  metadata: JsonObject | None) -> bool:
-    row = _streaming(tx, plan.message_id)
-    if row is None:
-        return False
-    return _complete(tx, plan, row, text, sources, metadata)
 
 
 def _complete(tx: Transaction, plan: TurnPlan, row: MessageRow, text: str,

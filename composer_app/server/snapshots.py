@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from composer_app.core.codecs.legacy import upgrade_legacy_message
 from composer_app.core.contracts.messages import encode_message_context, message_context_of
+from composer_app.core.contracts.wire_model import wire_object
 from composer_app.core.errors import ContractError
 from composer_app.server.store.base import JsonObject, MessageRow, StoredEvent, ThreadRow
 
@@ -31,13 +31,9 @@ def provider_of(provider: object) -> ProviderOf | None:
 def thread_wire(row: ThreadRow, provider: str | None = None) -> JsonObject:
     """``ThreadSummary`` JSON (``provider`` only when the server routes providers per thread;
     ``workspace`` always, ``null`` for a thread without a project folder)."""
-    data: JsonObject = {"threadId": row.thread_id}
-    if row.title is not None:
-        data["title"] = row.title
-    data.update(createdAt=row.created_at, updatedAt=row.updated_at,
-                lastSequence=row.last_sequence)
-    if provider is not None:
-        data["provider"] = provider
+    data = wire_object(thread_id=row.thread_id, title=row.title, created_at=row.created_at,
+                       updated_at=row.updated_at, last_sequence=row.last_sequence,
+                       provider=provider)
     data["workspace"] = row.workspace
     return data
 
@@ -60,25 +56,12 @@ def message_wire(row: MessageRow, *, upgrade: bool = True) -> JsonObject:
     text, context = row.text, row.context
     if upgrade and row.role == "user" and context is None:
         text, context = upgraded(text)
-    data: JsonObject = {
-        "messageId": row.message_id,
-        "threadId": row.thread_id,
-        "role": row.role,
-        "text": text,
-        "isStreaming": row.is_streaming,
-        "attachments": list(row.attachments),
-    }
-    optional: dict[str, Any] = {
-        "context": context,
-        "turnId": row.turn_id,
-        "sources": row.sources,
-        "metadata": row.metadata,
-        "createdAt": row.created_at,
-        "updatedAt": row.updated_at,
-        "completedAt": row.completed_at,
-    }
-    data.update({k: v for k, v in optional.items() if v is not None})
-    return data
+    return wire_object(
+        message_id=row.message_id, thread_id=row.thread_id, role=row.role, text=text,
+        is_streaming=row.is_streaming, attachments=list(row.attachments), context=context,
+        turn_id=row.turn_id, sources=row.sources, metadata=row.metadata,
+        created_at=row.created_at, updated_at=row.updated_at, completed_at=row.completed_at,
+    )
 
 
 def event_wire(event: StoredEvent) -> JsonObject:

@@ -18,11 +18,6 @@ DOWNLOAD_FAILED = "Downloading it from the source failed."
 DRAFT_REJECTED = "The draft rejected this attachment (duplicate or attachment limit reached)."
 
 
-def toast_title(name: str) -> str:
-    """The toast title for a failed import of ``name``."""
-    return f"Couldn't bring {name} into this message"
-
-
 class AssetFetchError(TransportError):
     """An asset could not be brought over; ``reason`` is the user-facing line."""
 

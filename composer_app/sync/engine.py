@@ -27,7 +27,6 @@ from composer_app.core.contracts.messages import MessageContext, encode_message_
 from composer_app.core.contracts.wire import (
     ThreadDeleteCommand,
     ThreadMetaUpdateCommand,
-    ThreadTurnInterruptCommand,
     Workspace,
     check_provider_name,
     format_timestamp,
@@ -259,12 +258,6 @@ class SyncEngine:
         """Queue ``thread.delete``; resolves to its ``commandId``."""
         return self._thread_command(ThreadDeleteCommand(
             command_id=new_id("cmd"), thread_id=thread_id, created_at=format_timestamp()))
-
-    def interrupt_turn(self, thread_id: str, turn_id: str) -> concurrent.futures.Future[str]:
-        """Queue ``thread.turn.interrupt``; resolves to its ``commandId``."""
-        return self._thread_command(ThreadTurnInterruptCommand(
-            command_id=new_id("cmd"), thread_id=thread_id, turn_id=turn_id,
-            created_at=format_timestamp()))
 
     def _thread_command(self, command: ThreadCommand) -> concurrent.futures.Future[str]:
         async def go() -> str:

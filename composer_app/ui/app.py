@@ -39,7 +39,15 @@ if TYPE_CHECKING:
 
     from composer_app.ui.window.main_window import MainWindow
 
-__all__ = ["READY_FILE_ENV", "QuitSignals", "ask_token", "build_parser", "main", "report_ready"]
+__all__ = [
+    "READY_FILE_ENV",
+    "QuitSignals",
+    "ask_token",
+    "build_parser",
+    "folders_text",
+    "main",
+    "report_ready",
+]
 
 _log = logging.getLogger(__name__)
 

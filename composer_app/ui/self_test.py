@@ -1,4 +1,4 @@
-"""``composer-app --self-test``: the whole product, end to end, headless (packaging spec §4).
+"""``composer-app --self-test``: the whole product, end to end, headless (docs/architecture.md §6).
 
 Steps: (1) the ``QApplication`` (offscreen unless ``QT_QPA_PLATFORM`` says otherwise) and the real
 main window, no dialogs; (2) every lazily loaded module (keyring backends, ``websockets``,

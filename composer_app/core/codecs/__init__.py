@@ -1,2 +1,2 @@
 """Pure codecs of the context contract: references, prompt helpers, ids, labels, projection,
-legacy upgrade and clipboard (context-contract.md)."""
+legacy upgrade and clipboard (docs/contract.md)."""

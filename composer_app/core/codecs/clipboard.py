@@ -1,4 +1,5 @@
-"""Clipboard codecs: fragment JSON, its HTML carrier, and what a selection copies (§9.2, §9.3).
+"""Clipboard codecs: fragment JSON, its HTML carrier, and what a selection copies
+(docs/contract.md §9.2, §9.3).
 
 Invariants: the clipboard is untrusted, so ``decode_fragment`` and ``decode_clipboard_html`` return
 ``None`` for anything invalid and never raise; undecodable records are dropped and, of records that

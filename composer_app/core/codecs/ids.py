@@ -1,4 +1,4 @@
-"""Context ids from producer ids (context contract §8).
+"""Context ids from producer ids (docs/contract.md §8).
 
 Producers keep their own id grammars; ids are folded into ``ContextId`` form at the record boundary.
 
@@ -32,10 +32,8 @@ _MASK = 0xFFFFFFFF
 
 
 def _utf16_units(value: str) -> array[int]:
-    units = array("H", value.encode("utf-16-le", "surrogatepass"))
-    if sys.byteorder == "big":
-        units.byteswap()
-    return units
+    native = "utf-16-be" if sys.byteorder == "big" else "utf-16-le"
+    return array("H", value.encode(native, "surrogatepass"))
 
 
 def _fnv1a(units: array[int], basis: int, *, reverse: bool) -> int:
@@ -67,7 +65,8 @@ def to_kind_scoped_context_id(kind: str, producer_id: str) -> str:
 
 
 def producer_id_from_context_id(kind: str, context_id: str) -> str:
-    """``context_id`` without one leading ``kind + "_"`` (used when importing records, §10)."""
+    """``context_id`` without one leading ``kind + "_"`` (used when importing records,
+    docs/contract.md §10)."""
     prefix = kind + "_"
     if context_id.startswith(prefix):
         return context_id[len(prefix) :]

@@ -1,4 +1,4 @@
-"""Paste import planning: how a clipboard fragment's records join a draft (context contract §10).
+"""Paste import planning: how a clipboard fragment's records join a draft (docs/contract.md §10).
 
 Invariants: planning is pure (fresh ids come only from ``new_id``); the draft is never mutated and
 a record the draft already holds (same payload) is mapped to, never imported twice; a new record
@@ -156,7 +156,8 @@ def plan_fragment_import(
     connected_environment_ids: Collection[str],
     new_id: Callable[[], str],
 ) -> ImportPlan:
-    """Plan how ``fragment`` joins a draft whose records are ``draft_records`` (§10).
+    """Plan how ``fragment`` joins a draft whose records are ``draft_records``
+    (docs/contract.md §10).
 
     ``draft_records`` is the draft's record map (``context_id -> record``) or its records in order.
     For each fragment record, in order: map it to a draft record that already holds its payload;

@@ -1,4 +1,4 @@
-"""Label helpers (context contract §12).
+"""Label functions (docs/contract.md §12).
 
 Their results are raw labels and display strings; ``format_reference`` sanitizes labels. Lengths are
 UTF-16 code units. The record arguments are duck-typed (any object with the snake_case attributes
@@ -17,6 +17,8 @@ from composer_app.core.text import WS, collapse_whitespace, cut_utf16, utf16_len
 
 __all__ = [
     "TRUNCATION_MARKER",
+    "PullRequestLike",
+    "ReviewCommentLike",
     "clamp_with_marker",
     "format_range",
     "format_style_change",

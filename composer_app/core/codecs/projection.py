@@ -1,4 +1,4 @@
-"""Provider projection (context contract §6): in-place markers plus one trailing envelope.
+"""Provider projection (docs/contract.md §6): in-place markers plus one trailing envelope.
 
 The persisted message keeps its canonical links; the provider reads ``[Display: label; ref=id]``
 markers in the prose and one ``<t3_context version="1">`` envelope after it, holding one entry per
@@ -9,9 +9,9 @@ Invariants:
 * A text without references is returned unchanged (records are ignored).
 * A context id that occurs more than once in ``records`` resolves to no record: it is marked
   unavailable, never resolved by picking one.
-* Entry bodies and marker labels go through ``escape_captured`` (§6.4), so captured text can
-  neither close the envelope nor forge an entry: when the prose outside the references holds no
-  such tag, the output holds exactly one ``</t3_context>``, at its very end.
+* Entry bodies and marker labels go through ``escape_captured`` (docs/contract.md §6.4), so captured
+  text can neither close the envelope nor forge an entry: when the prose outside the references
+  holds no such tag, the output holds exactly one ``</t3_context>``, at its very end.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ __all__ = [
     "escape_captured",
     "format_provider_marker",
     "project_for_provider",
+    "records_by_id",
 ]
 
 ATTACHMENT_ONLY_BOOTSTRAP_PROMPT = (
@@ -65,14 +66,16 @@ STALE_SOURCE_SENTENCE = (
 ENVELOPE_OPEN = '<t3_context version="1">'
 ENVELOPE_CLOSE = "</t3_context>"
 
-# §6.4: "<" + optional "/" + t3_context|context (ASCII case-insensitive) at a word boundary.
+# docs/contract.md §6.4: "<" + optional "/" + t3_context|context (ASCII case-insensitive) at a word
+# boundary.
 # Explicit classes instead of re.IGNORECASE, which would also fold non-ASCII look-alikes.
 _CAPTURED_TAG = re.compile(r"<(?=/?(?:[Tt]3_)?[Cc][Oo][Nn][Tt][Ee][Xx][Tt](?![A-Za-z0-9_]))")
 _MARKER_BREAKERS = str.maketrans({"\r": " ", "\n": " ", ";": " ", "]": " "})
 
 
 def escape_captured(text: str) -> str:
-    """§6.4: every ``<`` that opens or closes a ``context``/``t3_context`` tag becomes ``&lt;``."""
+    """docs/contract.md §6.4: every ``<`` that opens or closes a ``context``/``t3_context`` tag
+    becomes ``&lt;``."""
     if "<" not in text:
         return text
     return _CAPTURED_TAG.sub("&lt;", text)
@@ -91,7 +94,8 @@ def _display(kind: str) -> str:
 
 
 def format_provider_marker(kind: str, label: str, context_id: str) -> str:
-    """``[<Display>: <clean label>; ref=<context_id>]`` (§6.2); no fallback for an empty label."""
+    """``[<Display>: <clean label>; ref=<context_id>]`` (docs/contract.md §6.2); no fallback for an
+    empty label."""
     clean = escape_captured(collapse_whitespace(label.translate(_MARKER_BREAKERS)).strip(WS))
     return "[" + _display(kind) + ": " + clean + "; ref=" + context_id + "]"
 
@@ -174,7 +178,8 @@ def _review_lines(record: ReviewCommentRecord) -> list[str]:
 
 
 def entry_body(record: RecordBase) -> str:
-    """The unescaped body of a record's envelope entry (§6.3), lines joined with ``\\n``."""
+    """The unescaped body of a record's envelope entry (docs/contract.md §6.3), lines joined with
+    ``\\n``."""
     if isinstance(record, ImageRecord | FileRecord):
         lines = [
             "name: " + record.name,
@@ -225,7 +230,8 @@ def _entry(kind: str, context_id: str, record: RecordBase | None) -> str:
 
 
 def project_for_provider(text: str, records: Sequence[RecordBase]) -> str:
-    """The provider's view of a message (§6.1): markers in place plus the trailing envelope."""
+    """The provider's view of a message (docs/contract.md §6.1): markers in place plus the trailing
+    envelope."""
     refs = collect_references(text)
     if not refs:
         return text

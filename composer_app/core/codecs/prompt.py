@@ -1,4 +1,4 @@
-"""Prompt helpers over canonical prompt Markdown (context contract §5).
+"""Prompt editing over canonical prompt Markdown (docs/contract.md §5).
 
 A record's link is ``format_reference(record.kind, record.context_id, record.label)``. Cursors are
 Python ``str`` indices. Records are duck-typed: anything with ``kind``, ``context_id`` and
@@ -12,11 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
-from composer_app.core.codecs.references import collect_references, format_reference
+from composer_app.core.codecs.references import (
+    collect_references,
+    format_reference,
+    replace_references,
+)
 from composer_app.core.text import WS
 
 __all__ = [
     "PromptEdit",
+    "ReferenceableRecord",
     "append_inline_context_reference",
     "collect_inline_context_ids",
     "ensure_inline_context_references",
@@ -55,16 +60,7 @@ def collect_inline_context_ids(text: str) -> list[str]:
 
 def strip_inline_context_references(text: str) -> str:
     """``text`` without the source text of any reference; nothing else changes."""
-    references = collect_references(text)
-    if not references:
-        return text
-    parts: list[str] = []
-    last = 0
-    for ref in references:
-        parts.append(text[last : ref.start])
-        last = ref.end
-    parts.append(text[last:])
-    return "".join(parts)
+    return replace_references(text, lambda _ref: "")
 
 
 def insert_inline_context_reference(

@@ -1,4 +1,4 @@
-"""The ``t3-context://v1`` reference grammar (context contract §4).
+"""The ``t3-context://v1`` reference grammar (docs/contract.md §4).
 
 A reference is a Markdown link ``[label](t3-context://v1/<kind>/<contextId>)`` (``![..](..)`` for
 images) in message prose. This module formats and parses hrefs, sanitizes labels and finds
@@ -44,7 +44,8 @@ _FAST_PATH_NEEDLE = "](t3-context:"
 
 _HREF = re.compile(r"t3-context://v1/([a-z][a-z0-9-]{0,39})/([A-Za-z0-9_-]{1,128})")
 
-# The §4.3 pattern without its leading ``(!?)``: a pattern that starts with the literal ``[`` lets
+# The docs/contract.md §4.3 pattern without its leading ``(!?)``: a pattern that starts with the
+# literal ``[`` lets
 # the regex engine skip ahead with a fast prefix scan (a leading optional ``!`` disables that and
 # costs ~20x on a 1 MB message); the ``!`` is read back from the character before the match.
 # The bounds are in code points, an upper bound of the UTF-16 bounds (a code point is 1 or 2
@@ -84,7 +85,8 @@ def format_href(kind: str, context_id: str) -> str:
 
 
 def parse_href(href: str) -> tuple[str, str] | None:
-    """``(kind, context_id)`` of a canonical href, else ``None`` (§4.2; never raises)."""
+    """``(kind, context_id)`` of a canonical href, else ``None`` (docs/contract.md §4.2; never
+    raises)."""
     if not isinstance(href, str):
         return None
     match = _HREF.fullmatch(href)
@@ -94,8 +96,8 @@ def parse_href(href: str) -> tuple[str, str] | None:
 
 
 def sanitize_label(label: str, kind: str) -> str:
-    """The display label of a reference (§4.4): no brackets, backslashes or line breaks, WS
-    collapsed and trimmed, at most 200 UTF-16 units, ``kind`` when nothing is left."""
+    """The display label of a reference (docs/contract.md §4.4): no brackets, backslashes or line
+    breaks, WS collapsed and trimmed, at most 200 UTF-16 units, ``kind`` when nothing is left."""
     if (
         len(label) <= LABEL_MAX_CHARS
         and _CLEAN_LABEL.fullmatch(label) is not None
@@ -114,7 +116,7 @@ def format_reference(kind: str, context_id: str, label: str) -> str:
 
 
 def collect_references(text: str) -> list[Reference]:
-    """Every reference in ``text``, in order (§4.3). Never raises."""
+    """Every reference in ``text``, in order (docs/contract.md §4.3). Never raises."""
     if _FAST_PATH_NEEDLE not in text:
         return []
     search = _REFERENCE.search

@@ -1,9 +1,11 @@
-"""Pure rules over decoded sources: panel grouping, labels and the public rule names (§14).
+"""Pure rules over decoded sources: panel grouping, labels and the public rule names
+(docs/sources.md §4, §8).
 
 Invariants: groups come in the order ``used``, ``checked``, ``listed`` and only when non-empty;
 inside ``used`` numbered entries come first in number order, then the rest in wire order; other
 groups keep wire order. Display text built here (account labels, metadata rows, hosts) contains only
-display-safe values and never an entry's private ids, raw provider or raw tool name (§5).
+display-safe values and never an entry's private ids, raw provider or raw tool name
+(docs/sources.md §5).
 
 This module is the public face of the sources rules; the focused siblings hold the details:
 ``sources_privacy`` (display safety), ``sources_links`` (safe links), ``sources_actions`` (action
@@ -71,6 +73,7 @@ __all__ = [
     "open_link",
     "open_tooltip",
     "place_entries",
+    "readable_date",
     "section_labels",
     "sources_action_text",
     "strip_for_share",
@@ -81,7 +84,8 @@ __all__ = [
 USAGES = ("used", "checked", "listed")
 GROUP_HEADERS = {"used": "Used in answer", "checked": "Checked", "listed": "Listed"}
 
-# §5.2: the keys the client renders per type, with their fixed labels, in display order.
+# docs/sources.md §5.2: the keys the client renders per type, with their fixed labels, in display
+# order.
 METADATA_LABELS: dict[str, dict[str, str]] = {
     "connector-file": {
         "folderPath": "Folder",
@@ -123,7 +127,8 @@ _VISIBILITY = {"limited-detail": "Limited details", "private": "Private event"}
 def group_entries(
     entries: Sequence[SourceEntry], numbers: Mapping[str, int]
 ) -> list[tuple[str, list[SourceEntry]]]:
-    """The non-empty panel groups in ``used``, ``checked``, ``listed`` order (§4, §14.5)."""
+    """The non-empty panel groups in ``used``, ``checked``, ``listed`` order
+    (docs/sources.md §4)."""
     groups: list[tuple[str, list[SourceEntry]]] = []
     for usage in USAGES:
         members = [entry for entry in entries if entry.source_usage == usage]
@@ -141,7 +146,8 @@ def usage_counts(entries: Sequence[SourceEntry]) -> dict[str, int]:
 
 
 def sources_action_text(entries: Sequence[SourceEntry]) -> str | None:
-    """``Sources · 2 used · 1 checked``; ``None`` when there is no entry (no action, §1)."""
+    """``Sources · 2 used · 1 checked``; ``None`` when there is no entry (no action,
+    docs/sources.md §1)."""
     if not entries:
         return None
     counts = usage_counts(entries)
@@ -149,7 +155,8 @@ def sources_action_text(entries: Sequence[SourceEntry]) -> str | None:
 
 
 def confidence_band(value: float) -> str:
-    """``strong`` (≥ 0.75), ``partial`` (≥ 0.4) or ``check this``; never a percentage (§3)."""
+    """``strong`` (≥ 0.75), ``partial`` (≥ 0.4) or ``check this``; never a percentage
+    (docs/sources.md §3)."""
     if value >= 0.75:
         return "strong"
     if value >= 0.4:
@@ -160,7 +167,8 @@ def confidence_band(value: float) -> str:
 def account_label(
     entry: SourceEntry, linked_accounts: Mapping[str, str] | None = None
 ) -> str | None:
-    """The account provenance label of §5.3, or ``None`` when no meaningful value qualifies.
+    """The account provenance label of docs/sources.md §5.3, or ``None`` when no meaningful value
+    qualifies.
 
     ``linked_accounts`` maps the connector ids of the user's currently linked accounts to their
     profile label (email, username or name); it is consulted only without a ``sourceAccountLabel``.
@@ -176,7 +184,8 @@ def account_label(
 
 
 def account_provenance(entry: SourceEntry, label: str | None) -> str | None:
-    """``From alice@example.com's Google Drive`` — provenance only, never participation (§5.3)."""
+    """``From alice@example.com's Google Drive`` — provenance only, never participation
+    (docs/sources.md §5.3)."""
     if label is None:
         return None
     return f"From {label}'s {entry.source_label}"
@@ -211,8 +220,8 @@ def _format_value(value: object, key: str = "") -> str:
 
 
 def display_metadata(entry: SourceEntry) -> list[tuple[str, str]]:
-    """``(label, text)`` rows of the keys known for the entry's type (§5.2); unknown keys and
-    unsafe values are not rendered; an ``external-link`` host is derived from its link."""
+    """``(label, text)`` rows of the keys known for the entry's type (docs/sources.md §5.2); unknown
+    keys and unsafe values are not rendered; an ``external-link`` host is derived from its link."""
     labels = METADATA_LABELS[entry.type]
     metadata = dict(entry.metadata or {})
     if entry.type == "external-link":

@@ -1,4 +1,4 @@
-"""Which source actions may be shown, and where they lead (sources contract §8, §10, §14.4).
+"""Which source actions may be shown, and where they lead (docs/sources.md §8, §10).
 
 Invariants: an action is shown only when ``availableActions`` lists it **and** the entry carries
 the data the action needs — ``open`` a safe ``webViewLink``/``itemLink`` (``webViewLink``
@@ -30,7 +30,8 @@ def can_download(entry: SourceEntry) -> bool:
 
 
 def visible_actions(entry: SourceEntry, *, public: bool = False) -> list[str]:
-    """``availableActions`` in wire order minus the actions the entry cannot support (§14.4)."""
+    """``availableActions`` in wire order minus the actions the entry cannot support
+    (docs/sources.md §8)."""
     if public and entry.type != "external-link":
         return []
     shown: list[str] = []
@@ -58,7 +59,8 @@ def needs_open_confirmation(link: str) -> bool:
 
 
 def download_route(thread_id: str, message_id: str, source_id: str) -> str:
-    """The authenticated citation download route of §8 (path segments percent-encoded)."""
+    """The authenticated citation download route of docs/sources.md §8 (path segments
+    percent-encoded)."""
     parts = (quote(part, safe="") for part in (thread_id, message_id, source_id))
     thread, message, source = parts
     return f"/api/threads/{thread}/messages/{message}/sources/{source}/download"

@@ -1,4 +1,4 @@
-"""Rendered Markdown blocks, inline citation numbers and section labels (sources contract §6, §7).
+"""Rendered Markdown blocks, inline citation numbers and section labels (docs/sources.md §6, §7).
 
 Invariants: ``enumerate_blocks`` is the one block enumeration shared by server and client
 (markdown-it-py, CommonMark preset plus ``table``); a token is placed only for a ``used`` entry
@@ -49,7 +49,8 @@ def parse_markdown(markdown: str) -> list[Token]:
 
 
 def counted_tokens(tokens: Sequence[Token]) -> list[tuple[int, str]]:
-    """``(token position, block type)`` of every counted block token, in order (§6.1, §14.7)."""
+    """``(token position, block type)`` of every counted block token, in order
+    (docs/sources.md §6.1)."""
     counted: list[tuple[int, str]] = []
     for position, token in enumerate(tokens):
         if token.type == "paragraph_open":
@@ -61,7 +62,7 @@ def counted_tokens(tokens: Sequence[Token]) -> list[tuple[int, str]]:
 
 
 def enumerate_blocks(markdown: str) -> list[Block]:
-    """The counted blocks of ``markdown`` in document order (§6.1, §14.6)."""
+    """The counted blocks of ``markdown`` in document order (docs/sources.md §6.1)."""
     tokens = parse_markdown(markdown)
     blocks: list[Block] = []
     for index, (position, kind) in enumerate(counted_tokens(tokens)):
@@ -71,7 +72,7 @@ def enumerate_blocks(markdown: str) -> list[Block]:
 
 
 def closed_blocks(blocks: Sequence[Block]) -> list[Block]:
-    """While streaming, only blocks followed by a later block are closed (§6.3)."""
+    """While streaming, only blocks followed by a later block are closed (docs/sources.md §6.3)."""
     return list(blocks[:-1])
 
 
@@ -88,7 +89,8 @@ def _targets(entry: SourceEntry, blocks_by_index: Mapping[int, Block]) -> Block 
 def assign_citation_numbers(
     blocks: Sequence[Block], entries: Sequence[SourceEntry], previous: Mapping[str, int]
 ) -> dict[str, int]:
-    """``previous`` plus a number for each newly placed entry, by first appearance (§6.3, §14.8)."""
+    """``previous`` plus a number for each newly placed entry, by first appearance
+    (docs/sources.md §6.3)."""
     numbers = dict(previous)
     next_number = max(previous.values(), default=0) + 1
     by_block = place_entries(blocks, entries)
@@ -103,7 +105,8 @@ def assign_citation_numbers(
 def place_entries(
     blocks: Sequence[Block], entries: Sequence[SourceEntry]
 ) -> dict[int, list[SourceEntry]]:
-    """Block index → the entries structurally attached to it, in wire order, once each (§6.2)."""
+    """Block index → the entries structurally attached to it, in wire order, once each
+    (docs/sources.md §6.2)."""
     blocks_by_index = {block.index: block for block in blocks}
     placed: dict[int, list[SourceEntry]] = {}
     for entry in entries:
@@ -133,7 +136,7 @@ def section_labels(
     segments: Iterable[GroundingSegment | Mapping[str, object]],
     block_count: int,
 ) -> dict[int, str]:
-    """Block index → ``Source-backed`` / ``General knowledge`` before it (§7, §14.3)."""
+    """Block index → ``Source-backed`` / ``General knowledge`` before it (docs/sources.md §7)."""
     if grounding_mode != "mixed":
         return {}
     decoded: list[GroundingSegment] = []

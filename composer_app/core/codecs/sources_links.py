@@ -1,6 +1,6 @@
 """Open targets of a source entry: the safe-link rule, the shown host and the identity URL.
 
-Invariants (sources contract §8, §11): a link is safe only when it is an absolute ``http``/``https``
+Invariants (docs/sources.md §8, §11): a link is safe only when it is an absolute ``http``/``https``
 URL of at most 2,048 UTF-16 units with a non-empty host and no user-info (and, defensively, no
 whitespace, control characters or backslashes); ``open_link`` only ever returns a safe link;
 ``canonical_link`` is the merge identity of an ``external-link`` entry, never a display value.
@@ -39,7 +39,8 @@ def _split(url: object) -> SplitResult | None:
 
 
 def is_safe_link(url: object) -> bool:
-    """The link rule of §8: absolute http(s), non-empty host, no user-info, at most 2,048 units."""
+    """The link rule of docs/sources.md §8: absolute http(s), non-empty host, no user-info, at most
+    2,048 units."""
     return _split(url) is not None
 
 
@@ -64,8 +65,9 @@ def _punycode_host(host: str) -> str:
 
 
 def canonical_link(url: str) -> str | None:
-    """The §11 identity of a URL: lower-cased scheme and host, no default port, fragment,
-    ``utm_*``/``fbclid``/``gclid`` parameters or trailing slash. ``None`` for an unsafe link."""
+    """The docs/sources.md §11 identity of a URL: lower-cased scheme and host, no default port,
+    fragment, ``utm_*``/``fbclid``/``gclid`` parameters or trailing slash. ``None`` for an unsafe
+    link."""
     parts = _split(url)
     if parts is None or parts.hostname is None:
         return None

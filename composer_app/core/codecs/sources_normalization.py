@@ -1,9 +1,9 @@
-"""The server's source normalization pipeline (sources contract §11, §14.14).
+"""The server's source normalization pipeline (docs/sources.md §11).
 
 Invariants: the output is a valid wire ``sources`` value (or ``None``) whose entries pass every
-rule of §2-§5 and §8; duplicates (same id, or same identity key) are merged into the first one's
-position with the strongest usage (``used`` > ``checked`` > ``listed``); at most 100 entries
-remain, ``listed`` dropped first, then ``checked``, from the end; in public mode only
+rule of docs/sources.md §2-§5 and §8; duplicates (same id, or same identity key) are merged into the
+first one's position with the strongest usage (``used`` > ``checked`` > ``listed``); at most 100
+entries remain, ``listed`` dropped first, then ``checked``, from the end; in public mode only
 ``external-link`` entries remain, with no private fields and at most ``open``.
 ``normalize_sources`` is idempotent.
 """
@@ -29,7 +29,8 @@ _PUBLIC_PRIVATE_FIELDS = ("connectorId", "fileId", "itemId")
 
 
 def identity_key(entry: SourceEntry) -> Hashable | None:
-    """The §11 merge identity besides ``id``: ``fileId``, canonical URL, or provider + itemId."""
+    """The docs/sources.md §11 merge identity besides ``id``: ``fileId``, canonical URL, or provider
+    + itemId."""
     if entry.type == "connector-file":
         return ("connector-file", entry.file_id) if entry.file_id else None
     if entry.type == "external-link":
@@ -111,12 +112,13 @@ def _gate(entry: SourceEntry, *, public: bool) -> SourceEntry | None:
 
 
 def normalize_entries(raw: object, *, public: bool) -> list[SourceEntry]:
-    """Steps 1-3 of §11 on a raw ``sources`` value."""
+    """Steps 1-3 of docs/sources.md §11 on a raw ``sources`` value."""
     decoded = decode_entries(raw, limit=None, keep_repeats=True)
     gated = [g for e in merge_duplicates(decoded) if (g := _gate(e, public=public)) is not None]
     return cap_entries(merge_duplicates(gated))
 
 
 def normalize_sources(raw: object, *, public: bool) -> dict[str, Any] | None:
-    """The wire ``sources`` value to persist, or ``None`` when no entry remains (§11, §14.14)."""
+    """The wire ``sources`` value to persist, or ``None`` when no entry remains
+    (docs/sources.md §11)."""
     return encode_sources(normalize_entries(raw, public=public))

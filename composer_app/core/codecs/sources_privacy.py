@@ -1,4 +1,4 @@
-"""Display safety of source metadata (sources contract §5.2, §5.3, §14.9-§14.11).
+"""Display safety of source metadata (docs/sources.md §5.2, §5.3).
 
 Invariant: a value for which ``is_display_safe`` is false never reaches a display field — it is a
 placeholder (``unknown``, ``#unknown``, ``n/a``, ...) or looks like an opaque identifier (a UUID, a
@@ -48,12 +48,13 @@ MetadataValue = str | int | float | bool | list[str]
 
 
 def is_placeholder(value: str) -> bool:
-    """True for a placeholder label (§5.2), compared after trimming and case-folding."""
+    """True for a placeholder label (docs/sources.md §5.2), compared after trimming and
+    case-folding."""
     return trim(value).casefold() in PLACEHOLDERS
 
 
 def is_opaque_id(value: str, private_ids: Iterable[str] = ()) -> bool:
-    """True when the trimmed ``value`` looks like an opaque identifier (§5.2, §14.9, §14.10)."""
+    """True when the trimmed ``value`` looks like an opaque identifier (docs/sources.md §5.2)."""
     text = trim(value)
     if _UUID.fullmatch(text) or _SLACK_ID.fullmatch(text) or _DIGIT_RUN.fullmatch(text):
         return True
@@ -70,7 +71,7 @@ def is_opaque_id(value: str, private_ids: Iterable[str] = ()) -> bool:
 
 
 def is_display_safe(value: object, private_ids: Iterable[str] = ()) -> bool:
-    """The display-safety test of §5.2 for one metadata value or label.
+    """The display-safety test of docs/sources.md §5.2 for one metadata value or label.
 
     Strings fail when they are placeholders or opaque ids; numbers and booleans pass; a list passes
     when at least one item passes (``display_safe_value`` keeps only those); anything else fails.

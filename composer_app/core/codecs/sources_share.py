@@ -1,4 +1,4 @@
-"""Shared snapshots and thread exports without private source data (sources contract §10, §14.13).
+"""Shared snapshots and thread exports without private source data (docs/sources.md §10).
 
 Invariants: a shared or exported message keeps, per source entry, only ``id``, ``type``,
 ``sourceLabel``, ``sourceUsage``, ``title``, ``readinessHint``, ``recencyHint`` and
@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import html
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -127,19 +128,34 @@ def _escape_md(text: str) -> str:
     return "".join("\\" + c if c in "\\`*_[]<>|" else c for c in text)
 
 
+@dataclass(frozen=True)
+class _SharedMessage:
+    """One message as both exports see it: stripped for sharing, its citations numbered."""
+
+    text: str
+    is_assistant: bool
+    entries: list[SourceEntry]
+    numbers: dict[str, int]
+    groups: dict[int, list[tuple[int, str]]]
+
+
+def _shared_message(message: Mapping[str, Any]) -> _SharedMessage:
+    shared = strip_for_share(message)
+    text = shared["text"] if isinstance(shared.get("text"), str) else ""
+    entries = decode_sources(shared.get("sources"))
+    numbers = _numbers(text, entries)
+    groups = citation_tokens(enumerate_blocks(text), entries, numbers)
+    return _SharedMessage(text, shared.get("role") == "assistant", entries, numbers, groups)
+
+
 def export_markdown(messages: Iterable[Mapping[str, Any]]) -> str:
     """A thread as Markdown: message text with plain-number tokens and a titles-only source list."""
     parts: list[str] = []
-    for message in messages:
-        shared = strip_for_share(message)
-        text = shared["text"] if isinstance(shared.get("text"), str) else ""
-        role = "Assistant" if shared.get("role") == "assistant" else "User"
-        entries = decode_sources(shared.get("sources"))
-        numbers = _numbers(text, entries)
-        groups = citation_tokens(enumerate_blocks(text), entries, numbers)
-        section = [f"### {role}", "", _markdown_body(text, groups)]
-        if entries:
-            section += ["", "**Sources**", *_sources_markdown(entries, numbers)]
+    for message in map(_shared_message, messages):
+        role = "Assistant" if message.is_assistant else "User"
+        section = [f"### {role}", "", _markdown_body(message.text, message.groups)]
+        if message.entries:
+            section += ["", "**Sources**", *_sources_markdown(message.entries, message.numbers)]
         parts.append("\n".join(section))
     return "\n\n".join(parts) + "\n"
 
@@ -283,17 +299,12 @@ def export_html(messages: Iterable[Mapping[str, Any]], *, title: str = "Thread")
         f'<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>',
         f"<style>{_PAGE_CSS}</style></head><body>",
     ]
-    for message in messages:
-        shared = strip_for_share(message)
-        text = shared["text"] if isinstance(shared.get("text"), str) else ""
-        role = "assistant" if shared.get("role") == "assistant" else "user"
-        entries = decode_sources(shared.get("sources"))
-        numbers = _numbers(text, entries)
-        groups = citation_tokens(enumerate_blocks(text), entries, numbers)
+    for message in map(_shared_message, messages):
+        role = "assistant" if message.is_assistant else "user"
         parts.append(f'<article class="message {role}">')
-        parts.append(_body_html(text, groups))
-        if entries:
-            parts.append(_sources_html(entries, numbers))
+        parts.append(_body_html(message.text, message.groups))
+        if message.entries:
+            parts.append(_sources_html(message.entries, message.numbers))
         parts.append("</article>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

@@ -1,4 +1,4 @@
-"""The clipboard fragment: records copied together with their Markdown (context contract §9.1).
+"""The clipboard fragment: records copied together with their Markdown (docs/contract.md §9.1).
 
 Invariants: a fragment never carries bytes or URLs (binaries are resolved by the receiving side);
 ``version`` is exactly the integer 1 (``1.0`` counts, ``true`` does not); ``source`` ids are

@@ -1,6 +1,6 @@
 """Environment and attachment wire shapes: ``GET /api/environment``, uploads and asset URLs.
 
-Invariants: the same camelCase models as the rest of the protocol (``wire.WireModel``); the
+Invariants: the same camelCase models as the rest of the protocol (``WireModel``); the
 environment id is stable for a server's data; capabilities default to "not offered", so a peer that
 omits one is treated as lacking it (a message is then folded to legacy text).
 """
@@ -11,7 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from composer_app.core.contracts.wire import PROTOCOL_VERSION, Id, NonNegInt, WireModel
+from composer_app.core.contracts.wire import PROTOCOL_VERSION, Id, NonNegInt
+from composer_app.core.contracts.wire_model import WireModel
 
 
 class UploadLimit(WireModel):

@@ -1,4 +1,4 @@
-"""Field types of the wire contract (context contract §0.3, §0.4) as pydantic annotations.
+"""Field types of the wire contract (docs/contract.md §0.3, §0.4) as pydantic annotations.
 
 Invariants: every bound is counted in UTF-16 code units; strings are never coerced from other JSON
 types; integers are JSON integers (``3`` or ``3.0``) in ``0 ≤ n ≤ 2**53 - 1``, never booleans;
@@ -93,7 +93,7 @@ def json_version(value: Any) -> int:
 
 
 def not_null(value: Any) -> Any:
-    """Optional (non-nullable) fields: an explicit JSON null is invalid (§15b.2)."""
+    """Optional (non-nullable) fields: an explicit JSON null is invalid (docs/contract.md §0.3)."""
     if value is None:
         raise ValueError("must not be null (omit the key instead)")
     return value

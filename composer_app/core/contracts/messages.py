@@ -1,4 +1,4 @@
-"""``MessageContext``: the records of one message (context contract §3).
+"""``MessageContext``: the records of one message (docs/contract.md §3).
 
 Decoding runs three stages in order: raw checks on the undecoded array (fatal), per-record decoding
 (a bad record is dropped and its siblings kept), then uniqueness of the trimmed context ids (fatal).
@@ -108,6 +108,7 @@ def message_context_of(records: list[RecordBase]) -> MessageContext | None:
 __all__ = [
     "MessageContext",
     "decode_message_context",
+    "decode_records_dropping",
     "describe_validation_error",
     "encode_message_context",
     "message_context_of",

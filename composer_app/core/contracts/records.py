@@ -1,4 +1,4 @@
-"""Context records, version 1 (context contract §2): the open union of typed payloads.
+"""Context records, version 1 (docs/contract.md §2): the open union of typed payloads.
 
 Text carries position, records carry payload; records never carry bytes (image and file records
 bind to an attachment by ``attachmentId``). A record whose kind is known is validated by that
@@ -9,12 +9,10 @@ already-trimmed record ``x``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Discriminator,
     Field,
     Tag,
@@ -23,7 +21,6 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic.alias_generators import to_camel
 
 from composer_app.core.contracts.fields import (
     KIND_PATTERN,
@@ -51,6 +48,7 @@ from composer_app.core.contracts.fields import (
     Version,
     not_null,
 )
+from composer_app.core.contracts.wire_model import WireModel
 from composer_app.core.errors import ContractError
 from composer_app.core.limits import (
     MAX_PREVIEW_ELEMENT_IDS,
@@ -73,34 +71,6 @@ KNOWN_KINDS: tuple[str, ...] = (
     "thread",
 )
 _KNOWN = frozenset(KNOWN_KINDS)
-
-_MODEL_CONFIG = ConfigDict(
-    frozen=True,
-    extra="ignore",
-    alias_generator=to_camel,
-    populate_by_name=True,
-    hide_input_in_errors=True,
-)
-
-
-class WireModel(BaseModel):
-    """A frozen wire object: camelCase on the wire, snake_case in Python, unknown keys ignored.
-
-    ``_optional`` lists the attributes that are omitted on encode when unset (None); every other
-    attribute is always written, ``null`` included.
-    """
-
-    model_config = _MODEL_CONFIG
-    _optional: ClassVar[frozenset[str]] = frozenset()
-
-    def to_wire(self) -> dict[str, Any]:
-        """The wire dict of this object (camelCase keys, unset optional fields omitted)."""
-        data = self.model_dump(by_alias=True, exclude=self._unset_optionals() or None)
-        return data
-
-    def _unset_optionals(self) -> set[str]:
-        return {name for name in self._optional if getattr(self, name) is None}
-
 
 # ------------------------------------------------------------------------------------------------
 # Nested shapes
@@ -231,16 +201,6 @@ class ElementRecord(RecordBase):
 class PreviewAnnotationRecord(RecordBase):
     """A preview annotation: a comment on a page region with requested visual changes."""
 
-    _optional: ClassVar[frozenset[str]] = frozenset(
-        {
-            "elements",
-            "element_ids",
-            "region_count",
-            "stroke_count",
-            "style_change_details",
-            "screenshot_context_id",
-        }
-    )
 
     kind: Literal["preview-annotation"]
     annotation_id: ShortString
@@ -264,9 +224,6 @@ class PreviewAnnotationRecord(RecordBase):
 class ReviewCommentRecord(RecordBase):
     """A review comment on a diff range, or a pull-request summary (``pullRequest``)."""
 
-    _optional: ClassVar[frozenset[str]] = frozenset(
-        {"fence_language", "source_revision", "source_stale", "pull_request"}
-    )
 
     kind: Literal["review-comment"]
     section_id: Name

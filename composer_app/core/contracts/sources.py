@@ -1,12 +1,13 @@
-"""Assistant response sources and message-level grounding metadata (sources contract §2-§7, §14).
+"""Assistant response sources and message-level grounding metadata (docs/sources.md §2-§7).
 
-Invariants: a decoded ``SourceEntry`` satisfies every bound of §3; its display fields hold no
-placeholder (§5.2) and its ``sourceAccountLabel`` and ``metadata`` values pass ``is_display_safe``
-against the entry's own private ids; its links are safe (§8). Decoding never fails a message:
-bad optional fields are dropped from their entry, bad entries and grounding items are dropped one
-by one, and ``decode_sources``/``decode_grounding`` never raise. Models are frozen (shallowly:
-list and dict attributes are the decoded values, not to be mutated) and use snake_case attributes
-with camelCase aliases.
+Invariants: a decoded ``SourceEntry`` satisfies every bound of docs/sources.md §3; its display
+fields hold no placeholder (docs/sources.md §5.2) and its ``sourceAccountLabel`` and ``metadata``
+values pass ``is_display_safe`` against the entry's own private ids; its links are safe
+(docs/sources.md §8). Decoding never fails a message: bad optional fields are dropped from their
+entry, bad entries and grounding items are dropped one by one, and
+``decode_sources``/``decode_grounding`` never raise. Models are frozen (shallowly: list and dict
+attributes are the decoded values, not to be mutated) and use snake_case attributes with camelCase
+aliases.
 """
 
 from __future__ import annotations
@@ -217,7 +218,8 @@ _MODEL_CONFIG = ConfigDict(
 
 
 class CitationTarget(BaseModel):
-    """Structural placement of an inline token: a rendered block's index and type (§6)."""
+    """Structural placement of an inline token: a rendered block's index and type
+    (docs/sources.md §6)."""
 
     model_config = _MODEL_CONFIG
 
@@ -226,7 +228,7 @@ class CitationTarget(BaseModel):
 
 
 class SourceEntry(BaseModel):
-    """One source of an assistant message (§3); fields in the order of the §3 table."""
+    """One source of an assistant message (docs/sources.md §3); fields in the order of its table."""
 
     model_config = _MODEL_CONFIG
 
@@ -254,7 +256,7 @@ class SourceEntry(BaseModel):
 
     @property
     def private_ids(self) -> tuple[str, ...]:
-        """The resolution ids that no display field may repeat (§5.2)."""
+        """The resolution ids that no display field may repeat (docs/sources.md §5.2)."""
         ids = (self.connector_id, self.file_id, self.item_id)
         return tuple(value for value in ids if value is not None)
 
@@ -280,7 +282,8 @@ class MessageSources(BaseModel):
 
 
 class GroundingSegment(BaseModel):
-    """An inclusive range of rendered blocks with its mode and contributor categories only (§7)."""
+    """An inclusive range of rendered blocks with its mode and contributor categories only
+    (docs/sources.md §7)."""
 
     model_config = _MODEL_CONFIG
 
@@ -299,7 +302,7 @@ class GroundingSegment(BaseModel):
 
 
 class Grounding(BaseModel):
-    """Message-level grounding metadata (§2, §7); empty lists when absent."""
+    """Message-level grounding metadata (docs/sources.md §2, §7); empty lists when absent."""
 
     model_config = _MODEL_CONFIG
 
@@ -346,8 +349,8 @@ _PRIVATE_KEYS = ("connectorId", "fileId", "itemId")
 
 
 def decode_entry(raw: object) -> SourceEntry | None:
-    """One entry by §2/§3/§5.2/§8: ``None`` when a required field is bad; bad optional fields
-    are dropped; unknown keys are ignored."""
+    """One entry by docs/sources.md §2/§3/§5.2/§8: ``None`` when a required field is bad; bad
+    optional fields are dropped; unknown keys are ignored."""
     if not isinstance(raw, Mapping):
         return None
     values: dict[str, Any] = {}
@@ -384,7 +387,7 @@ def decode_entries(
     obj: object, *, limit: int | None = MAX_SOURCE_ENTRIES, keep_repeats: bool = False
 ) -> list[SourceEntry]:
     """The valid entries of a ``sources`` value in wire order; a later repeat of a kept id is
-    dropped unless ``keep_repeats`` (the server merges repeats instead, §11)."""
+    dropped unless ``keep_repeats`` (the server merges repeats instead, docs/sources.md §11)."""
     if not isinstance(obj, Mapping) or "version" not in obj:
         return []
     try:
@@ -408,17 +411,19 @@ def decode_entries(
 
 
 def decode_sources(obj: object) -> list[SourceEntry]:
-    """A message's ``sources`` value to its first 100 valid entries (§14.1); never raises."""
+    """A message's ``sources`` value to its first 100 valid entries (docs/sources.md §2); never
+    raises."""
     return decode_entries(obj)
 
 
 def encode_entry(entry: SourceEntry) -> dict[str, Any]:
-    """The wire object of one entry; unset optional fields omitted, keys in §3 order."""
+    """The wire object of one entry; unset optional fields omitted, keys in docs/sources.md §3
+    order."""
     return entry.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 def encode_sources(entries: Iterable[SourceEntry]) -> dict[str, Any] | None:
-    """``{"version": 1, "entries": [...]}``, or ``None`` for no entries (§14.1)."""
+    """``{"version": 1, "entries": [...]}``, or ``None`` for no entries (docs/sources.md §2)."""
     encoded = [encode_entry(entry) for entry in entries]
     if not encoded:
         return None
@@ -430,7 +435,8 @@ _SEGMENT_KEYS = ("blockStart", "blockEnd", "groundingMode", "contributors")
 
 
 def decode_segment(raw: object) -> GroundingSegment | None:
-    """One grounding segment, only its four keys (§7); invalid contributors dropped one by one."""
+    """One grounding segment, only its four keys (docs/sources.md §7); invalid contributors dropped
+    one by one."""
     if not isinstance(raw, Mapping) or not isinstance(raw.get("contributors"), list):
         return None
     contributors: list[str] = []
@@ -448,7 +454,7 @@ def clean_segments(
     segments: Iterable[GroundingSegment], block_count: int | None = None
 ) -> list[GroundingSegment]:
     """Segments inside ``block_count`` blocks, sorted by start, overlaps with earlier ones dropped,
-    at most 200 (§7, §14.2)."""
+    at most 200 (docs/sources.md §7)."""
     candidates = [s for s in segments if block_count is None or s.block_end < block_count]
     kept: list[GroundingSegment] = []
     for segment in sorted(candidates, key=lambda s: s.block_start):
@@ -459,7 +465,7 @@ def clean_segments(
 
 
 def decode_grounding(metadata: object, block_count: int | None = None) -> Grounding:
-    """The grounding part of a message's ``metadata`` (§7, §14.2); never raises."""
+    """The grounding part of a message's ``metadata`` (docs/sources.md §7); never raises."""
     if not isinstance(metadata, Mapping):
         return Grounding()
     mode = metadata.get("groundingMode")

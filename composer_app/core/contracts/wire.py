@@ -13,25 +13,23 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     PlainSerializer,
     TypeAdapter,
     ValidationError,
     model_validator,
 )
-from pydantic.alias_generators import to_camel
 
 from composer_app.core.contracts.messages import (
     MessageContext,
     decode_message_context,
     encode_message_context,
 )
+from composer_app.core.contracts.wire_model import WireModel
 from composer_app.core.errors import ContractError
 
 PROTOCOL_VERSION = 1
@@ -72,22 +70,6 @@ WireContext = Annotated[
     BeforeValidator(_to_context),
     PlainSerializer(_from_context, return_type=dict),
 ]
-
-
-class WireModel(BaseModel):
-    """Base of every wire shape: frozen, camelCase aliases, unknown keys ignored."""
-
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        populate_by_name=True,
-        extra="ignore",
-        frozen=True,
-        strict=False,
-    )
-
-    def to_wire(self) -> JsonObject:
-        """The camelCase JSON object (unset optional fields omitted)."""
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 NonNegInt = Annotated[int, Field(ge=0, strict=True)]
@@ -490,11 +472,7 @@ class SubscribeFrame(WireModel):
     stream: Stream
     after_sequence: NonNegInt | None = None
 
-    def to_wire(self) -> JsonObject:
-        """Keeps ``afterSequence: null`` (it asks for a snapshot)."""
-        data = super().to_wire()
-        data["afterSequence"] = self.after_sequence
-        return data
+    _null_written: ClassVar[frozenset[str]] = frozenset({"after_sequence"})  # null: a snapshot
 
 
 class UnsubscribeFrame(WireModel):

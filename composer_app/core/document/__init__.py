@@ -1,4 +1,4 @@
-"""The composer's draft model, Qt-free (context contract §11).
+"""The composer's draft model, Qt-free (docs/contract.md §11).
 
 A draft is the canonical prompt Markdown plus an ordered record map, a per-record state and the
 image shelf order. The editor is a rendering of it: rebuilding the editor from the prompt restores

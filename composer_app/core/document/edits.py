@@ -1,4 +1,4 @@
-"""Edits of the record map that follow the prompt (context contract §11, Removal).
+"""Edits of the record map that follow the prompt (docs/contract.md §11, Removal).
 
 Invariants: a record stays in the sendable draft only while a reference in the prompt points at it,
 except images when the draft keeps a shelf; a record that leaves goes to the tombstone cache and

@@ -1,4 +1,4 @@
-"""Building what Send emits from a draft (context contract §11, Sending).
+"""Building what Send emits from a draft (docs/contract.md §11, Sending).
 
 Invariants: the text is the canonical prompt trimmed of WS, with the links of expired terminal
 excerpts removed; the records are the held, usable ones in the contract order (terminal,
@@ -53,7 +53,7 @@ def expired_tooltip(label: str) -> str:
 
 
 def ordered_records(draft: Draft, usable: dict[str, Any]) -> list[Any]:
-    """``usable`` (a subset of the draft's records) in the send order of §11."""
+    """``usable`` (a subset of the draft's records) in the send order of docs/contract.md §11."""
     by_kind: dict[str, list[Any]] = {}
     for record in usable.values():
         by_kind.setdefault(record.kind, []).append(record)

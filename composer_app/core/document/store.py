@@ -94,8 +94,7 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def _fsync_directory(directory: Path) -> None:
-    if os.name != "posix":
-        return
+    """Make the rename durable where directories can be opened (POSIX); elsewhere a no-op."""
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
         try:

@@ -40,7 +40,8 @@ LISTING_MAX_ENTRIES = 50
 
 @dataclass(frozen=True, slots=True)
 class SourceRef:
-    """How one document is described as a ``SourceEntry`` (ids stay private, §5.1)."""
+    """How one document is described as a ``SourceEntry`` (ids stay private,
+    docs/sources.md §5.1)."""
 
     id: str
     type: str

@@ -79,7 +79,8 @@ def _rfc3339(mtime_ns: int) -> str:
 
 
 def _source_id(prefix: str, value: str) -> str:
-    """A §3 entry id: ``prefix:value`` when it fits the id rule, else ``prefix:`` and a hash."""
+    """A docs/sources.md §3 entry id: ``prefix:value`` when it fits the id rule, else ``prefix:``
+    and a hash."""
     candidate = f"{prefix}:{value}"
     if len(candidate) <= 128 and re.fullmatch(r"[A-Za-z0-9_.:-]+", candidate):
         return candidate

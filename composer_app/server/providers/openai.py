@@ -3,7 +3,7 @@
 Invariants: the API key is read per turn (keyring, then environment), sent only as the
 ``Authorization`` header of requests to the configured base URL, and never logged, stored or put
 into an event (every failure text has it redacted); the system message always carries the
-no-Sources-section instruction (sources contract §9); a turn ends with exactly one ``Done`` (after
+no-Sources-section instruction (docs/sources.md §9); a turn ends with exactly one ``Done`` (after
 ``data: [DONE]`` or a ``finish_reason``) or one ``Failed`` with a readable reason: HTTP errors,
 connection failures, a stream silent for ``idle_timeout`` seconds, a turn longer than
 ``total_timeout`` seconds and a stream cut before its end all fail; URL citations and a
@@ -93,7 +93,8 @@ def _error_message(status: int, body: bytes) -> str:
 
 def build_messages(request: TurnRequest,
                    attachments: ChatAttachments | None = None) -> list[dict[str, Any]]:
-    """The chat messages of one turn: instructions (with §9), history, then the user input."""
+    """The chat messages of one turn: instructions (with docs/sources.md §9), history, then the user
+    input."""
     instructions = request.instructions.strip()
     if SOURCES_INSTRUCTION not in instructions:
         instructions = f"{instructions}\n\n{SOURCES_INSTRUCTION}".strip()

@@ -1,13 +1,14 @@
 """Reading a projected provider input back into the question and its context entries.
 
-The provider input is ``project_for_provider(text, records)`` (context contract §6): prose with
+The provider input is ``project_for_provider(text, records)`` (docs/contract.md §6): prose with
 ``[Display: label; ref=id]`` markers, then one trailing ``<t3_context version="1">`` envelope. The
 local provider needs both halves: the prose (with markers read as their labels) is the question,
 and each available envelope entry is a context passage (terminal text, review comment, ...).
 
 Invariants: the envelope is recognised only as the exact trailing form the projection writes, so
-captured text cannot forge an entry (§6.4 escapes every ``<context``/``<t3_context`` inside bodies);
-unavailable entries carry no text and are skipped; a prompt without an envelope is all question.
+captured text cannot forge an entry (docs/contract.md §6.4 escapes every
+``<context``/``<t3_context`` inside bodies); unavailable entries carry no text and are skipped; a
+prompt without an envelope is all question.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """URL citations of an OpenAI-compatible answer mapped to ``external-link`` sources and grounding.
 
-Invariants: only ``url_citation`` annotations with a safe link (sources contract §8) become entries;
+Invariants: only ``url_citation`` annotations with a safe link (docs/sources.md §8) become entries;
 one entry per canonical URL, in first-citation order, each ``used`` with at most ``open``; an entry
 gets a ``citationTarget`` only when its cited character range starts inside a rendered, targetable
 block of the final text (never a code block), and it is the first citation of that URL; grounding

@@ -77,5 +77,5 @@ def _select_provider(svc: object, command: object, status: int) -> None:
     select(getattr(command, "thread_id", ""), name)
 
 
-# A plain Starlette route: the hot path skips FastAPI's dependency and body machinery.
+# Registered by ``build_app`` as a plain Starlette route (the hot path).
 route = Route("/api/commands", post_command, methods=["POST"])

@@ -11,8 +11,11 @@ from __future__ import annotations
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from composer_app.core.contracts.wire_model import wire_object
 
 T = TypeVar("T")
 JsonObject = dict[str, Any]
@@ -46,18 +49,11 @@ class StoredEvent:
     user_id: str
 
     def to_wire(self) -> JsonObject:
-        """The event envelope of sync-and-server §4."""
-        data: JsonObject = {
-            "sequence": self.sequence,
-            "eventId": self.event_id,
-            "type": self.event_type,
-            "threadId": self.thread_id,
-            "occurredAt": self.occurred_at,
-        }
-        if self.command_id is not None:
-            data["commandId"] = self.command_id
-        data["payload"] = self.payload
-        return data
+        """The event envelope of docs/protocol.md §4."""
+        return wire_object(sequence=self.sequence, event_id=self.event_id,
+                           type=self.event_type, thread_id=self.thread_id,
+                           occurred_at=self.occurred_at, command_id=self.command_id,
+                           payload=self.payload)
 
 
 @dataclass(frozen=True)
@@ -143,6 +139,14 @@ class Transaction(ABC):
         command_id: str | None = None,
     ) -> StoredEvent:
         """Append one event (sequence assigned here) and bump the thread's ``last_sequence``."""
+
+    @abstractmethod
+    def savepoint(self) -> AbstractContextManager[None]:
+        """A block whose writes are all undone if it raises (the exception propagates).
+
+        Events appended inside the block are forgotten with it; the writes made before the block
+        stay. Savepoints nest.
+        """
 
     @abstractmethod
     def max_sequence(self) -> int: ...

@@ -7,7 +7,8 @@ Invariants: every statement is parameterized; JSON columns hold compact JSON; a 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from composer_app.core.contracts.wire import format_timestamp
@@ -143,6 +144,7 @@ class SqlTransaction(SqlQueries, Transaction):
         self.events: list[StoredEvent] = []
         self._streams: dict[str, tuple[str, int]] = {}  # thread -> (owner, last stream_version)
         self._last_sequences: dict[str, int] = {}  # thread -> last appended sequence
+        self._savepoints = 0  # savepoints opened so far (each gets its own name)
 
     def finalize(self) -> None:
         """Write each touched thread's ``last_sequence`` once (called right before commit)."""
@@ -162,10 +164,25 @@ class SqlTransaction(SqlQueries, Transaction):
             raise LookupError(f"append_event: no thread {thread_id}")
         return row[0], int(row[1])
 
-    def forget_streams(self) -> None:
-        """Drop cached stream versions (after a rollback to a savepoint)."""
-        self._streams.clear()
-        self._last_sequences.clear()
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """SQL ``SAVEPOINT``; a raising block rolls back to it and drops what it appended."""
+        self._savepoints += 1
+        name = f"block_{self._savepoints}"
+        events = len(self.events)
+        streams = dict(self._streams)
+        last_sequences = dict(self._last_sequences)
+        self._x(f"SAVEPOINT {name}", ())
+        try:
+            yield
+        except BaseException:
+            self._x(f"ROLLBACK TO SAVEPOINT {name}", ())
+            self._x(f"RELEASE SAVEPOINT {name}", ())
+            del self.events[events:]
+            self._streams = streams
+            self._last_sequences = last_sequences
+            raise
+        self._x(f"RELEASE SAVEPOINT {name}", ())
 
     def append_event(self, thread_id: str, event_type: str, payload: JsonObject, *,
                      device_id: str | None = None, command_id: str | None = None) -> StoredEvent:

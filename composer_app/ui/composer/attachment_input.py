@@ -229,7 +229,8 @@ class AttachmentInput(QObject):
 
     # -- fragments -----------------------------------------------------------------------------
     def paste_fragment(self, action: FragmentPaste) -> None:
-        """Import the fragment's records (§10) and insert its text; binaries are fetched."""
+        """Import the fragment's records (docs/contract.md §10) and insert its text; binaries are
+        fetched."""
         draft = self._editor.draft
         uploads = self.uploads
         connected = uploads.connected_environment_ids() | {self.environment_id}

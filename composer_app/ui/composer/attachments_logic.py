@@ -319,5 +319,5 @@ def send_notice(pending: Sequence[str], failed: Sequence[str]) -> tuple[bool, No
 
 
 def fetch_failure_notice(name: str, reason: str) -> Notice:
-    """The paste-import failure toast (context contract §10)."""
+    """The paste-import failure toast (docs/contract.md §10)."""
     return Notice(f"Couldn't bring {name} into this message", reason)

@@ -59,7 +59,7 @@ def fresh_mime_data() -> QMimeData:
 
 def copy_mime_data(markdown: str, records: Mapping[str, Any] | Iterable[Any],
                    source: FragmentSource, html: str | None = None) -> QMimeData:
-    """The three formats of a copy (context contract §9.3), as a fresh ``QMimeData``.
+    """The three formats of a copy (docs/contract.md §9.3), as a fresh ``QMimeData``.
 
     ``html`` is the rendered rich text (the transcript's), used inside the carrier when given.
     """

@@ -1,7 +1,7 @@
 """Pure decisions of a composer paste or drop: which clipboard source wins and what it becomes.
 
 The Qt side (``mime.py``) reads a ``QMimeData`` into a ``ClipboardOffer``; ``choose_paste`` picks
-one action in the order of the composer recipe (§7): plain-paste flag, our fragment (either MIME
+one action in the order of docs/architecture.md §4: plain-paste flag, our fragment (either MIME
 name) with its text, the HTML carrier with the text, local files, image bytes, HTML as plain text,
 plain text. Invariants: nothing here imports Qt or touches the disk; the clipboard is untrusted, so
 every branch that cannot use its data falls through to the next one and the result is never an
@@ -141,7 +141,7 @@ def text_action(
 def choose_paste(
     offer: ClipboardOffer, *, plain: bool, prompt_units: int = 0, replaced_units: int = 0
 ) -> PasteAction:
-    """The first source of the recipe's order that applies to ``offer``."""
+    """The first source, in the order of docs/architecture.md §4, that applies to ``offer``."""
     fold = {"prompt_units": prompt_units, "replaced_units": replaced_units}
     if plain:
         if offer.text is not None:

@@ -1,4 +1,4 @@
-"""What a transcript copy writes to the clipboard (context contract §9.3), Qt-free.
+"""What a transcript copy writes to the clipboard (docs/contract.md §9.3), Qt-free.
 
 Invariants: ``text/plain`` is always the canonical Markdown of what was copied (chips as their
 links, never U+FFFC); the fragment (``CLIPBOARD_MIME``) and its HTML carrier are added only when

@@ -279,7 +279,3 @@ class RowRenderer:
             round(doc.size().height()),
         )
 
-
-def text_color(palette: QPalette) -> QColor:
-    """The body text colour."""
-    return palette.color(QPalette.ColorRole.Text)

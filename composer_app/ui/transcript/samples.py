@@ -2,7 +2,7 @@
 
 Invariants: every message is a valid wire message (camelCase keys); the chip message references a
 record of every known kind plus an unknown kind and a missing record (both render unresolved); the
-sourced answer is the sources contract's §12 example shape.
+sourced answer has the shape of docs/sources.md §2.
 """
 
 from __future__ import annotations
@@ -264,7 +264,7 @@ def chip_message(message_id: str = "msg_user_1") -> dict[str, Any]:
 
 
 def sourced_message(message_id: str = "msg_5f0c2d7e9b1a4c3d8e6f7a9b0c1d2e3f") -> dict[str, Any]:
-    """The sources contract's example sourced assistant message."""
+    """An example sourced assistant message (its shape: docs/sources.md §2)."""
     return {
         "messageId": message_id,
         "threadId": THREAD_ID,

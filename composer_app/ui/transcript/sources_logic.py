@@ -1,4 +1,4 @@
-"""The Sources panel model (sources contract §4, §5, §8, §13, §14.15), Qt-free.
+"""The Sources panel model (docs/sources.md §4, §5, §8), Qt-free.
 
 Invariants: the panel shows what ``group_entries`` returns, in that order — ``Used in answer`` (with
 inline numbers first, in number order), then ``Checked``, then ``Listed``, each with its count and
@@ -89,7 +89,7 @@ class PanelGroup:
 
 
 @dataclass(frozen=True, slots=True)
-class SourcesPanel:
+class SourcesPanelContent:
     """Everything the panel widget renders for one message."""
 
     groups: list[PanelGroup] = field(default_factory=list)
@@ -127,7 +127,7 @@ def build_row(
     public: bool = False,
     linked_accounts: Mapping[str, str] | None = None,
 ) -> PanelRow:
-    """The row of one entry (§4 row layout, §5 privacy, §8 actions)."""
+    """The row of one entry (docs/sources.md §4 row layout, §5 privacy, §8 actions)."""
     label = None if public else account_label(entry, linked_accounts)
     date = None
     if entry.created_at is not None:
@@ -163,13 +163,14 @@ def build_sources_panel(
     *,
     public: bool = False,
     linked_accounts: Mapping[str, str] | None = None,
-) -> SourcesPanel:
-    """The panel for one message (§14.15): groups, collapsed state, empty text and notice."""
+) -> SourcesPanelContent:
+    """The panel for one message (docs/sources.md §4): groups, collapsed state, empty text and
+    notice."""
     if not entries:
         empty = (
             GENERAL_KNOWLEDGE_EMPTY if grounding_mode == "general-knowledge" else NO_SOURCES_EMPTY
         )
-        return SourcesPanel(empty_text=empty)
+        return SourcesPanelContent(empty_text=empty)
     grouped = group_entries(entries, numbers)
     has_used = any(usage == "used" for usage, _ in grouped)
     groups = [
@@ -184,4 +185,4 @@ def build_sources_panel(
         )
         for usage, members in grouped
     ]
-    return SourcesPanel(groups=groups, notice=None if has_used else NONE_SUPPORTED)
+    return SourcesPanelContent(groups=groups, notice=None if has_used else NONE_SUPPORTED)

@@ -86,7 +86,7 @@ class SourcesPanel(QWidget):
         self.message_id = ""
         self.thread_id = ""
         self.public = False
-        self.model = sources_logic.SourcesPanel()
+        self.model = sources_logic.SourcesPanelContent()
         self.rows: dict[str, SourceRow] = {}
         self.group_buttons: dict[str, QToolButton] = {}
         self.group_bodies: dict[str, QWidget] = {}

@@ -35,6 +35,7 @@ from composer_app.core.contracts.sources import (
     decode_grounding,
     decode_sources,
 )
+from composer_app.core.contracts.wire_model import wire_object
 from composer_app.core.errors import ContractError
 
 
@@ -51,7 +52,7 @@ class Segment:
 
 @dataclass(frozen=True, slots=True)
 class SourcedAnswer:
-    """What the renderer needs for an assistant message with sources (§6, §7)."""
+    """What the renderer needs for an assistant message with sources (docs/sources.md §6, §7)."""
 
     entries: tuple[SourceEntry, ...]
     grounding: Grounding
@@ -126,7 +127,7 @@ class TranscriptMessage:
 
     def gallery(self) -> list[Segment]:
         """Attachment items shown under a user message: every image, the files no chip
-        references (context contract §11, Reading) and every attachment no record binds. They
+        references (docs/contract.md §11, Reading) and every attachment no record binds. They
         are not part of the text."""
         text, records = self.resolved()
         referenced = {s.context_id for s in self.segments() if s.kind is not None}
@@ -175,7 +176,8 @@ def _context_of(context: Any) -> MessageContext | None:
 
 
 def resolve_records(text: str, context: Any) -> tuple[str, dict[str, RecordBase]]:
-    """``context`` as is when present, else the legacy upgrade of ``text`` (context §11)."""
+    """``context`` as is when present, else the legacy upgrade of ``text``
+    (docs/contract.md §11)."""
     decoded = _context_of(context)
     if decoded is not None:
         records: Iterable[RecordBase] = decoded.records
@@ -269,21 +271,12 @@ def message_from_wire(obj: Mapping[str, Any] | Any) -> TranscriptMessage:
 
 def message_to_wire(message: TranscriptMessage) -> dict[str, Any]:
     """The wire shape export and sharing take (``strip_for_share`` does the stripping)."""
-    out: dict[str, Any] = {
-        "messageId": message.message_id,
-        "threadId": message.thread_id,
-        "role": message.role,
-        "text": message.text,
-        "isStreaming": message.streaming,
-        "createdAt": message.created_at,
-    }
-    if message.role == "user":
-        out["text"] = message.resolved()[0]
-    if message.sources is not None:
-        out["sources"] = message.sources
-    if message.metadata is not None:
-        out["metadata"] = message.metadata
-    return out
+    text = message.resolved()[0] if message.role == "user" else message.text
+    return wire_object(
+        message_id=message.message_id, thread_id=message.thread_id, role=message.role,
+        text=text, is_streaming=message.streaming, created_at=message.created_at,
+        sources=message.sources, metadata=message.metadata,
+    )
 
 
 def selected_source(

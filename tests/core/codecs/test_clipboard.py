@@ -1,4 +1,4 @@
-"""Clipboard codecs: fragment JSON, the HTML carrier, and selection copies (context contract §9)."""
+"""Clipboard codecs: fragment JSON, the HTML carrier, and selection copies (docs/contract.md §9)."""
 
 from __future__ import annotations
 
@@ -686,3 +686,10 @@ def test_decode_clipboard_html_never_raises(prefix: str, tail: str) -> None:
     for html in (prefix, prefix + " data-t3-context-fragment=" + tail):
         result = decode_clipboard_html(html)
         assert result is None or isinstance(result, ClipboardFragment)
+
+
+def test_clipboard_bytes_beyond_any_fragment_size_are_refused_unread() -> None:
+    from composer_app.core.codecs.clipboard import decode_fragment
+    from composer_app.core.limits import MAX_FRAGMENT_JSON_CHARS
+
+    assert decode_fragment(b" " * (3 * MAX_FRAGMENT_JSON_CHARS + 1)) is None

@@ -1,4 +1,4 @@
-"""Context ids from producer ids (context contract §8)."""
+"""Context ids from producer ids (docs/contract.md §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Paste import planning (context contract §10): held records, binaries, collisions, screenshots."""
+"""Paste import planning (docs/contract.md §10): held records, binaries, collisions, screenshots."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Label helpers (context contract §12)."""
+"""Label functions (docs/contract.md §12)."""
 
 from __future__ import annotations
 

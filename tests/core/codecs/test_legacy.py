@@ -1,4 +1,4 @@
-"""Legacy upgrade and serializer (context contract §7): vectors, rules, round-trip properties."""
+"""Legacy upgrade and serializer (docs/contract.md §7): vectors, rules, round-trip properties."""
 
 from __future__ import annotations
 
@@ -646,7 +646,7 @@ def test_unreferenced_and_duplicated_reviews_are_appended() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Round trip (§7.3.5)
+# Round trip (docs/contract.md §7.3)
 
 _LINE = st.text(
     alphabet=st.characters(
@@ -744,7 +744,7 @@ def _reviews(draw: st.DrawFn, n: int) -> dict[str, Any]:
 
 
 def _expected_details(details: dict[str, Any]) -> dict[str, Any]:
-    """What the legacy element format carries (§7.3.5)."""
+    """What the legacy element format carries (docs/contract.md §7.3)."""
     component = details["componentName"]
     headable = component and not set(component) & set(WS + "<>")
     name = component if headable else details["tagName"]
@@ -866,3 +866,50 @@ def test_lone_surrogates_upgrade_without_raising() -> None:
     body, records = upgrade(text)
     assert body == "x\n\n" + link("terminal", "legacy_terminal_1", "T\ud800 line 1")
     assert records[0]["text"] == "\udc00"
+
+
+def test_blank_indented_lines_inside_an_entry_are_skipped() -> None:
+    block = "<terminal_context>\n- T line 1:\n  1 | x\n   \n</terminal_context>"
+    body, records = upgrade("see\n\n" + block)
+    assert body == "see\n\n" + T_LINK and records[0]["text"] == "x"
+
+
+def test_a_tag_inside_a_block_line_is_not_its_opening() -> None:
+    text = "<terminal_context>\n- T line 1:\n  1 | x <terminal_context>\n</terminal_context>"
+    body, records = upgrade(text)
+    assert body == T_LINK and records[0]["text"] == "x <terminal_context>"
+
+
+def test_an_unclosed_nested_element_block_is_an_ignored_line_of_the_preview() -> None:
+    text = ("<preview_annotation>\nPreview annotation:\nId: a1\nPage: https://x.test/\n"
+            "<element_context>\nComment: hi\n</preview_annotation>")
+    _, records = upgrade(text)
+    assert [r["kind"] for r in records] == ["preview-annotation"]
+    assert records[0]["comment"] == "hi" and "elements" not in records[0]
+
+
+def test_crlf_review_bodies_lose_their_carriage_returns() -> None:
+    block = review_block(body="Why?\n\n```diff\n+ x\n```").replace("\n", "\r\n")
+    _, records = upgrade("look " + block)
+    assert records[0]["text"] == "Why?" and records[0]["diff"] == "+ x"
+
+
+def test_a_long_message_is_checked_against_the_context_size() -> None:
+    prose = "word " * 170_000
+    body, records = upgrade(prose + "\n\n" + TERMINAL_BLOCK)
+    assert [r["kind"] for r in records] == ["terminal"] and body.endswith(T_LINK)
+
+
+def test_a_preview_without_elements_is_written_without_a_nested_block() -> None:
+    preview = wire("preview-annotation", "pa_1", annotationId="a1", pageUrl="https://x.test/",
+                   pageTitle=None, comment="Fix", targetSummary="", styleChanges=[])
+    text = serialize_legacy_message(link("preview-annotation", "pa_1", "Fix"), decoded(preview))
+    assert "<preview_annotation>" in text and "<element_context>" not in text
+
+
+@pytest.mark.parametrize("text", [
+    "<terminal_context>junk\n- T line 1:\n  1 | x\n</terminal_context>",
+    "<terminal_context>\n- T line 1:\n  1 | x</terminal_context>",
+])
+def test_a_block_whose_tags_are_not_lines_of_their_own_stays_text(text: str) -> None:
+    assert upgrade(text) == (text, [])

@@ -1,4 +1,4 @@
-"""Provider projection (context contract §6): vectors, entry bodies, escaping, properties."""
+"""Provider projection (docs/contract.md §6): vectors, entry bodies, escaping, properties."""
 
 from __future__ import annotations
 
@@ -354,3 +354,17 @@ def test_captured_text_never_forges_the_envelope(
     # The envelope's own tags only: <t3_context, one <context + </context per resolved entry,
     # one self-closing <context for the missing record, and </t3_context>.
     assert tags == ["<t3_context"] + ["<context", "</context"] * 5 + ["<context", "</t3_context"]
+
+
+def test_a_repeated_reference_reuses_its_marker_and_gets_one_entry() -> None:
+    from composer_app.core.codecs.projection import project_for_provider
+    from composer_app.core.codecs.references import format_reference
+    from composer_app.core.contracts.records import decode_record
+
+    skill = decode_record(
+        {"version": 1, "contextId": "skill_s", "kind": "skill", "label": "deploy",
+         "name": "deploy"})
+    ref = format_reference("skill", "skill_s", "deploy")
+    projected = project_for_provider(f"{ref} then {ref}", [skill])
+    assert projected.count("[Skill: deploy; ref=skill_s]") == 2
+    assert projected.count('<context kind="skill" id="skill_s">') == 1

@@ -1,4 +1,4 @@
-"""Prompt helpers (context contract §5)."""
+"""Prompt editing (docs/contract.md §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The reference grammar (context contract §4): vectors, rejection tables and properties."""
+"""The reference grammar (docs/contract.md §4): vectors, rejection tables and properties."""
 
 from __future__ import annotations
 
@@ -299,7 +299,7 @@ _SPEC_PATTERN = re.compile(
 
 
 def _reference_model(text: str) -> list[tuple[int, int, bool]]:
-    """A direct transcription of §4.3 (unbounded search, discard and resume at start + 1)."""
+    """A direct transcription of docs/contract.md §4.3 (unbounded search, discard, resume at +1)."""
     out: list[tuple[int, int, bool]] = []
     pos = 0
     while (match := _SPEC_PATTERN.search(text, pos)) is not None:
@@ -350,3 +350,8 @@ def test_replace_with_source_is_identity(text: str) -> None:
 )
 def test_is_image_references_only_table(text: str, expected: bool) -> None:
     assert is_image_references_only(text) is expected
+
+
+def test_a_non_string_href_is_not_a_reference() -> None:
+    assert parse_href(None) is None  # type: ignore[arg-type]
+    assert parse_href(42) is None  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Panel grouping, counts, bands, account labels and display metadata (sources contract §4, §5)."""
+"""Panel grouping, counts, bands, account labels and display metadata (docs/sources.md §4, §5)."""
 
 from __future__ import annotations
 

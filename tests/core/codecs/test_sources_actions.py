@@ -1,4 +1,4 @@
-"""Action gating (sources contract §8, §10, §14.4)."""
+"""Action gating (docs/sources.md §8, §10)."""
 
 from __future__ import annotations
 

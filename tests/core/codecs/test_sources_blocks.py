@@ -1,4 +1,4 @@
-"""Block enumeration, citation numbering and placement, section labels (sources contract §6, §7)."""
+"""Block enumeration, citation numbering and placement, section labels (docs/sources.md §6, §7)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def entry(
     return SourceEntry.model_validate(raw)
 
 
-# --- §6.1 enumeration ---------------------------------------------------------------------------
+# --- docs/sources.md §6.1 enumeration -------------------------------------------------------------
 
 
 def test_example_text_has_a_heading_and_three_paragraphs() -> None:
@@ -110,7 +110,7 @@ def test_empty_text_has_no_blocks() -> None:
     assert enumerate_blocks("\n\n---\n") == []
 
 
-# --- §6.2 placement -----------------------------------------------------------------------------
+# --- docs/sources.md §6.2 placement ---------------------------------------------------------------
 
 
 def test_example_places_tokens_after_blocks_1_and_2() -> None:
@@ -156,7 +156,7 @@ def test_the_same_entry_appears_once_per_block() -> None:
     assert place_entries(blocks, [duplicate, duplicate]) == {0: [duplicate]}
 
 
-# --- §6.3 numbering -----------------------------------------------------------------------------
+# --- docs/sources.md §6.3 numbering ---------------------------------------------------------------
 
 
 def test_numbers_follow_first_appearance_not_wire_order() -> None:
@@ -197,7 +197,7 @@ def test_a_promoted_entry_gets_the_next_free_number() -> None:
     assert assign_citation_numbers(blocks, promoted, numbers) == {"u": 1, "p": 2}
 
 
-# --- §7 section labels --------------------------------------------------------------------------
+# --- docs/sources.md §7 section labels ------------------------------------------------------------
 
 
 def test_example_section_labels() -> None:
@@ -246,3 +246,9 @@ def test_section_labels_ignore_invalid_outside_and_overlapping_segments() -> Non
     assert section_labels("mixed", segments, 5) == {0: "Source-backed"}
     assert section_labels("mixed", [seg(5, 6, "source-backed")], 5) == {}
     assert section_labels("mixed", [], 5) == {}
+
+
+def test_a_block_whose_entries_have_no_number_yet_gets_no_token_group() -> None:
+    blocks = enumerate_blocks("First.\n\nSecond.")
+    entries = [entry("a", 0), entry("b", 1)]
+    assert citation_tokens(blocks, entries, {"b": 1}) == {1: [(1, "b")]}

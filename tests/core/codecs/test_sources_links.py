@@ -1,4 +1,4 @@
-"""The safe-link rule, shown hosts and identity URLs (sources contract §8, §11)."""
+"""The safe-link rule, shown hosts and identity URLs (docs/sources.md §8, §11)."""
 
 from __future__ import annotations
 
@@ -84,3 +84,9 @@ def test_canonical_link(url: str, canonical: str) -> None:
 
 def test_canonical_link_of_an_unsafe_url_is_none() -> None:
     assert canonical_link("ftp://example.org/") is None
+
+
+def test_an_ipv6_host_keeps_its_brackets_in_the_identity() -> None:
+    from composer_app.core.codecs.sources_links import canonical_link
+
+    assert canonical_link("https://[::1]:443/a/") == "https://[::1]/a"

@@ -1,4 +1,4 @@
-"""The server normalization pipeline: bounds, merges, caps, public mode (sources contract §11)."""
+"""The server normalization pipeline: bounds, merges, caps, public mode (docs/sources.md §11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Display safety of source values (sources contract §5.2, §14.9-§14.11)."""
+"""Display safety of source values (docs/sources.md §5.2)."""
 
 from __future__ import annotations
 

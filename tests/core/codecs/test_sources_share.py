@@ -1,4 +1,4 @@
-"""Shared snapshots and thread exports strip private source data (sources contract §10)."""
+"""Shared snapshots and thread exports strip private source data (docs/sources.md §10)."""
 
 from __future__ import annotations
 

@@ -123,3 +123,11 @@ def test_fragment_and_source_are_frozen() -> None:
         fragment.source.environment_id = "other"  # type: ignore[misc]
     with pytest.raises(ValidationError):
         fragment.records = []  # type: ignore[misc]
+
+
+def test_a_fragment_source_writes_only_the_ids_it_has() -> None:
+    from composer_app.core.contracts.clipboard import FragmentSource
+
+    assert FragmentSource(environment_id="env_1").to_wire() == {"environmentId": "env_1"}
+    full = FragmentSource(environment_id="env_1", thread_id="thr_1", message_id="msg_1")
+    assert full.to_wire() == {"environmentId": "env_1", "threadId": "thr_1", "messageId": "msg_1"}

@@ -62,3 +62,23 @@ def test_round_trip_and_empty_context_is_omitted() -> None:
     assert message_context_of([]) is None
     ctx = decode_message_context(wire)
     assert list(ctx.by_id()) == ["a", "b"]
+
+
+def test_records_that_are_not_json_are_a_contract_error() -> None:
+    with pytest.raises(ContractError, match="must be JSON"):
+        decode_message_context({"version": 1, "records": [{1, 2}]})
+
+
+def test_no_records_make_no_context() -> None:
+    assert message_context_of([]) is None
+
+
+def test_records_make_a_checked_context() -> None:
+    from composer_app.core.contracts.records import decode_record
+
+    skill = decode_record(
+        {"version": 1, "contextId": "skill_s", "kind": "skill", "label": "s", "name": "s"})
+    context = message_context_of([skill])
+    assert context is not None and [r.context_id for r in context.records] == ["skill_s"]
+    with pytest.raises(ContractError):
+        message_context_of([skill, skill])

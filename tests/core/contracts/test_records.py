@@ -277,3 +277,28 @@ def test_decode_record_raises_only_contract_errors(obj: Any) -> None:
     wire = encode_record(record)
     json.dumps(wire)
     assert decode_record(wire) == record
+
+
+def test_an_element_record_gives_its_details() -> None:
+    from composer_app.core.contracts.records import ElementDetails
+
+    element = decode_record({
+        "version": 1, "contextId": "ctx_e", "kind": "element", "label": "<b>", "pageUrl": "u",
+        "pageTitle": "Page", "tagName": "b", "selector": "#x", "htmlPreview": "<b>",
+        "componentName": None, "source": None, "styles": ""})
+    details = element.details()
+    assert isinstance(details, ElementDetails)
+    assert (details.page_title, details.selector, details.tag_name) == ("Page", "#x", "b")
+
+
+def test_the_unknown_record_refuses_known_kinds_and_non_string_kinds() -> None:
+    from pydantic import ValidationError
+
+    from composer_app.core.contracts.records import UnknownRecord
+
+    base = {"version": 1, "contextId": "ctx_u", "label": "u", "payload": None}
+    for kind in ("image", 7):
+        with pytest.raises(ValidationError):
+            UnknownRecord.model_validate({**base, "kind": kind})
+    with pytest.raises(ContractError):
+        decode_record({**base, "kind": "future-thing", "payload": {1, 2}})

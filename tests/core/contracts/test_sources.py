@@ -1,4 +1,4 @@
-"""Decoding and encoding of assistant sources and grounding metadata (sources contract §2-§7)."""
+"""Decoding and encoding of assistant sources and grounding metadata (docs/sources.md §2-§7)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def decode_one(entry: Any) -> SourceEntry | None:
     return decoded[0] if decoded else None
 
 
-# --- the §12 example -----------------------------------------------------------------------------
+# --- the docs/sources.md §2 example ---------------------------------------------------------------
 
 
 def test_example_decodes_with_every_field() -> None:
@@ -509,3 +509,32 @@ def test_grounding_bounds_contributors_and_segments() -> None:
         GroundingSegment(
             block_start=3, block_end=2, grounding_mode="source-backed", contributors=[]
         )
+
+
+def test_a_non_finite_metadata_number_is_dropped_alone() -> None:
+    entry = {"id": "s1", "type": "connector-file", "sourceLabel": "Google Drive",
+             "sourceUsage": "used", "availableActions": [],
+             "metadata": {"pages": float("inf"), "sheet": "Q3"}}
+    [decoded] = decode_sources({"version": 1, "entries": [entry]})
+    assert decoded.metadata == {"sheet": "Q3"}
+
+
+def test_a_segment_that_ends_before_it_starts_is_dropped() -> None:
+    metadata = {"groundingMode": "mixed", "groundingSegments": [
+        {"blockStart": 2, "blockEnd": 1, "groundingMode": "source-backed", "contributors": []},
+        {"blockStart": 0, "blockEnd": 0, "groundingMode": "general-knowledge",
+         "contributors": []}]}
+    segments = decode_grounding(metadata).grounding_segments
+    assert [(s.block_start, s.block_end) for s in segments] == [(0, 0)]
+    with pytest.raises(ValidationError):
+        GroundingSegment.model_validate(
+            {"blockStart": 2, "blockEnd": 1, "groundingMode": "source-backed",
+             "contributors": []})
+
+
+def test_repeated_contributors_and_non_object_entries_are_dropped() -> None:
+    with pytest.raises(ValidationError):
+        GroundingSegment.model_validate(
+            {"blockStart": 0, "blockEnd": 0, "groundingMode": "source-backed",
+             "contributors": ["mail", "mail"]})
+    assert decode_sources({"version": 1, "entries": [5, "x", None]}) == []

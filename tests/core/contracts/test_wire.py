@@ -167,3 +167,21 @@ def test_timestamps() -> None:
         parse_timestamp("yesterday")
     with pytest.raises(ContractError):
         parse_timestamp("2026-11-30T14:02:11")
+
+
+def test_a_message_context_object_is_taken_as_is() -> None:
+    from composer_app.core.contracts.messages import decode_message_context
+    from composer_app.core.contracts.wire import UserMessageInput
+
+    context = decode_message_context({"version": 1, "records": [
+        {"version": 1, "contextId": "skill_s", "kind": "skill", "label": "s", "name": "s"}]})
+    message = UserMessageInput(message_id="msg_1", text="x", attachments=[], context=context)
+    assert message.context is context
+
+
+def test_a_malformed_provider_name_is_refused_in_plain_words() -> None:
+    from composer_app.core.contracts.wire import check_provider_name
+
+    assert check_provider_name("local") == "local"
+    with pytest.raises(ContractError, match="not an assistant provider name"):
+        check_provider_name("Local AI")

@@ -1,5 +1,6 @@
 from composer_app.core.codecs.references import collect_references
 from composer_app.core.document.migration import migrate_legacy_draft
+from tests.core.document import sample_records as rec
 
 OLD = [
     {"id": "a", "terminalId": "t1", "terminalLabel": "Terminal 1", "lineStart": 1, "lineEnd": 2,
@@ -37,3 +38,13 @@ def test_invalid_entries_are_skipped_and_migration_is_idempotent():
 
 def test_prompt_without_placeholders_or_contexts_is_unchanged():
     assert migrate_legacy_draft("plain", []) == ("plain", [])
+
+
+def test_an_old_entry_that_is_already_a_wire_record_is_taken_as_is() -> None:
+    from composer_app.core.document.migration import terminal_record_from_legacy
+
+    wire = rec.wire("terminal", "terminal_w1", "T 1", terminalId="t", terminalLabel="T",
+                    lineStart=1, lineEnd=1, text="x")
+    record = terminal_record_from_legacy(wire, 0)
+    assert record is not None and record.context_id == "terminal_w1"
+    assert terminal_record_from_legacy("not a dict", 0) is None

@@ -84,3 +84,11 @@ def test_empty_and_too_long_prompts():
     outcome = build_send_payload(Draft(prompt="x" * (PROMPT_MAX_CHARS + 1)))
     assert isinstance(outcome, SendBlocked) and outcome.reason == "too-long"
     assert isinstance(build_send_payload(Draft(prompt="x" * PROMPT_MAX_CHARS)), SendPayload)
+
+
+def test_the_expired_tooltip_names_the_excerpt() -> None:
+    from composer_app.core.document.send import expired_tooltip
+
+    assert expired_tooltip("Terminal 1 lines 3-4") == (
+        "Terminal context expired. Remove and re-add Terminal 1 lines 3-4 to include it in your "
+        "message.")

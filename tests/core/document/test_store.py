@@ -115,3 +115,20 @@ def test_append_reference_to_a_stored_draft(tmp_path):
     draft = store.load("t")
     assert draft.prompt == f"hello {link(rec.review())} "
     assert list(draft.records) == ["review-comment_r1"]
+
+
+def test_an_unreadable_draft_is_a_storage_error(tmp_path):
+    store = DraftStore(tmp_path)
+    store.path_for("thr_dir").mkdir(parents=True)  # a folder where the file should be
+    with pytest.raises(StorageError, match="cannot read draft"):
+        store.load("thr_dir")
+
+
+def test_a_draft_cannot_be_written_under_a_file(tmp_path):
+    blocker = tmp_path / "drafts"
+    blocker.write_text("not a folder")
+    store = DraftStore(blocker)
+    draft = Draft()
+    draft.prompt = "keep me"
+    with pytest.raises(StorageError, match="cannot write draft"):
+        store.save("thr_1", draft)

@@ -225,3 +225,26 @@ def test_two_postgres_stores_publish_every_event_in_commit_order(postgres_dsn: s
         a.set_commit_listener(None)
         a.close()
         b.close()
+
+
+def test_a_savepoint_undoes_only_its_own_block(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store()
+    store.open()
+
+    def write(tx: Transaction) -> list[str]:
+        new_thread(tx, "thr_a", "u1")
+        with pytest.raises(LookupError), tx.savepoint():
+            tx.append_event("thr_a", "thread.meta-updated", {"title": "undone"})
+            tx.insert_thread("thr_b", "u1", "B", "2026-11-30T00:00:00.000Z")
+            raise LookupError("rejected")
+        with tx.savepoint():
+            kept = tx.append_event("thr_a", "thread.meta-updated", {"title": "kept"})
+        assert kept.sequence > tx.events[0].sequence
+        return [e.event_type for e in tx.events]
+
+    assert store.write_sync(write) == ["thread.created", "thread.meta-updated"]
+    events = store.read_sync(lambda r: r.events_after(0, "u1"))
+    assert [e.payload.get("title") for e in events] == [None, "kept"]
+    assert store.read_sync(lambda r: r.thread("thr_b")) is None
+    thread = store.read_sync(lambda r: r.thread("thr_a"))
+    assert thread is not None and thread.last_sequence == events[-1].sequence

@@ -1,4 +1,4 @@
-"""Legacy messages (context contract §7): upgrade on read, fold for peers without inline context.
+"""Legacy messages (docs/contract.md §7): upgrade on read, fold for peers without inline context.
 
 Messages written before inline context references carry their context in the text: trailing
 ``<terminal_context>``, ``<element_context>`` and ``<preview_annotation>`` blocks, inline or

@@ -1,8 +1,9 @@
-"""The legacy block grammar shared by the upgrader and the serializer (context contract §7).
+"""The legacy block grammar shared by the upgrader and the serializer (docs/contract.md §7).
 
 Invariants: lines are split on ``\\n`` only and one ``\\r`` that ends a line is dropped, so
-CRLF text parses like LF text (§15b.10); ``decode_escaped_tags(encode_escaped_tags(s)) == s`` for
-every ``s``; ``materialized_terminal_label`` is the ``@<slug>:<range>`` the old send path wrote.
+CRLF text parses like LF text (docs/contract.md §7.2); ``decode_escaped_tags(encode_escaped_tags(s))
+== s`` for every ``s``; ``materialized_terminal_label`` is the ``@<slug>:<range>`` the old send path
+wrote.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ ESCAPED_TAGS = "escaped-tags"
 SCREENSHOT_SENTENCE = "The attached screenshot is the annotated preview crop."
 STYLE_CHANGES_HEADING = "Requested visual changes:"
 
-# §7.2 step 1: any legacy tag at a word boundary (the fast exit).
+# docs/contract.md §7.2 step 1: any legacy tag at a word boundary (the fast exit).
 LEGACY_TAG = re.compile(
     r"<(?:terminal_context|element_context|preview_annotation|review_comment)(?![A-Za-z0-9_])"
 )
@@ -47,7 +48,8 @@ class Entry(NamedTuple):
 
 
 class MalformedBlock(ValueError):
-    """A terminal or element block that breaks the entry-list grammar (§7.2 step 5)."""
+    """A terminal or element block that breaks the entry-list grammar (docs/contract.md §7.2 step
+    5)."""
 
 
 def split_lines(text: str) -> list[str]:
@@ -64,7 +66,7 @@ def is_line_start(text: str, index: int) -> bool:
 
 
 def parse_entries(lines: list[str]) -> list[Entry]:
-    """The entries of a block's lines (§7.2 step 5); raises ``MalformedBlock``.
+    """The entries of a block's lines (docs/contract.md §7.2 step 5); raises ``MalformedBlock``.
 
     Blank lines are skipped; ``- <header>:`` opens an entry; a line starting with two spaces is a
     body line of the current entry; any other line, a body line before the first header, or a
@@ -103,7 +105,7 @@ def parse_int(digits: str) -> int:
 
 
 def single_line(value: str) -> str:
-    """``value`` with each CR or LF replaced by a space (§15b.11)."""
+    """``value`` with each CR or LF replaced by a space (docs/contract.md §7.3)."""
     return value.translate(_LINE_BREAKS)
 
 
@@ -128,8 +130,9 @@ def materialized_terminal_label(terminal_label: str, line_start: int, line_end: 
 
 
 def encode_escaped_tags(value: str) -> str:
-    """The ``escaped-tags`` body encoding (§7.3 step 4): ``&`` before ``lt;``/``amp;`` becomes
-    ``&amp;``, then ``<`` that opens or closes a ``review_comment`` tag becomes ``&lt;``."""
+    """The ``escaped-tags`` body encoding (docs/contract.md §7.3 step 4): ``&`` before
+    ``lt;``/``amp;`` becomes ``&amp;``, then ``<`` that opens or closes a ``review_comment`` tag
+    becomes ``&lt;``."""
     if "&" in value:
         value = _AMP_BEFORE_ENTITY.sub("&amp;", value)
     if "<" in value:
@@ -156,7 +159,7 @@ def escape_attribute(value: str) -> str:
 
 
 def unescape_attribute(value: str) -> str:
-    """``&lt;`` ``&gt;`` ``&quot;``, then ``&amp;`` (§7.2 step 2)."""
+    """``&lt;`` ``&gt;`` ``&quot;``, then ``&amp;`` (docs/contract.md §7.2 step 2)."""
     if "&" not in value:
         return value
     return (

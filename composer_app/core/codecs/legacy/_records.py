@@ -1,5 +1,5 @@
-"""Wire dicts of the records carried by legacy terminal, element and preview blocks (§7.2 steps
-6–8).
+"""Wire dicts of the records carried by legacy terminal, element and preview blocks
+(docs/contract.md §7.2 steps 6–8).
 
 Invariants: builders return wire dicts that ``decode_record`` still has to validate (the upgrade is
 atomic, so schema failures are judged there); an entry header that does not parse and a malformed
@@ -36,7 +36,8 @@ _NESTED_CLOSE = "</" + ELEMENT_TAG + ">"
 
 
 def terminal_wire(entry: Entry, number: int) -> dict[str, Any]:
-    """A terminal record from a ``- <label> line N:`` / ``lines A-B:`` entry (§7.2 step 6)."""
+    """A terminal record from a ``- <label> line N:`` / ``lines A-B:`` entry (docs/contract.md §7.2
+    step 6)."""
     header = entry.header
     match = _TERMINAL_HEADER.fullmatch(header)
     if match is None:
@@ -74,7 +75,8 @@ def _source(value: str) -> dict[str, Any] | None:
 
 
 def element_details(entry: Entry) -> tuple[str, dict[str, Any]]:
-    """``(label, ElementDetails wire dict)`` of a ``- <Inner> ...:`` entry (§7.2 step 7)."""
+    """``(label, ElementDetails wire dict)`` of a ``- <Inner> ...:`` entry (docs/contract.md §7.2
+    step 7)."""
     header = _ELEMENT_HEADER.match(entry.header)
     if header is None:
         raise MalformedBlock(entry.header)
@@ -151,7 +153,8 @@ def _split_nested_elements(lines: list[str]) -> tuple[list[str], list[dict[str, 
 
 
 def preview_wire(content: str, number: int) -> dict[str, Any]:
-    """A preview-annotation record from a ``<preview_annotation>`` block (§7.2 step 8).
+    """A preview-annotation record from a ``<preview_annotation>`` block (docs/contract.md §7.2 step
+    8).
 
     The first ``Id:``/``Page:``/``Comment:``/``Targets:`` line and the first style-change list win.
     """

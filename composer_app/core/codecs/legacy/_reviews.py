@@ -1,9 +1,9 @@
-"""Legacy ``<review_comment>`` blocks, found in place (context contract §7.2 step 2).
+"""Legacy ``<review_comment>`` blocks, found in place (docs/contract.md §7.2 step 2).
 
 Invariants: a block that cannot become a valid ``ReviewCommentRecord`` stays text; a closing
 ``</review_comment>`` counts only on a line outside any fence that is not itself a fence line
-(§15b.5); terminal, element and preview blocks at a line start are skipped whole, so review-shaped
-text inside them stays payload. ``replace_review_blocks`` never raises.
+(docs/contract.md §7.2); terminal, element and preview blocks at a line start are skipped whole, so
+review-shaped text inside them stays payload. ``replace_review_blocks`` never raises.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""``serialize_legacy_message`` (context contract §7.3): the legacy form for a destination that
+"""``serialize_legacy_message`` (docs/contract.md §7.3): the legacy form for a destination that
 does not advertise inline context.
 
 Invariants: pure; nothing is silently dropped (every terminal, element and preview record gets a
 block, every review not referenced inline gets a trailing review block); review bodies use the
 ``escaped-tags`` encoding, so captured text cannot end its block; single-line fields never hold a
-line break (§15b.11); ``upgrade_legacy_message`` of the result restores what §7.3.5 lists.
+line break (docs/contract.md §7.3); ``upgrade_legacy_message`` of the result restores what it can
+carry.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def _preview_block(record: PreviewAnnotationRecord) -> str:
 
 
 def review_block(record: ReviewCommentRecord) -> str:
-    """The ``<review_comment ...>`` block of a review record (§7.3 step 4)."""
+    """The ``<review_comment ...>`` block of a review record (docs/contract.md §7.3 step 4)."""
     attributes = [
         ("sectionId", record.section_id),
         ("sectionTitle", record.section_title),
@@ -138,7 +139,7 @@ def review_block(record: ReviewCommentRecord) -> str:
 
 
 def serialize_legacy_message(text: str, records: Sequence[RecordBase]) -> str:
-    """``text`` and ``records`` folded into the legacy text-only form (§7.3)."""
+    """``text`` and ``records`` folded into the legacy text-only form (docs/contract.md §7.3)."""
     by_id = records_by_id(records)
     inline_reviews: set[str] = set()
 

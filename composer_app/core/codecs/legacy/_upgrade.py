@@ -1,4 +1,4 @@
-"""``upgrade_legacy_message`` (context contract §7.2).
+"""``upgrade_legacy_message`` (docs/contract.md §7.2).
 
 Invariants: pure and deterministic (ids ``legacy_<kind>_<n>``, 1-based per kind in record order);
 never raises for a ``str``; atomic — a malformed terminal or element block, an entry header that
@@ -62,16 +62,12 @@ def _peel_trailing_tokens(text: str, delimiter: str) -> tuple[str, list[int]]:
         while digits_start > 0 and trimmed[digits_start - 1] in _DIGITS:
             digits_start -= 1
         token_start = digits_start - width
-        if (
-            digits_start == digits_end
-            or token_start < 0
-            or trimmed[token_start:digits_start] != delimiter
-        ):
-            return text, trailing
+        is_token = (digits_start < digits_end and token_start >= 0
+                    and trimmed[token_start:digits_start] == delimiter)
         run_start = token_start
-        while run_start > 0 and trimmed[run_start - 1] in _WS_SET:
+        while is_token and run_start > 0 and trimmed[run_start - 1] in _WS_SET:
             run_start -= 1
-        if run_start > 0 and trimmed.count("\n", run_start, token_start) < 2:
+        if not is_token or (run_start > 0 and trimmed.count("\n", run_start, token_start) < 2):
             return text, trailing
         trailing.insert(0, int(trimmed[digits_start:digits_end]))
         text = trimmed[:run_start]
@@ -209,7 +205,8 @@ def _entries(contents: list[str]) -> list[Entry]:
 
 
 def upgrade_legacy_message(text: str) -> tuple[str, list[RecordBase]]:
-    """Canonical prose plus records for a message written in the legacy form (§7.2)."""
+    """Canonical prose plus records for a message written in the legacy form
+    (docs/contract.md §7.2)."""
     if PLACEHOLDER not in text and LEGACY_TAG.search(text) is None:
         return text, []
     try:
