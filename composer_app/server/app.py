@@ -20,6 +20,7 @@ from composer_app.core.errors import ComposerError
 from composer_app.server.auth import Authenticator
 from composer_app.server.errors import error_response, install_error_handlers
 from composer_app.server.hub import Hub
+from composer_app.server.rate_limit import RateLimiter
 from composer_app.server.ledger import fail_orphaned_turns
 from composer_app.server.routes import assets, attachments, commands, environment, threads
 from composer_app.server.routes.attachments import sweep_uploads
@@ -49,7 +50,8 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
     hub = Hub()
     runner = TurnRunner(store, settings.provider, settings.attachments_dir,
                         delta_interval=settings.delta_interval, delta_chars=settings.delta_chars)
-    services = Services(settings, store, hub, Authenticator(store), runner)
+    services = Services(settings, store, hub, Authenticator(store), runner,
+                        RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -160,7 +160,8 @@ class Subscription:
         """The JSON of one server frame, or None (logged and skipped) when it is unreadable."""
         try:
             check_json_depth(raw, MAX_FRAME_DEPTH)
-            return json.loads(raw)
+            frame: object = json.loads(raw)
+            return frame
         except (ValueError, JsonTooDeep, RecursionError) as exc:
             self.skipped_frames += 1
             _log.warning("skipped an unreadable frame from the server: %s",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,13 +22,21 @@ from pydantic import ValidationError
 from composer_app.core.contracts.environment import CreateUploadRequest
 from composer_app.core.contracts.wire import format_timestamp
 from composer_app.server.errors import invalid, not_found, too_large
-from composer_app.server.routes.commands import parse_json
-from composer_app.server.services import device_of, read_limited, services_of
-from composer_app.server.signing import sign_token, verify_token
+from composer_app.server.json_body import read_json
+from composer_app.server.services import device_of, services_of
+from composer_app.server.signing import current_secret, sign_token, verify_token
 from composer_app.server.store.base import AttachmentRow, ThreadStore, Transaction, new_id
 
 router = APIRouter()
 CHUNK = 1 << 16
+_TOKEN = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
+_MEDIA_TYPE = re.compile(
+    rf"{_TOKEN}/{_TOKEN}(?:[ \t]*;[ \t]*{_TOKEN}=(?:{_TOKEN}|\"[^\"\\\x00-\x1f\x7f]*\"))*")
+
+
+def valid_media_type(value: str) -> bool:
+    """True for an RFC 6838 ``type/subtype`` with optional parameters (no CR, LF or NUL)."""
+    return _MEDIA_TYPE.fullmatch(value) is not None
 
 
 def _iso(epoch: float) -> str:
@@ -38,11 +47,13 @@ def _iso(epoch: float) -> str:
 async def create_upload(request: Request) -> JSONResponse:
     svc = services_of(request)
     device = await device_of(request)
-    obj = parse_json(await read_limited(request, svc.settings.max_json_bytes))
+    obj = await read_json(request, svc.settings.max_json_bytes)
     try:
         spec = CreateUploadRequest.model_validate(obj)
     except ValidationError:
         raise invalid("An upload needs name, mimeType, sizeBytes and sha256.") from None
+    if not valid_media_type(spec.mime_type):
+        raise invalid("mimeType must be a media type such as image/png or text/plain.")
     limit = svc.settings.max_upload_bytes(spec.mime_type)
     if spec.size_bytes > limit:
         raise too_large(f"This file is over the {limit}-byte limit.")
@@ -54,7 +65,7 @@ async def create_upload(request: Request) -> JSONResponse:
         _iso(now + svc.settings.pending_upload_ttl),
     )
     await svc.store.write(lambda tx: tx.insert_attachment(row))
-    token, expires = sign_token(svc.store.secret, "upload",
+    token, expires = sign_token(await current_secret(svc.store), "upload",
                                 {"a": attachment_id, "s": spec.size_bytes, "h": row.sha256},
                                 svc.settings.upload_url_ttl, now=now)
     return JSONResponse({"attachmentId": attachment_id, "uploadUrl": f"/api/uploads/{token}",
@@ -64,7 +75,7 @@ async def create_upload(request: Request) -> JSONResponse:
 @router.put("/api/uploads/{token}", status_code=204)
 async def put_upload(request: Request, token: str) -> Response:
     svc = services_of(request)
-    claims = verify_token(svc.store.secret, "upload", token)
+    claims = verify_token(await current_secret(svc.store), "upload", token)
     attachment_id, size, sha = str(claims["a"]), int(claims["s"]), str(claims["h"])
     row = await svc.store.read(lambda r: r.attachment(attachment_id))
     if row is None or row.state not in ("pending", "uploaded"):

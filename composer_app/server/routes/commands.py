@@ -1,6 +1,7 @@
 """``POST /api/commands``: one command, one transaction, one receipt.
 
-Invariants: the body is size-limited before it is parsed; malformed JSON, wrong types and unknown
+Invariants: the body is size-limited before it is parsed, and a large one is parsed, validated and
+hashed in a worker thread; malformed JSON, wrong types and unknown
 command types are ``400 invalid_command``; the receipt's body hash is the SHA-256 of the command's
 canonical JSON (sorted keys, compact), so key order and whitespace do not count as a change. A
 ``provider`` choice is remembered by the provider router once its command is accepted; a server
@@ -11,28 +12,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from composer_app.core.contracts.wire import decode_command
+from composer_app.core.contracts.wire import Command, decode_command
 from composer_app.server.errors import invalid
-from composer_app.server.ledger import execute_command
+from composer_app.server.json_body import off_loop, parse_json
+from composer_app.server.auth import refused
+from composer_app.server.ledger import CommandOutcome, execute_command
 from composer_app.server.providers.registry import PROVIDER_NAMES
 from composer_app.server.services import device_of, read_limited, services_of
 from composer_app.server.snapshots import provider_of
-
-
-def parse_json(body: bytes) -> object:
-    """Strict JSON (no NaN/Infinity); ``400`` when malformed."""
-    def reject(name: str) -> object:
-        raise ValueError(name)
-
-    try:
-        return json.loads(body.decode("utf-8"), parse_constant=reject)
-    except (UnicodeDecodeError, ValueError):
-        raise invalid("The request body is not valid JSON.") from None
+from composer_app.server.store.base import Transaction
 
 
 def request_hash(obj: object) -> str:
@@ -42,20 +36,37 @@ def request_hash(obj: object) -> str:
 
 async def post_command(request: Request) -> JSONResponse:
     svc = services_of(request)
-    device = await device_of(request)
-    obj = parse_json(await read_limited(request, svc.settings.max_command_bytes))
-    command = decode_command(obj)
-    _check_provider(command)
-    digest = request_hash(obj)
+    device = await device_of(request, cached=True)
+    body = await read_limited(request, svc.settings.max_command_bytes)
+    parsed = await off_loop(body, _parse_command)
+    command, digest = parsed.command, parsed.digest
     names = provider_of(svc.settings.provider)
-    outcome = await svc.store.write(
-        lambda tx: execute_command(tx, device, command, digest, names))
+    def run(tx: Transaction) -> CommandOutcome:
+        if not tx.device_active(device.device_id):  # revoked since it was cached
+            raise refused()
+        return execute_command(tx, device, command, digest, names)
+
+    outcome = await svc.store.write(run)
     _select_provider(svc, command, outcome.status)
     if outcome.turn is not None:
         svc.runner.start(outcome.turn)
     if outcome.interrupted_turn is not None:
         svc.runner.interrupt(outcome.interrupted_turn)
     return JSONResponse(outcome.body, status_code=outcome.status)
+
+
+@dataclass(frozen=True)
+class _ParsedCommand:
+    command: Command
+    digest: str
+
+
+def _parse_command(body: bytes) -> _ParsedCommand:
+    """Parse, validate and hash one command body (CPU work, off the loop when large)."""
+    obj = parse_json(body)
+    command = decode_command(obj)
+    _check_provider(command)
+    return _ParsedCommand(command, request_hash(obj))
 
 
 def _check_provider(command: object) -> None:

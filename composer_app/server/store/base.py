@@ -135,6 +135,10 @@ class Transaction(ABC):
     def max_sequence(self) -> int: ...
 
     @abstractmethod
+    def device_active(self, device_id: str) -> bool:
+        """True while the device exists and is not revoked."""
+
+    @abstractmethod
     def receipt(self, device_id: str, command_id: str) -> Receipt | None: ...
 
     @abstractmethod
@@ -226,6 +230,14 @@ class Reader(ABC):
 
     @abstractmethod
     def device_by_token_hash(self, token_sha256: str) -> Device | None: ...
+
+    @abstractmethod
+    def device_active(self, device_id: str) -> bool:
+        """True while the device exists and is not revoked."""
+
+    @abstractmethod
+    def server_value(self, key: str) -> str | None:
+        """A value of ``server_state`` (environment id, signing secret), or None."""
 
     @abstractmethod
     def thread(self, thread_id: str) -> ThreadRow | None: ...
