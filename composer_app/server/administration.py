@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
-from typing import TypeVar
 
 from composer_app.core.contracts.wire import format_timestamp
 from composer_app.server.signing import SIGNING_SECRET_KEY
@@ -20,10 +19,8 @@ from composer_app.server.store.base import Transaction
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.store.sql import DeviceAdmin, DeviceInfo, SqlQueries
 
-T = TypeVar("T")
 
-
-def _write(store: ExecutorStore, fn: Callable[[DeviceAdmin], T]) -> T:
+def _write[T](store: ExecutorStore, fn: Callable[[DeviceAdmin], T]) -> T:
     def run(tx: Transaction) -> T:
         assert isinstance(tx, SqlQueries)
         return fn(DeviceAdmin(tx))

@@ -20,8 +20,8 @@ from composer_app.core.errors import ComposerError
 from composer_app.server.auth import Authenticator
 from composer_app.server.errors import error_response, install_error_handlers
 from composer_app.server.hub import Hub
-from composer_app.server.rate_limit import RateLimiter
 from composer_app.server.ledger import fail_orphaned_turns
+from composer_app.server.rate_limit import RateLimiter
 from composer_app.server.routes import assets, attachments, commands, environment, threads
 from composer_app.server.routes.attachments import sweep_uploads
 from composer_app.server.services import Services

@@ -14,7 +14,6 @@ import asyncio
 import json
 import re
 from collections.abc import Callable
-from typing import TypeVar
 
 from starlette.requests import Request
 
@@ -23,7 +22,6 @@ from composer_app.core.storable_text import value_problem
 from composer_app.server.errors import invalid
 from composer_app.server.services import read_limited
 
-T = TypeVar("T")
 MAX_JSON_DEPTH = 64
 MAX_INT_DIGITS = 18  # every integer of the API fits a signed 64-bit column
 INLINE_PARSE_BYTES = 64 * 1024
@@ -61,7 +59,7 @@ def parse_json(body: bytes) -> object:
     return value
 
 
-async def off_loop(body: bytes, work: Callable[[bytes], T]) -> T:
+async def off_loop[T](body: bytes, work: Callable[[bytes], T]) -> T:
     """``work(body)``, in a worker thread when the body is large."""
     if len(body) <= INLINE_PARSE_BYTES:
         return work(body)

@@ -19,8 +19,8 @@ from pydantic import ValidationError
 
 from composer_app.core.contracts.environment import AssetUrlRequest
 from composer_app.server.errors import invalid, not_found
-from composer_app.server.routes.attachments import _iso, valid_media_type
 from composer_app.server.json_body import read_json
+from composer_app.server.routes.attachments import _iso, valid_media_type
 from composer_app.server.services import device_of, services_of
 from composer_app.server.signing import current_secret, sign_token, verify_token
 

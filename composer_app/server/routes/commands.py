@@ -19,9 +19,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from composer_app.core.contracts.wire import Command, decode_command
+from composer_app.server.auth import refused
 from composer_app.server.errors import invalid
 from composer_app.server.json_body import off_loop, parse_json
-from composer_app.server.auth import refused
 from composer_app.server.ledger import CommandOutcome, execute_command
 from composer_app.server.providers.registry import PROVIDER_NAMES
 from composer_app.server.services import device_of, read_limited, services_of
