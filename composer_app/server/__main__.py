@@ -91,9 +91,12 @@ def _administer(args: argparse.Namespace, store: ExecutorStore) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    from composer_app.server.private_files import private_dir
     from composer_app.server.store import open_store
 
     data_dir = Path(args.data_dir)
+    if args.database_url is None or args.command == "serve":
+        private_dir(data_dir)
     store = open_store(data_dir, args.database_url)
     if args.command == "create-token":
         store.open()
@@ -119,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from composer_app.server.app import build_app
+    from composer_app.server.http_protocol import raise_file_limit, server_config
     from composer_app.server.settings import ServerSettings
 
     logging.basicConfig(level=args.log_level.upper())
@@ -130,9 +134,11 @@ def main(argv: list[str] | None = None) -> int:
                               storage_dir=Path(args.storage_dir) if args.storage_dir else None,
                               provider=router)
     app = build_app(settings, store)
+    raise_file_limit()
+    config = server_config(app, host=args.host, port=args.port, log_level=args.log_level,
+                           ws_ping_interval=20.0, ws_ping_timeout=20.0)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                    ws_ping_interval=20.0, ws_ping_timeout=20.0)
+        uvicorn.Server(config).run()
     finally:
         router.close()
     return 0

@@ -10,6 +10,7 @@ with a single provider accepts and ignores it (its events and snapshots then nam
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from composer_app.server.errors import invalid
 from composer_app.server.json_body import off_loop, parse_json
 from composer_app.server.ledger import CommandOutcome, execute_command
 from composer_app.server.providers.registry import PROVIDER_NAMES
+from composer_app.server.routes.attachments import remove_files
 from composer_app.server.services import device_of, read_limited, services_of
 from composer_app.server.snapshots import provider_of
 from composer_app.server.store.base import Transaction
@@ -52,6 +54,9 @@ async def post_command(request: Request) -> JSONResponse:
         svc.runner.start(outcome.turn)
     if outcome.interrupted_turn is not None:
         svc.runner.interrupt(outcome.interrupted_turn)
+    if outcome.released_files:  # a deleted thread's attachments: no longer served, now gone
+        await asyncio.to_thread(remove_files, svc.settings.attachments_dir,
+                                outcome.released_files)
     return JSONResponse(outcome.body, status_code=outcome.status)
 
 

@@ -184,6 +184,10 @@ class Transaction(ABC):
     def insert_attachment(self, row: AttachmentRow) -> None: ...
 
     @abstractmethod
+    def release_thread_attachments(self, thread_id: str) -> list[str]:
+        """Mark the attachments of the thread's messages deleted; their storage names."""
+
+    @abstractmethod
     def set_attachment(self, attachment_id: str, *, state: str, new_id: str | None = None,
                        message_id: str | None = None) -> None: ...
 
@@ -257,3 +261,7 @@ class Reader(ABC):
 
     @abstractmethod
     def attachment(self, attachment_id: str) -> AttachmentRow | None: ...
+
+    @abstractmethod
+    def live_storage_names(self) -> set[str]:
+        """Storage names of every attachment not deleted (files the sweep must keep)."""

@@ -101,6 +101,10 @@ class SqlQueries:
         row = self.one("SELECT COALESCE(MAX(sequence), 0) FROM events")
         return int(row[0])
 
+    def live_storage_names(self) -> set[str]:
+        rows = self.all("SELECT storage_path FROM attachments WHERE state <> 'deleted'")
+        return {str(r[0]) for r in rows}
+
     def device_active(self, device_id: str) -> bool:
         return self.one("SELECT 1 FROM devices WHERE device_id = ? AND revoked_at IS NULL",
                         (device_id,)) is not None
@@ -286,6 +290,15 @@ class SqlTransaction(SqlQueries, Transaction):
             (row.attachment_id, row.device_id, row.state, row.name, row.mime_type,
              row.size_bytes, row.sha256, row.storage_path, row.message_id, row.created_at,
              row.expires_at))
+
+    def release_thread_attachments(self, thread_id: str) -> list[str]:
+        owned = ("FROM attachments WHERE state <> 'deleted' AND message_id IN "
+                 "(SELECT message_id FROM messages WHERE thread_id = ?)")
+        names = [str(r[0]) for r in self.all(f"SELECT storage_path {owned}", (thread_id,))]
+        if names:
+            self._x(f"UPDATE attachments SET state = 'deleted' WHERE attachment_id IN "
+                    f"(SELECT attachment_id {owned})", (thread_id,))
+        return names
 
     def set_attachment(self, attachment_id: str, *, state: str, new_id: str | None = None,
                        message_id: str | None = None) -> None:
