@@ -18,7 +18,6 @@ from composer_app.server.http_protocol import HeaderDeadlineProtocol, server_con
 from composer_app.server.settings import ServerSettings
 from composer_app.server.store.sqlite import SqliteStore
 
-
 tokens: list[str] = []
 
 

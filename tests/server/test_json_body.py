@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from composer_app.server.json_body import MAX_JSON_DEPTH, parse_json
 from composer_app.server.errors import ApiError
+from composer_app.server.json_body import MAX_JSON_DEPTH, parse_json
 from composer_app.server.store.executor import ExecutorStore
 from tests.server.harness import Harness, cid, create_thread, harness, mid, tid, turn_start
 

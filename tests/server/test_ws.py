@@ -189,24 +189,24 @@ def test_an_oversized_frame_gets_an_error_frame_before_close(h: Harness) -> None
 def test_subscriptions_per_socket_and_sockets_per_user_are_capped(tmp_path: Path) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    with harness(tmp_path, max_subscriptions_per_socket=3, max_sockets_per_user=2) as h:
-        with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
-            for n in range(3):
-                subscribe(ws, f"s{n}", None)
-                until_synchronized(ws)
-            subscribe(ws, "s3", None)
-            frame = ws.receive_json()
-            assert frame["code"] == "too_many_subscriptions" and frame["subscriptionId"] == "s3"
-            subscribe(ws, "s0", None)  # replacing one of its own is fine
-            assert until_synchronized(ws)[-1]["type"] == "synchronized"
-            with h.client.websocket_connect("/api/ws", headers=h.alice2):
-                with h.client.websocket_connect("/api/ws", headers=h.alice) as third:
-                    assert third.receive_json()["code"] == "too_many_connections"
-                    with pytest.raises(WebSocketDisconnect):
-                        third.receive_json()
-                with h.client.websocket_connect("/api/ws", headers=h.bob) as other_user:
-                    subscribe(other_user, "s", None)
-                    assert until_synchronized(other_user)[-1]["type"] == "synchronized"
+    with harness(tmp_path, max_subscriptions_per_socket=3, max_sockets_per_user=2) as h, \
+            h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        for n in range(3):
+            subscribe(ws, f"s{n}", None)
+            until_synchronized(ws)
+        subscribe(ws, "s3", None)
+        frame = ws.receive_json()
+        assert frame["code"] == "too_many_subscriptions" and frame["subscriptionId"] == "s3"
+        subscribe(ws, "s0", None)  # replacing one of its own is fine
+        assert until_synchronized(ws)[-1]["type"] == "synchronized"
+        with h.client.websocket_connect("/api/ws", headers=h.alice2):
+            with h.client.websocket_connect("/api/ws", headers=h.alice) as third:
+                assert third.receive_json()["code"] == "too_many_connections"
+                with pytest.raises(WebSocketDisconnect):
+                    third.receive_json()
+            with h.client.websocket_connect("/api/ws", headers=h.bob) as other_user:
+                subscribe(other_user, "s", None)
+                assert until_synchronized(other_user)[-1]["type"] == "synchronized"
 
 
 def test_a_subscriber_that_falls_behind_is_resynchronized_from_a_snapshot(
@@ -219,31 +219,31 @@ def test_a_subscriber_that_falls_behind_is_resynchronized_from_a_snapshot(
     for n in range(5):
         sub.offer(StoredEvent(n + 1, f"evt_{n}", "thr", "thread.created", "", None, {}, "usr"))
     assert sub.overflowed and sub.queue.qsize() == 1 and sub.queue.get_nowait() is None
-    with harness(tmp_path, subscriber_backlog=2) as h:
-        with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
-            subscribe(ws, "s", None)
-            until_synchronized(ws)
-            hub = h.client.app.state.services.hub  # type: ignore[attr-defined]
-            threads = [tid() for _ in range(6)]
+    with harness(tmp_path, subscriber_backlog=2) as h, \
+            h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        subscribe(ws, "s", None)
+        until_synchronized(ws)
+        hub = h.client.app.state.services.hub  # type: ignore[attr-defined]
+        threads = [tid() for _ in range(6)]
 
-            def burst() -> None:  # published in one go: the sender cannot keep up
-                h.client.portal.call(_create_many, h, threads)  # type: ignore[union-attr]
-            burst()
-            frames = []
-            while True:
-                frame = ws.receive_json()
-                frames.append(frame)
-                if frame["type"] == "snapshot":
-                    break
-            snapshot_ids = {t["threadId"] for t in frame["snapshot"]["threads"]}
-            assert set(threads) <= snapshot_ids
-            assert ws.receive_json()["type"] == "synchronized"
-            assert hub.subscription_count == 1
+        def burst() -> None:  # published in one go: the sender cannot keep up
+            h.client.portal.call(_create_many, h, threads)  # type: ignore[union-attr]
+        burst()
+        frames = []
+        while True:
+            frame = ws.receive_json()
+            frames.append(frame)
+            if frame["type"] == "snapshot":
+                break
+        snapshot_ids = {t["threadId"] for t in frame["snapshot"]["threads"]}
+        assert set(threads) <= snapshot_ids
+        assert ws.receive_json()["type"] == "synchronized"
+        assert hub.subscription_count == 1
 
 
 async def _create_many(h: Harness, threads: list[str]) -> None:
-    from composer_app.server.ledger import execute_command
     from composer_app.core.contracts.wire import decode_command
+    from composer_app.server.ledger import execute_command
 
     store = h.store
     device = await h.client.app.state.services.auth.device(  # type: ignore[attr-defined]
