@@ -19,6 +19,7 @@ from starlette.types import Receive, Scope, Send
 
 from composer_app.core.contracts.wire import format_timestamp
 from composer_app.core.errors import ComposerError
+from composer_app.server import openapi
 from composer_app.server.auth import Authenticator
 from composer_app.server.errors import error_response, install_error_handlers
 from composer_app.server.hub import Hub
@@ -108,7 +109,7 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
     app.state.services = services
     install_error_handlers(app)
     app.router.routes.append(commands.route)
-    for module in (environment, threads, attachments, assets):
+    for module in (environment, threads, attachments, assets, openapi):
         app.include_router(module.router)
     app.add_api_websocket_route("/api/ws", websocket_endpoint)
     return ComposerApp(app)
