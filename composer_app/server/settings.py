@@ -34,6 +34,7 @@ class ServerSettings:
     max_sockets_per_user: int = 20
     max_ws_frame_bytes: int = 64 * 1024
     ws_send_timeout: float = 30.0  # a socket that accepts nothing for this long is closed
+    ws_auth_recheck: float = 15.0  # an open socket of a revoked token closes within this time
     rate_limit_per_second: float = 100.0  # sustained requests per user
     rate_limit_burst: int = 1_000
     delta_interval: float = 0.05

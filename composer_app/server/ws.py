@@ -9,7 +9,9 @@ Bounds: a user holds at most ``max_sockets_per_user`` sockets and a socket at mo
 ``max_subscriptions_per_socket`` subscriptions (past either, an ``error`` frame says so); one
 catch-up (replay or snapshot) per socket is read and sent at a time, so a socket's memory is one
 catch-up; a subscription that falls ``subscriber_backlog`` events behind is resynchronized from a
-snapshot; a socket that accepts nothing for ``ws_send_timeout`` seconds is closed. A frame the
+snapshot; a socket that accepts nothing for ``ws_send_timeout`` seconds is closed; a socket whose
+token is revoked gets an ``unauthorized`` error frame and is closed within ``ws_auth_recheck``
+seconds (and at its next subscribe frame). A frame the
 server cannot use (binary, oversized, nested too deep, not JSON, not a known frame) gets an
 ``error`` frame; oversized frames and server failures also close the socket, after that frame.
 """
@@ -37,7 +39,7 @@ from composer_app.server.hub import Subscription
 from composer_app.server.routes.threads import shell_snapshot, thread_snapshot
 from composer_app.server.services import Services, services_of
 from composer_app.server.snapshots import ProviderOf, event_wire, provider_of
-from composer_app.server.store.base import Reader, StoredEvent
+from composer_app.server.store.base import Device, Reader, StoredEvent
 
 _log = logging.getLogger(__name__)
 MAX_FRAME_DEPTH = 16
@@ -176,6 +178,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             await websocket.close(code=CLOSE_POLICY, reason="too many connections")
         return
     active: dict[str, tuple[Subscription, asyncio.Task[None]]] = {}
+    watchdog = asyncio.get_running_loop().create_task(_close_when_revoked(svc, socket, device))
 
     def drop(sid: str) -> None:
         entry = active.pop(sid, None)
@@ -236,9 +239,26 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             await socket.error("unavailable", "The server failed.")
             await websocket.close(code=CLOSE_SERVER_ERROR)
     finally:
+        watchdog.cancel()
         for sid in list(active):
             drop(sid)
         svc.hub.close_socket(device.user_id)
+
+
+async def _close_when_revoked(svc: Services, socket: _Socket, device: Device) -> None:
+    """Close the socket (after an ``unauthorized`` error frame) once its token is revoked."""
+    while True:
+        await asyncio.sleep(svc.settings.ws_auth_recheck)
+        try:
+            await svc.auth.still_valid(device)
+        except ApiError as exc:
+            with contextlib.suppress(Exception):
+                await socket.error(exc.code, exc.message)
+            with contextlib.suppress(Exception):
+                await socket.websocket.close(code=CLOSE_POLICY, reason="unauthorized")
+            return
+        except ComposerError:
+            continue  # the store is briefly unavailable: check again later
 
 
 async def _guarded(svc: Services, socket: _Socket, sub: Subscription, after: int | None) -> None:

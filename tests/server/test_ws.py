@@ -254,3 +254,25 @@ async def _create_many(h: Harness, threads: list[str]) -> None:
             body = create_thread(thread)
             execute_command(tx, device, decode_command(body), body["commandId"])
     await store.write(all_at_once)
+
+
+def test_an_open_socket_of_a_revoked_token_is_closed(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from composer_app.server.administration import revoke_token
+
+    with harness(tmp_path, ws_auth_recheck=0.05) as h, \
+            h.client.websocket_connect("/api/ws", headers=h.bob) as ws:
+        subscribe(ws, "s", None)
+        until_synchronized(ws)
+        h.client.portal.call(_revoke, h, revoke_token)  # type: ignore[union-attr]
+        frame = ws.receive_json()
+        assert frame["type"] == "error" and frame["code"] == "unauthorized"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+
+
+async def _revoke(h: Harness, revoke_token: Any) -> None:
+    import asyncio
+
+    assert await asyncio.to_thread(revoke_token, h.store, "bob", "laptop") == 1
