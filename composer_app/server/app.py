@@ -30,6 +30,7 @@ from composer_app.server.routes import assets, attachments, commands, environmen
 from composer_app.server.routes.attachments import sweep_uploads
 from composer_app.server.services import Services
 from composer_app.server.settings import ServerSettings
+from composer_app.server.store.base import Transaction
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.turns import TurnRunner
 from composer_app.server.ws import websocket_endpoint
@@ -61,6 +62,20 @@ async def _end_orphaned_turns(store: ExecutorStore, settings: ServerSettings,
         _log.warning("ending orphaned replies failed (retried later): %s", exc)
 
 
+async def _load_provider_choices(store: ExecutorStore, settings: ServerSettings) -> None:
+    """Hand the database's provider choices to a per-thread router (importing its old file)."""
+    use_database = getattr(settings.provider, "use_database", None)
+    if use_database is None:
+        return
+    legacy: dict[str, str] = use_database(await store.read(lambda r: r.provider_choices()))
+    if legacy:
+        def save(tx: Transaction) -> None:
+            for thread_id, name in legacy.items():
+                tx.set_provider_choice(thread_id, name)
+        await store.write(save)
+        settings.provider.retire_file()  # type: ignore[attr-defined]
+
+
 async def _sweep_forever(store: ExecutorStore, settings: ServerSettings,
                          runner: TurnRunner) -> None:
     """Hourly: delete uploads never attached within ``pending_upload_ttl`` and files nothing
@@ -72,7 +87,8 @@ async def _sweep_forever(store: ExecutorStore, settings: ServerSettings,
         except (ComposerError, OSError) as exc:
             _log.warning("upload sweep failed: %s", exc)
         if settings.database_url is not None:
-            await _end_orphaned_turns(store, settings, runner)
+            await _load_provider_choices(store, settings)
+        await _end_orphaned_turns(store, settings, runner)
         await asyncio.sleep(SWEEP_INTERVAL if settings.database_url is None
                             else ORPHAN_IDLE_SECONDS / 2)
 
@@ -93,6 +109,7 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
         private_dir(settings.attachments_dir)
         store.set_commit_listener(hub.publish)
         store.bind_loop(asyncio.get_running_loop())
+        await _load_provider_choices(store, settings)
         await _end_orphaned_turns(store, settings, runner)
         sweeper = asyncio.get_running_loop().create_task(_sweep_forever(store, settings, runner))
         try:

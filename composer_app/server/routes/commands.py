@@ -6,6 +6,7 @@ command types are ``400 invalid_command``; the receipt's body hash is the SHA-25
 canonical JSON (sorted keys, compact), so key order and whitespace do not count as a change. A
 ``provider`` choice is remembered by the provider router once its command is accepted; a server
 with a single provider accepts and ignores it (its events and snapshots then name no provider).
+The choice is stored in the command's own transaction (``provider_choices``), never in a file.
 """
 
 from __future__ import annotations
@@ -43,10 +44,16 @@ async def post_command(request: Request) -> JSONResponse:
     parsed = await off_loop(body, _parse_command)
     command, digest = parsed.command, parsed.digest
     names = provider_of(svc.settings.provider)
+    remembers = (getattr(command, "provider", None) is not None
+                 and hasattr(svc.settings.provider, "use_database"))
+
     def run(tx: Transaction) -> CommandOutcome:
         if not tx.device_active(device.device_id):  # revoked since it was cached
             raise refused()
-        return execute_command(tx, device, command, digest, names)
+        outcome = execute_command(tx, device, command, digest, names)
+        if remembers and outcome.status < 300:
+            tx.set_provider_choice(command.thread_id, str(getattr(command, "provider", "")))
+        return outcome
 
     outcome = await svc.store.write(run)
     _select_provider(svc, command, outcome.status)

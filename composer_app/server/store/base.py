@@ -184,6 +184,10 @@ class Transaction(ABC):
     def insert_attachment(self, row: AttachmentRow) -> None: ...
 
     @abstractmethod
+    def set_provider_choice(self, thread_id: str, provider: str) -> None:
+        """Remember the thread's assistant provider (a name)."""
+
+    @abstractmethod
     def release_thread_attachments(self, thread_id: str) -> list[str]:
         """Mark the attachments of the thread's messages deleted; their storage names."""
 
@@ -265,3 +269,7 @@ class Reader(ABC):
     @abstractmethod
     def live_storage_names(self) -> set[str]:
         """Storage names of every attachment not deleted (files the sweep must keep)."""
+
+    @abstractmethod
+    def provider_choices(self) -> dict[str, str]:
+        """Every thread's remembered assistant provider name."""

@@ -105,6 +105,10 @@ class SqlQueries:
         rows = self.all("SELECT storage_path FROM attachments WHERE state <> 'deleted'")
         return {str(r[0]) for r in rows}
 
+    def provider_choices(self) -> dict[str, str]:
+        return {str(r[0]): str(r[1])
+                for r in self.all("SELECT thread_id, provider FROM provider_choices")}
+
     def device_active(self, device_id: str) -> bool:
         return self.one("SELECT 1 FROM devices WHERE device_id = ? AND revoked_at IS NULL",
                         (device_id,)) is not None
@@ -290,6 +294,11 @@ class SqlTransaction(SqlQueries, Transaction):
             (row.attachment_id, row.device_id, row.state, row.name, row.mime_type,
              row.size_bytes, row.sha256, row.storage_path, row.message_id, row.created_at,
              row.expires_at))
+
+    def set_provider_choice(self, thread_id: str, provider: str) -> None:
+        self._x("INSERT INTO provider_choices (thread_id, provider) VALUES (?, ?) "
+                "ON CONFLICT (thread_id) DO UPDATE SET provider = excluded.provider",
+                (thread_id, provider))
 
     def release_thread_attachments(self, thread_id: str) -> list[str]:
         owned = ("FROM attachments WHERE state <> 'deleted' AND message_id IN "
