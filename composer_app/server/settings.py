@@ -30,7 +30,7 @@ class ServerSettings:
     pending_upload_ttl: float = 24 * 3600.0
     replay_limit: int = 1_000
     subscriber_backlog: int = 1_000  # events buffered per subscription before a resync
-    max_subscriptions_per_socket: int = 100
+    max_subscriptions_per_socket: int = 2_000  # clients subscribe to every cached thread
     max_sockets_per_user: int = 20
     max_ws_frame_bytes: int = 64 * 1024
     ws_send_timeout: float = 30.0  # a socket that accepts nothing for this long is closed
