@@ -8,7 +8,7 @@ and constant stack; a balanced document within the limit passes whatever else is
 
 from __future__ import annotations
 
-_PAIRS = (b"[]", b"{}", b"[}", b"{]")
+_AS_PARENS = bytes.maketrans(b"[{]}", b"(())")
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
@@ -21,7 +21,8 @@ def _brackets(document: bytes | str) -> bytes:
     # Backslashes occur only inside strings: without escaped backslashes and escaped quotes, every
     # other quote delimits a string, so the even pieces of a split are what lies outside strings.
     unescaped = data.replace(b"\\\\", b"").replace(b'\\"', b"")
-    return b"".join(unescaped.split(b'"')[::2]).translate(None, _NOT_BRACKETS)
+    outside = b"".join(unescaped.split(b'"')[::2]).translate(None, _NOT_BRACKETS)
+    return outside.translate(_AS_PARENS)
 
 
 def within_depth(document: bytes | str, limit: int) -> bool:
@@ -37,9 +38,7 @@ def within_depth(document: bytes | str, limit: int) -> bool:
     for _ in range(limit):
         if not brackets:
             return True
-        reduced = brackets
-        for pair in _PAIRS:
-            reduced = reduced.replace(pair, b"")
+        reduced = brackets.replace(b"()", b"")  # one level: every innermost pair at once
         if len(reduced) == len(brackets):
             break
         brackets = reduced
