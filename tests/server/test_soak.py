@@ -102,9 +102,9 @@ def test_one_client_cannot_exhaust_or_stall_the_server(
             peak[0] = max(peak[0], _rss_mb(pid))
             stop.wait(0.05)
 
-    helpers = [threading.Thread(target=huge_body), threading.Thread(target=watch_memory)]
-    for helper in helpers:
-        helper.start()
+    background = [threading.Thread(target=huge_body), threading.Thread(target=watch_memory)]
+    for task in background:
+        task.start()
     latencies: list[float] = []
     thread = tid()
     with httpx.Client(base_url=url, timeout=30,
@@ -117,9 +117,9 @@ def test_one_client_cannot_exhaust_or_stall_the_server(
                 thread, "hello", message_id=mid(), command_id=cid()))
             latencies.append(time.monotonic() - started)
             assert response.status_code == 200, response.text
-    helpers[0].join(60)
+    background[0].join(60)
     stop.set()
-    helpers[1].join(5)
+    background[1].join(5)
     stalled.close()
     latencies.sort()
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
