@@ -10,14 +10,19 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 
 from fastapi import FastAPI
 
+from composer_app.core.contracts.wire import format_timestamp
 from composer_app.core.errors import ComposerError
+from composer_app.server import openapi
 from composer_app.server.auth import Authenticator
 from composer_app.server.errors import install_error_handlers
 from composer_app.server.hub import Hub
 from composer_app.server.ledger import fail_orphaned_turns
+from composer_app.server.private_files import private_dir
+from composer_app.server.rate_limit import RateLimiter
 from composer_app.server.reference_resolver import ReferenceResolver
 from composer_app.server.routes import (
     assets,
@@ -32,6 +37,7 @@ from composer_app.server.routes import (
 from composer_app.server.routes.attachments import sweep_uploads
 from composer_app.server.services import Services
 from composer_app.server.settings import ServerSettings
+from composer_app.server.store.base import Transaction
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.turns import TurnRunner
 from composer_app.server.ws import websocket_endpoint
@@ -40,14 +46,58 @@ _log = logging.getLogger(__name__)
 SWEEP_INTERVAL = 3600.0
 
 
-async def _sweep_forever(store: ExecutorStore, settings: ServerSettings) -> None:
-    """Hourly: delete uploads that were never attached within ``pending_upload_ttl``."""
+ORPHAN_IDLE_SECONDS = 600.0  # shared database: a reply unchanged this long lost its process
+
+
+async def _end_orphaned_turns(store: ExecutorStore, settings: ServerSettings,
+                              runner: TurnRunner) -> None:
+    """End replies left streaming by a process that is gone (``thread.turn-failed``).
+
+    One process (SQLite) owns every turn, so at start-up all of them are orphans; processes
+    sharing PostgreSQL end only replies idle for ``ORPHAN_IDLE_SECONDS`` that none of this
+    process's turns owns. Failures are logged, never raised: start-up never waits on them.
+    """
+    running = runner.running_turns()
+    idle_before = None
+    if settings.database_url is not None:
+        idle_before = format_timestamp(
+            datetime.now(UTC) - timedelta(seconds=ORPHAN_IDLE_SECONDS))
+    try:
+        await store.write(lambda tx: fail_orphaned_turns(tx, idle_before=idle_before,
+                                                         running=running))
+    except (ComposerError, OSError) as exc:
+        _log.warning("ending orphaned replies failed (retried later): %s", exc)
+
+
+async def _load_provider_choices(store: ExecutorStore, settings: ServerSettings) -> None:
+    """Hand the database's provider choices to a per-thread router (importing its old file)."""
+    use_database = getattr(settings.provider, "use_database", None)
+    if use_database is None:
+        return
+    legacy: dict[str, str] = use_database(await store.read(lambda r: r.provider_choices()))
+    if legacy:
+        def save(tx: Transaction) -> None:
+            for thread_id, name in legacy.items():
+                tx.set_provider_choice(thread_id, name)
+        await store.write(save)
+        settings.provider.retire_file()  # type: ignore[attr-defined]
+
+
+async def _sweep_forever(store: ExecutorStore, settings: ServerSettings,
+                         runner: TurnRunner) -> None:
+    """Hourly: delete uploads never attached within ``pending_upload_ttl`` and files nothing
+    names; on a shared database, also end replies whose process is gone."""
     while True:
         try:
-            await sweep_uploads(store, settings.attachments_dir)
-        except ComposerError as exc:
+            await sweep_uploads(store, settings.attachments_dir,
+                                part_ttl=settings.upload_url_ttl + 600.0)
+        except (ComposerError, OSError) as exc:
             _log.warning("upload sweep failed: %s", exc)
-        await asyncio.sleep(SWEEP_INTERVAL)
+        if settings.database_url is not None:
+            await _load_provider_choices(store, settings)
+        await _end_orphaned_turns(store, settings, runner)
+        await asyncio.sleep(SWEEP_INTERVAL if settings.database_url is None
+                            else ORPHAN_IDLE_SECONDS / 2)
 
 
 def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: bool = True
@@ -57,18 +107,19 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
     runner = TurnRunner(store, settings.provider, settings.attachments_dir,
                         delta_interval=settings.delta_interval, delta_chars=settings.delta_chars,
                         references=ReferenceResolver(store, settings).resolve)
-    services = Services(settings, store, hub, Authenticator(store), runner)
+    services = Services(settings, store, hub, Authenticator(store), runner,
+                        RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if not store.is_open:
             await asyncio.to_thread(store.open)
-        settings.attachments_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(settings.attachments_dir)
         store.set_commit_listener(hub.publish)
         store.bind_loop(asyncio.get_running_loop())
-        if settings.database_url is None:  # one process owns every turn: none survives a restart
-            await store.write(fail_orphaned_turns)
-        sweeper = asyncio.get_running_loop().create_task(_sweep_forever(store, settings))
+        await _load_provider_choices(store, settings)
+        await _end_orphaned_turns(store, settings, runner)
+        sweeper = asyncio.get_running_loop().create_task(_sweep_forever(store, settings, runner))
         try:
             yield
         finally:
@@ -84,7 +135,8 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
     install_error_handlers(app)
     # The hot path is a plain Starlette route: no FastAPI dependency or body machinery.
     app.router.routes.append(commands.route)
-    for module in (environment, threads, attachments, assets, workspace, sources, shares):
+    for module in (environment, threads, attachments, assets, workspace, sources, shares,
+                   openapi):
         app.include_router(module.router)
     app.add_api_websocket_route("/api/ws", websocket_endpoint)
     return app

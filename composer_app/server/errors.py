@@ -7,6 +7,7 @@ details.
 
 from __future__ import annotations
 
+import errno
 import logging
 from typing import Any
 
@@ -19,6 +20,7 @@ from composer_app.core.contracts.wire import error_body
 from composer_app.core.errors import ContractError, StorageError
 
 _log = logging.getLogger(__name__)
+DISK_FULL = frozenset({errno.ENOSPC, errno.EDQUOT})
 
 STATUS_CODES = {
     400: "invalid_command",
@@ -77,6 +79,10 @@ def error_response(exc: Exception) -> JSONResponse:
         return exc.response()
     if isinstance(exc, ContractError):
         return invalid(str(exc)).response()
+    if isinstance(exc, OSError) and exc.errno in DISK_FULL:
+        _log.error("disk full: %s", exc)
+        return ApiError(503, "unavailable", "The server's disk is full; try again later.",
+                        retryable=True, headers={"Retry-After": "60"}).response()
     if isinstance(exc, StorageError):
         _log.error("storage failure: %s", exc)
         return ApiError(503, "unavailable", "The server is temporarily unavailable.",

@@ -58,6 +58,7 @@ class CommandOutcome:
     body: JsonObject
     turn: TurnPlan | None = None
     interrupted_turn: str | None = None
+    released_files: tuple[str, ...] = ()  # storage names whose bytes may be deleted now
 
 
 def _accepted(command_id: str, sequence: int) -> JsonObject:
@@ -89,7 +90,7 @@ def execute_command(tx: Transaction, device: Device, command: Command, request_h
     tx.put_receipt(device.device_id, command.command_id, command.type, command.thread_id,
                    request_hash, "accepted", sequence, None)
     return CommandOutcome(200, _accepted(command.command_id, sequence), outcome.turn,
-                          outcome.interrupted_turn)
+                          outcome.interrupted_turn, outcome.released_files)
 
 
 def _owned_thread(tx: Transaction, device: Device, thread_id: str,
@@ -143,6 +144,8 @@ def _dispatch(tx: Transaction, device: Device, command: Command,
         _owned_thread(tx, device, command.thread_id)
         tx.update_thread(command.thread_id, deleted_at=at, at=at)
         tx.append_event(command.thread_id, "thread.deleted", {}, **emit)
+        released = tx.release_thread_attachments(command.thread_id)  # no longer served
+        return CommandOutcome(200, {}, released_files=tuple(released))
     elif isinstance(command, ThreadTurnStartCommand):
         return CommandOutcome(200, {}, turn=_start_turn(tx, device, command, at, emit,
                                                         provider_of))
@@ -268,11 +271,19 @@ def fail_turn(tx: Transaction, plan: TurnPlan, code: str, message: str) -> bool:
 RESTART_REASON = "The server restarted before this reply finished."
 
 
-def fail_orphaned_turns(tx: Transaction) -> int:
-    """End every turn left streaming by a previous process with ``thread.turn-failed``."""
+def fail_orphaned_turns(tx: Transaction, *, idle_before: str | None = None,
+                        running: frozenset[str] = frozenset()) -> int:
+    """End turns left streaming by a process that is gone with ``thread.turn-failed``.
+
+    Without ``idle_before`` every streaming turn not in ``running`` ends (one process owns all
+    turns: SQLite at start-up); with it, only those whose reply has not changed since then (several
+    processes share the database: PostgreSQL).
+    """
     count = 0
     for row in tx.streaming_messages():
-        if row.turn_id is None:
+        if row.turn_id is None or row.turn_id in running:
+            continue
+        if idle_before is not None and (row.updated_at or row.created_at) >= idle_before:
             continue
         plan = TurnPlan(row.thread_id, row.turn_id, row.message_id, "", "", None)
         count += fail_turn(tx, plan, "interrupted", RESTART_REASON)

@@ -9,6 +9,7 @@ from starlette.requests import HTTPConnection
 from composer_app.server.auth import Authenticator
 from composer_app.server.errors import ApiError, too_large
 from composer_app.server.hub import Hub
+from composer_app.server.rate_limit import RateLimiter
 from composer_app.server.settings import ServerSettings
 from composer_app.server.store.base import Device, ThreadStore
 from composer_app.server.turns import TurnRunner
@@ -21,6 +22,7 @@ class Services:
     hub: Hub
     auth: Authenticator
     runner: TurnRunner
+    limiter: RateLimiter
 
 
 def services_of(conn: HTTPConnection) -> Services:
@@ -28,8 +30,12 @@ def services_of(conn: HTTPConnection) -> Services:
     return services
 
 
-async def device_of(conn: HTTPConnection) -> Device:
-    return await services_of(conn).auth.device(conn.headers.get("authorization"))
+async def device_of(conn: HTTPConnection, *, cached: bool = False) -> Device:
+    """The caller's device (``401`` otherwise), within its user's rate limit (``429``)."""
+    svc = services_of(conn)
+    device = await svc.auth.device(conn.headers.get("authorization"), cached=cached)
+    svc.limiter.check(device.user_id)
+    return device
 
 
 async def read_limited(request: object, limit: int) -> bytes:

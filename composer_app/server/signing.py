@@ -3,6 +3,8 @@
 ``token = b64url(json_payload) + "." + b64url(HMAC-SHA256(secret, json_payload))``. Invariants: a
 token verifies only with the server secret (constant-time compare) and only for its purpose; expiry
 is checked after the signature, so a forged token never learns whether it would have expired.
+The secret is read from the store each time a URL is signed or verified (``current_secret``), so
+``composer-server rotate-secret`` applies at once to every running server process.
 """
 
 from __future__ import annotations
@@ -15,6 +17,17 @@ import time
 from typing import Any
 
 from composer_app.server.errors import ApiError
+from composer_app.server.store.base import ThreadStore
+
+SIGNING_SECRET_KEY = "signing_secret"
+
+
+async def current_secret(store: ThreadStore) -> bytes:
+    """The store's signing secret as the database holds it now."""
+    value = await store.read(lambda r: r.server_value(SIGNING_SECRET_KEY))
+    if value:
+        store.secret = bytes.fromhex(value)
+    return store.secret
 
 
 def _b64(data: bytes) -> str:

@@ -141,6 +141,10 @@ class TurnRunner:
         self._tasks[plan.turn_id] = task
         task.add_done_callback(lambda _: self._tasks.pop(plan.turn_id, None))
 
+    def running_turns(self) -> frozenset[str]:
+        """The turn ids this process is streaming now."""
+        return frozenset(turn for turn, task in self._tasks.items() if not task.done())
+
     def interrupt(self, turn_id: str) -> None:
         task = self._tasks.get(turn_id)
         if task is not None:

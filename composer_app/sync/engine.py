@@ -32,6 +32,7 @@ from composer_app.core.contracts.wire import (
     format_timestamp,
 )
 from composer_app.core.errors import ContractError, TransportError
+from composer_app.core.storable_text import check_storable_text, check_storable_value
 from composer_app.sync import assets, shares, source_downloads, workspace
 from composer_app.sync.backoff import Clock
 from composer_app.sync.message_search import MessageHit
@@ -190,7 +191,8 @@ class SyncEngine:
             thread_ids=lambda: [t.thread_id for t in self._store.threads()
                                 if t.local_state is None],
             fetch_environment=self._fetch_environment, on_connected=self._on_connected,
-            on_disconnected=self._connected.clear, on_state=self._on_state)
+            on_disconnected=self._connected.clear, on_state=self._on_state,
+            on_problem=self._on_stream_problem)
 
     # thread-safe API ------------------------------------------------------------------------
     def _submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
@@ -208,11 +210,13 @@ class SyncEngine:
                       provider: str | None = None) -> concurrent.futures.Future[str]:
         """Queue ``thread.create`` (with the thread's assistant ``provider`` when given);
         resolves to the new ``threadId``."""
-        if provider is not None:
-            try:
+        try:
+            if provider is not None:
                 check_provider_name(provider)
-            except ContractError as exc:
-                return _failed(exc)
+            if title is not None:
+                check_storable_text(title, "thread title")
+        except ContractError as exc:
+            return _failed(exc)
 
         async def go() -> str:
             thread_id = new_id("thr")
@@ -250,6 +254,10 @@ class SyncEngine:
 
     def rename_thread(self, thread_id: str, title: str) -> concurrent.futures.Future[str]:
         """Queue ``thread.meta.update``; resolves to its ``commandId``."""
+        try:
+            check_storable_text(title, "thread title")
+        except ContractError as exc:
+            return _failed(exc)
         return self._thread_command(ThreadMetaUpdateCommand(
             command_id=new_id("cmd"), thread_id=thread_id, title=title,
             created_at=format_timestamp()))
@@ -268,8 +276,19 @@ class SyncEngine:
                      records: Sequence[Any] | MessageContext | None = None,
                      upload_ids: Sequence[str] = (), *, create_thread: bool = False,
                      title: str | None = None) -> concurrent.futures.Future[str]:
-        """Queue a user message (local echo at once); resolves to its ``messageId``."""
-        context = _context(records)
+        """Queue a user message (local echo at once); resolves to its ``messageId``.
+
+        Text no server could store (a lone UTF-16 surrogate, a NUL character) fails at once with
+        a ``ContractError`` that says so; nothing is queued.
+        """
+        try:
+            check_storable_text(text, "message")
+            if title is not None:
+                check_storable_text(title, "thread title")
+            context = _context(records)
+            check_storable_value(context, "message context")
+        except ContractError as exc:
+            return _failed(exc)
 
         async def go() -> str:
             return self._outbox.enqueue_turn(thread_id, text, context, tuple(upload_ids),
@@ -488,6 +507,11 @@ class SyncEngine:
     def _on_state(self, state: str, next_try: int) -> None:
         self.connection_state = (state, next_try)
         self._emit("connection_state_changed", state, next_try)
+
+    def _on_stream_problem(self, kind: str, message: str) -> None:
+        """A connection ended on a failure other than the network (reported once per kind)."""
+        title = "Cannot save messages" if kind == "storage" else "Connection problem"
+        self._emit("toast_requested", "error", title, message)
 
     def _on_toast(self, level: str, title: str, body: str) -> None:
         self._emit("toast_requested", level, title, body)

@@ -12,6 +12,9 @@ Invariants:
   answer, the item becomes ``unsent`` (shown as *Not sent* with Retry, Edit and Delete).
 * The body is folded for the destination at delivery time: without ``inlineMessageContext`` the
   message goes as ``serialize_legacy_message(text, records)`` with no ``context``.
+* A local write that fails (the client disk is full) never ends the scheduler and never makes it
+  spin: delivery pauses with the same backoff as network failures, the failure is logged and told
+  to the user once per streak, and the item (still queued under its ``commandId``) is resent later.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import random
 import secrets
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -40,7 +45,7 @@ from composer_app.core.contracts.wire import (
     UserMessageInput,
     format_timestamp,
 )
-from composer_app.core.errors import ContractError, TransportError
+from composer_app.core.errors import ContractError, StorageError, TransportError
 from composer_app.sync.backoff import (
     SEND_BUDGET_SECONDS,
     Clock,
@@ -59,6 +64,8 @@ UPLOAD_READY = "uploaded"
 UPLOAD_DEAD = frozenset({"failed", "cancelled"})
 BINARY_KINDS = frozenset({"image", "file"})
 ThreadCommand = ThreadMetaUpdateCommand | ThreadDeleteCommand | ThreadTurnInterruptCommand
+LOCAL_FAILURES = (StorageError, sqlite3.Error, OSError)
+_log = logging.getLogger(__name__)
 
 
 def new_id(prefix: str) -> str:
@@ -155,6 +162,8 @@ class Outbox:
         self._inflight: dict[str, asyncio.Task[None]] = {}
         self.http: HttpTransport | None = None
         self.capabilities: Capabilities | None = None
+        self.local_failures = 0
+        self._hold_until = 0.0
 
     def wake(self) -> None:
         """Re-examine the queues now."""
@@ -278,12 +287,38 @@ class Outbox:
         """Schedule forever: start each thread's due head, sleep until the next due time."""
         while True:
             self._wake.clear()
-            deadlines = self._schedule()
+            try:
+                deadlines = self._schedule()
+            except LOCAL_FAILURES as exc:
+                self._local_failure(exc)
+                deadlines = [self._hold_until]
             timeout = self._clock.timeout_until(min(deadlines)) if deadlines else None
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
 
+    def _local_failure(self, exc: BaseException) -> None:
+        """Pause delivery with backoff after a local write failed; tell the user once."""
+        self.local_failures += 1
+        delay = send_delay(self.local_failures, self._rng)
+        self._hold_until = self._clock.now() + delay
+        if self.local_failures == 1:
+            _log.warning("cannot write the outbox (retrying with backoff): %s", exc)
+            self._toast("error", "Cannot save messages",
+                        f"This device's storage failed ({exc}); sending resumes when it can "
+                        "write again.")
+        else:
+            _log.debug("outbox write failed again (%d), next try in %.1f s", self.local_failures,
+                       delay)
+
+    def _local_ok(self) -> None:
+        if self.local_failures:
+            _log.info("the outbox can write again after %d failures", self.local_failures)
+        self.local_failures = 0
+        self._hold_until = 0.0
+
     def _schedule(self) -> list[float]:
+        if self._clock.now() < self._hold_until:
+            return [self._hold_until]
         by_thread: dict[str, list[OutboxRow]] = {}
         for row in self._store.outbox():
             by_thread.setdefault(row.thread_id, []).append(row)
@@ -345,6 +380,14 @@ class Outbox:
         return body
 
     async def _attempt(self, head: OutboxRow) -> None:
+        try:
+            await self._deliver(head)
+        except LOCAL_FAILURES as exc:
+            self._local_failure(exc)
+        else:
+            self._local_ok()
+
+    async def _deliver(self, head: OutboxRow) -> None:
         http, capabilities = self.http, self.capabilities
         if http is None or capabilities is None:
             return

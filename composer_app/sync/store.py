@@ -176,7 +176,8 @@ class ClientStore:
             yield
         except BaseException:
             self._depth = 0
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # SQLite may have rolled back already (disk full)
+                self._db.execute("ROLLBACK")
             raise
         self._depth = 0
         try:

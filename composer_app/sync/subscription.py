@@ -6,6 +6,12 @@ server replays the gap or sends a snapshot and nothing is missed; duplicates are
 replica's per-stream cursor. Reconnects back off 1 s doubling to 64 s with jitter, forever; after 7
 failures the state is ``offline``; ``wake()`` (*Retry now*) cuts a wait short. A refused token
 (``401``) puts the state to ``error`` and waits for ``wake()``.
+
+The loop never ends on its own: every failure (network, protocol, a local write that fails
+because the client disk is full, anything unexpected) ends only the current connection, is logged
+and reported through ``on_state``/``on_problem``, and is followed by a reconnect with backoff. A
+server frame that cannot be read (not JSON, nested too deep, not a known frame) is logged and
+skipped; the connection stays up.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import math
 import random
 from collections.abc import Awaitable, Callable
@@ -32,7 +39,8 @@ from composer_app.core.contracts.wire import (
     UnsubscribeFrame,
     decode_server_frame,
 )
-from composer_app.core.errors import AuthError, ContractError, TransportError
+from composer_app.core.errors import AuthError, ContractError, StorageError, TransportError
+from composer_app.core.json_depth import JsonTooDeep, check_json_depth
 from composer_app.sync.backoff import Clock, ReconnectBackoff
 from composer_app.sync.replica import SHELL, Changes, Replica, thread_stream
 from composer_app.sync.transport import ws_url
@@ -44,6 +52,8 @@ OFFLINE = "offline"
 ERROR = "error"
 PING_INTERVAL_SECONDS = 20.0
 OPEN_TIMEOUT_SECONDS = 10.0
+MAX_FRAME_DEPTH = 64
+_log = logging.getLogger(__name__)
 
 
 class Subscription:
@@ -54,7 +64,8 @@ class Subscription:
                  fetch_environment: Callable[[], Awaitable[Environment]],
                  on_connected: Callable[[Environment], None],
                  on_disconnected: Callable[[], None],
-                 on_state: Callable[[str, int], None]) -> None:
+                 on_state: Callable[[str, int], None],
+                 on_problem: Callable[[str, str], None] | None = None) -> None:
         self._url = ws_url(base_url)
         self._token = token
         self._replica = replica
@@ -65,6 +76,9 @@ class Subscription:
         self._on_connected = on_connected
         self._on_disconnected = on_disconnected
         self._on_state = on_state
+        self._on_problem = on_problem
+        self._last_problem: str | None = None
+        self.skipped_frames = 0
         self._wake = asyncio.Event()
         self._ws: websockets.ClientConnection | None = None
         self._subscribed: set[str] = set()
@@ -83,13 +97,18 @@ class Subscription:
         """Connect, resubscribe, consume; reconnect with backoff on any failure, forever."""
         while True:
             self._on_state(CONNECTING if self._backoff.failures == 0 else RECONNECTING, 0)
+            failed_auth = False
             try:
                 await self._session()
-                failed_auth = False
             except AuthError:
                 failed_auth = True
-            except (TransportError, ContractError, OSError, WebSocketException, TimeoutError):
-                failed_auth = False
+            except StorageError as exc:
+                self._problem("storage", f"Cannot write to this device's storage: {exc}")
+            except (TransportError, OSError, WebSocketException, TimeoutError) as exc:
+                _log.info("event socket closed: %s", exc or type(exc).__name__)
+            except Exception as exc:  # never let the loop die: reconnect instead
+                _log.exception("event socket failed")
+                self._problem("failure", f"The event stream failed: {exc or type(exc).__name__}")
             self._ws = None
             self._subscribed.clear()
             self.synchronized.clear()
@@ -126,7 +145,28 @@ class Subscription:
             self._on_connected(environment)
             self._on_state(CONNECTED, 0)
             async for raw in ws:
-                await self._handle(json.loads(raw))
+                frame = self._read_frame(raw)
+                if frame is not None:
+                    await self._handle(frame)
+
+    def _problem(self, kind: str, message: str) -> None:
+        """Log a failure and report it once per kind in a row (not once per retry)."""
+        _log.warning("%s", message)
+        if self._on_problem is not None and self._last_problem != kind:
+            self._on_problem(kind, message)
+        self._last_problem = kind
+
+    def _read_frame(self, raw: str | bytes) -> object | None:
+        """The JSON of one server frame, or None (logged and skipped) when it is unreadable."""
+        try:
+            check_json_depth(raw, MAX_FRAME_DEPTH)
+            frame: object = json.loads(raw)
+            return frame
+        except (ValueError, JsonTooDeep, RecursionError) as exc:
+            self.skipped_frames += 1
+            _log.warning("skipped an unreadable frame from the server: %s",
+                         str(exc)[:200] or type(exc).__name__)
+            return None
 
     async def _subscribe(self, stream: str, after: int | None) -> None:
         if self._ws is None or stream in self._subscribed:
@@ -144,7 +184,12 @@ class Subscription:
         await self._ws.send(json.dumps(UnsubscribeFrame(subscription_id=stream).to_wire()))
 
     async def _handle(self, raw: object) -> None:
-        frame = decode_server_frame(raw)
+        try:
+            frame = decode_server_frame(raw)
+        except ContractError as exc:
+            self.skipped_frames += 1
+            _log.warning("skipped an invalid frame from the server: %s", str(exc)[:200])
+            return
         changes: Changes | None = None
         if isinstance(frame, EventFrame):
             changes = self._replica.apply_event(frame.subscription_id, frame.event)
@@ -156,6 +201,7 @@ class Subscription:
             self._subscribed.discard(frame.subscription_id)
         if changes is None:
             return
+        self._last_problem = None  # local writes work again
         for thread_id, after in changes.new_threads:
             stream = thread_stream(thread_id)
             await self._subscribe(stream, None if after < 0 else after)

@@ -122,3 +122,28 @@ def test_a_turn_cut_by_a_restart_ends_as_failed(tmp_path: Path) -> None:
                 events.append(frame["event"])
         assert events[-1]["type"] == "thread.turn-failed"
         assert "restarted" in events[-1]["payload"]["error"]["message"]
+
+
+def test_the_embedded_server_reuses_its_device_token(tmp_path: Path) -> None:
+    from composer_app.server.administration import list_tokens, revoke_token
+    from composer_app.server.store.sqlite import SqliteStore
+
+    with start_embedded(tmp_path) as first:
+        token = first.token
+    with start_embedded(tmp_path) as second:
+        assert second.token == token
+        headers = {"Authorization": f"Bearer {second.token}"}
+        assert httpx.get(second.url + "/api/threads", headers=headers).status_code == 200
+    saved = tmp_path / "device-desktop.token"
+    assert saved.stat().st_mode & 0o777 == 0o600
+    store = SqliteStore.in_dir(tmp_path)
+    store.open()
+    try:
+        assert len(list_tokens(store, "local") or []) == 1
+        assert revoke_token(store, "local", "desktop") == 1
+    finally:
+        store.close()
+    with start_embedded(tmp_path) as third:  # a revoked token is replaced, once
+        assert third.token != token
+        headers = {"Authorization": f"Bearer {third.token}"}
+        assert httpx.get(third.url + "/api/threads", headers=headers).status_code == 200

@@ -156,3 +156,123 @@ def test_a_subscription_replaced_at_once_leaves_nothing_behind(h: Harness) -> No
             frames = until_synchronized(ws)
         assert frames[-1]["type"] == "synchronized"
     gc.collect()
+
+
+def test_garbage_frames_get_an_error_frame_and_the_socket_stays(h: Harness) -> None:
+    with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        ws.send_bytes(b"\x00\x01binary")
+        assert ws.receive_json() == {"type": "error", "code": "invalid_frame",
+                                     "message": "Frames are JSON text, not binary."}
+        ws.send_text("[" * 60_000)
+        frame = ws.receive_json()
+        assert frame["type"] == "error" and frame["code"] == "invalid_frame"
+        assert "deeper" in frame["message"]
+        ws.send_text("{not json")
+        assert ws.receive_json()["code"] == "invalid_frame"
+        ws.send_text('{"type": "subscribe", "subscriptionId": "\\ud800", "stream": 1}')
+        assert ws.receive_json()["code"] == "invalid_frame"
+        subscribe(ws, "s", None)
+        assert [f["type"] for f in until_synchronized(ws)] == ["snapshot", "synchronized"]
+
+
+def test_an_oversized_frame_gets_an_error_frame_before_close(h: Harness) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        ws.send_text(" " * (h.settings.max_ws_frame_bytes + 1))
+        assert ws.receive_json()["code"] == "too_large"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1009
+
+
+def test_subscriptions_per_socket_and_sockets_per_user_are_capped(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with harness(tmp_path, max_subscriptions_per_socket=3, max_sockets_per_user=2) as h, \
+            h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        for n in range(3):
+            subscribe(ws, f"s{n}", None)
+            until_synchronized(ws)
+        subscribe(ws, "s3", None)
+        frame = ws.receive_json()
+        assert frame["code"] == "too_many_subscriptions" and frame["subscriptionId"] == "s3"
+        subscribe(ws, "s0", None)  # replacing one of its own is fine
+        assert until_synchronized(ws)[-1]["type"] == "synchronized"
+        with h.client.websocket_connect("/api/ws", headers=h.alice2):
+            with h.client.websocket_connect("/api/ws", headers=h.alice) as third:
+                assert third.receive_json()["code"] == "too_many_connections"
+                with pytest.raises(WebSocketDisconnect):
+                    third.receive_json()
+            with h.client.websocket_connect("/api/ws", headers=h.bob) as other_user:
+                subscribe(other_user, "s", None)
+                assert until_synchronized(other_user)[-1]["type"] == "synchronized"
+
+
+def test_a_subscriber_that_falls_behind_is_resynchronized_from_a_snapshot(
+        tmp_path: Path) -> None:
+    from composer_app.server.hub import Subscription
+
+    sub = Subscription("s", "usr", None, backlog=3)
+    from composer_app.server.store.base import StoredEvent
+
+    for n in range(5):
+        sub.offer(StoredEvent(n + 1, f"evt_{n}", "thr", "thread.created", "", None, {}, "usr"))
+    assert sub.overflowed and sub.queue.qsize() == 1 and sub.queue.get_nowait() is None
+    with harness(tmp_path, subscriber_backlog=2) as h, \
+            h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
+        subscribe(ws, "s", None)
+        until_synchronized(ws)
+        hub = h.client.app.state.services.hub  # type: ignore[attr-defined]
+        threads = [tid() for _ in range(6)]
+
+        def burst() -> None:  # published in one go: the sender cannot keep up
+            h.client.portal.call(_create_many, h, threads)  # type: ignore[union-attr]
+        burst()
+        frames = []
+        while True:
+            frame = ws.receive_json()
+            frames.append(frame)
+            if frame["type"] == "snapshot":
+                break
+        snapshot_ids = {t["threadId"] for t in frame["snapshot"]["threads"]}
+        assert set(threads) <= snapshot_ids
+        assert ws.receive_json()["type"] == "synchronized"
+        assert hub.subscription_count == 1
+
+
+async def _create_many(h: Harness, threads: list[str]) -> None:
+    from composer_app.core.contracts.wire import decode_command
+    from composer_app.server.ledger import execute_command
+
+    store = h.store
+    device = await h.client.app.state.services.auth.device(  # type: ignore[attr-defined]
+        h.alice["Authorization"])
+
+    def all_at_once(tx: Any) -> None:
+        for thread in threads:
+            body = create_thread(thread)
+            execute_command(tx, device, decode_command(body), body["commandId"])
+    await store.write(all_at_once)
+
+
+def test_an_open_socket_of_a_revoked_token_is_closed(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from composer_app.server.administration import revoke_token
+
+    with harness(tmp_path, ws_auth_recheck=0.05) as h, \
+            h.client.websocket_connect("/api/ws", headers=h.bob) as ws:
+        subscribe(ws, "s", None)
+        until_synchronized(ws)
+        h.client.portal.call(_revoke, h, revoke_token)  # type: ignore[union-attr]
+        frame = ws.receive_json()
+        assert frame["type"] == "error" and frame["code"] == "unauthorized"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+
+
+async def _revoke(h: Harness, revoke_token: Any) -> None:
+    import asyncio
+
+    assert await asyncio.to_thread(revoke_token, h.store, "bob", "laptop") == 1

@@ -54,6 +54,7 @@ class Faults:
     forwarded: list[dict[str, Any]] = field(default_factory=list)
     requests: list[tuple[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    ws_garbage: list[str] = field(default_factory=list)  # sent before a socket's first frame
 
     def match(self, method: str, path: str, body: dict[str, Any] | None) -> Fault | None:
         with self.lock:
@@ -85,6 +86,18 @@ class FaultyApp:
         self.faults = faults
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and self.faults.ws_garbage:
+            garbage, first = list(self.faults.ws_garbage), True
+
+            async def send_garbage_first(message: Any) -> None:
+                nonlocal first
+                if first and message["type"] == "websocket.send":
+                    first = False
+                    for text in garbage:
+                        await send({"type": "websocket.send", "text": text})
+                await send(message)
+            await self.app(scope, receive, send_garbage_first)
+            return
         if scope["type"] != "http" or scope["method"] not in ("POST", "PUT"):
             await self.app(scope, receive, send)
             return

@@ -233,3 +233,40 @@ def test_legacy_fold_for_a_destination_without_inline_context(tmp_path: Path,
         assert stored["messageId"] == message_id
     finally:
         server.stop()
+
+
+def test_a_failing_local_disk_backs_off_instead_of_resending_in_a_loop(
+        server: LoopbackServer, make_engine: Make) -> None:
+    import threading
+
+    clock = ManualClock()
+    engine, rec = make_engine(server.base_url, server.token(), clock=clock)
+    thread_id = engine.create_thread("Disk").result(WAIT)
+    rec.wait(lambda: not engine.outbox_items().result(WAIT)
+             and engine.connection_state == ("connected", 0))
+    release = threading.Event()
+    rule = Fault(hold=release, remaining=1)
+    server.faults.rules.append(rule)
+    engine.send_message(thread_id, "kept once").result(WAIT)
+    assert rule.reached.wait(WAIT)
+    db = engine._store._db
+
+    async def set_query_only(on: bool) -> None:
+        db.execute(f"PRAGMA query_only = {'ON' if on else 'OFF'}")
+    engine._submit(set_query_only(True)).result(WAIT)
+    release.set()  # the server accepts; recording that locally fails
+    rec.wait(lambda: [c for c in rec.calls if c[0] == "toast" and "resumes" in c[3]])
+    posts = len([r for r in server.faults.requests if r[1] == "/api/commands"])
+    for _ in range(5):  # wake-ups before the backoff is over send nothing
+        engine.wake()
+        engine.threads().result(WAIT)
+    assert len([r for r in server.faults.requests if r[1] == "/api/commands"]) == posts
+    assert len([c for c in rec.calls if c[0] == "toast" and "resumes" in c[3]]) == 1
+    engine._submit(set_query_only(False)).result(WAIT)
+    clock.t += 120
+    engine.retry_now()
+    rec.wait(lambda: not engine.outbox_items().result(WAIT))
+    texts = [m.text for m in engine.messages(thread_id).result(WAIT) if m.role == "user"]
+    rec.wait(lambda: [m.text for m in engine.messages(thread_id).result(WAIT)
+                      if m.role == "user"] == ["kept once"])
+    assert texts in (["kept once"], [])

@@ -4,8 +4,10 @@ Invariants: ``ProviderRouter`` is itself a ``Provider``; for each turn it uses t
 ``provider`` attribute when present, else the thread's choice, else the server default; every turn
 it routes ends with exactly one ``Done`` or ``Failed`` (an unknown name, a provider that cannot be
 built, a provider that raises or one whose stream ends without an outcome all give a readable
-``Failed``), so a provider never hangs a thread; per-thread choices persist in the data directory
-as names only; API keys are never part of the options, the choices file or any message.
+``Failed``), so a provider never hangs a thread; per-thread choices are names only: served by a
+thread server they live in its database (written in each command's transaction, loaded at start,
+an older ``provider_choices.json`` imported once), standalone in that file of the data directory;
+API keys are never part of the options, the choices or any message.
 """
 
 from __future__ import annotations
@@ -99,6 +101,20 @@ class ProviderRouter:
         self._providers: dict[str, Provider] = {}
         self._path = options.data_dir / CHOICES_FILE
         self._choices = self._load()
+        self._in_database = False
+
+    def use_database(self, stored: Mapping[str, str]) -> dict[str, str]:
+        """Take the choices from the database from now on (``select`` no longer writes the
+        file); returns the file's choices the database lacks, for the caller to import."""
+        legacy = {k: v for k, v in self._choices.items() if k not in stored}
+        self._choices = {k: v for k, v in stored.items() if v in PROVIDER_NAMES} | legacy
+        self._in_database = True
+        return legacy
+
+    def retire_file(self) -> None:
+        """Rename the imported choices file so it is never read again."""
+        with contextlib.suppress(OSError):
+            self._path.replace(self._path.with_suffix(".json.imported"))
 
     def _load(self) -> dict[str, str]:
         try:
@@ -123,7 +139,8 @@ class ProviderRouter:
             self._choices.pop(thread_id, None)
         else:
             self._choices[thread_id] = name
-        self._save()
+        if not self._in_database:
+            self._save()
 
     def name_for(self, thread_id: str) -> str:
         """The provider name a turn of ``thread_id`` uses."""

@@ -2,7 +2,10 @@
 
 Invariants: a URL is issued only for an attachment of the caller's user (else ``404``); it expires
 after ``asset_url_ttl`` seconds (``410``); the token bakes in the user, disposition, file name and
-MIME type, and the file is served from its server-chosen storage name.
+MIME type, and the file is served from its server-chosen storage name. Every asset is served under
+``Content-Security-Policy: sandbox`` with ``nosniff``, so active content (HTML, SVG, XHTML) never
+runs with the API's origin; a stored type that is not a valid media type is served as
+``application/octet-stream``.
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ from pydantic import ValidationError
 
 from composer_app.core.contracts.environment import AssetUrlRequest
 from composer_app.server.errors import invalid, not_found
-from composer_app.server.routes.attachments import _iso
-from composer_app.server.routes.commands import parse_json
-from composer_app.server.services import device_of, read_limited, services_of
-from composer_app.server.signing import sign_token, verify_token
+from composer_app.server.json_body import read_json
+from composer_app.server.routes.attachments import _iso, valid_media_type
+from composer_app.server.services import device_of, services_of
+from composer_app.server.signing import current_secret, sign_token, verify_token
 
 router = APIRouter()
 READABLE = ("uploaded", "attached")
@@ -35,7 +38,7 @@ def content_disposition(disposition: str, name: str) -> str:
 async def create_asset_url(request: Request) -> JSONResponse:
     svc = services_of(request)
     device = await device_of(request)
-    obj = parse_json(await read_limited(request, svc.settings.max_json_bytes))
+    obj = await read_json(request, svc.settings.max_json_bytes)
     try:
         spec = AssetUrlRequest.model_validate(obj)
     except ValidationError:
@@ -43,7 +46,7 @@ async def create_asset_url(request: Request) -> JSONResponse:
     row = await svc.store.read(lambda r: r.attachment(spec.attachment_id))
     if row is None or row.user_id != device.user_id or row.state not in READABLE:
         raise not_found("No such attachment.", "not_found")
-    token, expires = sign_token(svc.store.secret, "asset",
+    token, expires = sign_token(await current_secret(svc.store), "asset",
                                 {"a": row.attachment_id, "u": device.user_id,
                                  "d": spec.disposition}, svc.settings.asset_url_ttl,
                                 now=time.time())
@@ -53,7 +56,7 @@ async def create_asset_url(request: Request) -> JSONResponse:
 @router.get("/api/assets/{token}")
 async def get_asset(request: Request, token: str) -> Response:
     svc = services_of(request)
-    claims = verify_token(svc.store.secret, "asset", token)
+    claims = verify_token(await current_secret(svc.store), "asset", token)
     attachment_id = str(claims["a"])
     row = await svc.store.read(lambda r: r.attachment(attachment_id))
     if row is None or row.user_id != claims.get("u") or row.state not in READABLE:
@@ -62,8 +65,10 @@ async def get_asset(request: Request, token: str) -> Response:
     if not path.is_file():
         raise not_found("No such attachment.", "not_found")
     disposition = "attachment" if claims.get("d") == "attachment" else "inline"
-    return FileResponse(path, media_type=row.mime_type, headers={
+    media_type = row.mime_type if valid_media_type(row.mime_type) else "application/octet-stream"
+    return FileResponse(path, media_type=media_type, headers={
         "Content-Disposition": content_disposition(disposition, row.name),
         "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "sandbox",
         "Cache-Control": "private, max-age=300",
     })

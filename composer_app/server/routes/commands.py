@@ -1,39 +1,36 @@
 """``POST /api/commands``: one command, one transaction, one receipt.
 
-Invariants: the body is size-limited before it is parsed; malformed JSON, wrong types and unknown
+Invariants: the body is size-limited before it is parsed, and a large one is parsed, validated and
+hashed in a worker thread; malformed JSON, wrong types and unknown
 command types are ``400 invalid_command``; the receipt's body hash is the SHA-256 of the command's
 canonical JSON (sorted keys, compact), so key order and whitespace do not count as a change. A
 ``provider`` choice is remembered by the provider router once its command is accepted; a server
 with a single provider accepts and ignores it (its events and snapshots then name no provider).
+The choice is stored in the command's own transaction (``provider_choices``), never in a file.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from composer_app.core.contracts.wire import decode_command
+from composer_app.core.contracts.wire import Command, decode_command
+from composer_app.server.auth import refused
 from composer_app.server.errors import invalid
-from composer_app.server.ledger import execute_command
+from composer_app.server.json_body import off_loop, parse_json
+from composer_app.server.ledger import CommandOutcome, execute_command
 from composer_app.server.providers.registry import PROVIDER_NAMES
+from composer_app.server.routes.attachments import remove_files
 from composer_app.server.services import device_of, read_limited, services_of
 from composer_app.server.snapshots import provider_of
+from composer_app.server.store.base import Transaction
 from composer_app.server.workspace.roots import check_command_workspace
-
-
-def parse_json(body: bytes) -> object:
-    """Strict JSON (no NaN/Infinity); ``400`` when malformed."""
-    def reject(name: str) -> object:
-        raise ValueError(name)
-
-    try:
-        return json.loads(body.decode("utf-8"), parse_constant=reject)
-    except (UnicodeDecodeError, ValueError):
-        raise invalid("The request body is not valid JSON.") from None
 
 
 def request_hash(obj: object) -> str:
@@ -43,21 +40,47 @@ def request_hash(obj: object) -> str:
 
 async def post_command(request: Request) -> JSONResponse:
     svc = services_of(request)
-    device = await device_of(request)
-    obj = parse_json(await read_limited(request, svc.settings.max_command_bytes))
-    command = decode_command(obj)
-    _check_provider(command)
+    device = await device_of(request, cached=True)
+    body = await read_limited(request, svc.settings.max_command_bytes)
+    parsed = await off_loop(body, _parse_command)
+    command, digest = parsed.command, parsed.digest
     check_command_workspace(svc.settings, command)
-    digest = request_hash(obj)
     names = provider_of(svc.settings.provider)
-    outcome = await svc.store.write(
-        lambda tx: execute_command(tx, device, command, digest, names))
+    remembers = (getattr(command, "provider", None) is not None
+                 and hasattr(svc.settings.provider, "use_database"))
+
+    def run(tx: Transaction) -> CommandOutcome:
+        if not tx.device_active(device.device_id):  # revoked since it was cached
+            raise refused()
+        outcome = execute_command(tx, device, command, digest, names)
+        if remembers and outcome.status < 300:
+            tx.set_provider_choice(command.thread_id, str(getattr(command, "provider", "")))
+        return outcome
+
+    outcome = await svc.store.write(run)
     _select_provider(svc, command, outcome.status)
     if outcome.turn is not None:
         svc.runner.start(outcome.turn)
     if outcome.interrupted_turn is not None:
         svc.runner.interrupt(outcome.interrupted_turn)
+    if outcome.released_files:  # a deleted thread's attachments: no longer served, now gone
+        await asyncio.to_thread(remove_files, svc.settings.attachments_dir,
+                                outcome.released_files)
     return JSONResponse(outcome.body, status_code=outcome.status)
+
+
+@dataclass(frozen=True)
+class _ParsedCommand:
+    command: Command
+    digest: str
+
+
+def _parse_command(body: bytes) -> _ParsedCommand:
+    """Parse, validate and hash one command body (CPU work, off the loop when large)."""
+    obj = parse_json(body)
+    command = decode_command(obj)
+    _check_provider(command)
+    return _ParsedCommand(command, request_hash(obj))
 
 
 def _check_provider(command: object) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from composer_app.core.storable_text import text_problem
 from composer_app.server.errors import invalid, not_found
 from composer_app.server.services import device_of, services_of
 from composer_app.server.snapshots import ProviderOf, message_wire, provider_of, thread_wire
@@ -44,11 +45,16 @@ def thread_snapshot(reader: Reader, user_id: str, thread_id: str, *, limit: int 
             "messages": [message_wire(m) for m in messages], "hasMore": has_more}
 
 
+MAX_QUERY_INT = 2**63 - 1
+MAX_TURN_LIMIT = 10_000
+
+
 def _int_param(value: str | None, name: str) -> int | None:
+    """A non-negative decimal integer query parameter (ASCII digits, fits 64 bits) or ``400``."""
     if value is None:
         return None
-    if not value.isdigit():
-        raise invalid(f"{name} must be a non-negative integer.")
+    if not (value.isascii() and value.isdigit()) or len(value) > 19 or int(value) > MAX_QUERY_INT:
+        raise invalid(f"{name} must be a non-negative integer below 2^63.")
     return int(value)
 
 
@@ -65,7 +71,9 @@ async def get_thread(request: Request, thread_id: str) -> dict[str, Any]:
     device = await device_of(request)
     turns = _int_param(request.query_params.get("turnLimit"), "turnLimit")
     before = _int_param(request.query_params.get("beforeSequence"), "beforeSequence")
-    limit = None if turns is None else max(1, turns) * 2
+    limit = None if turns is None else min(max(1, turns), MAX_TURN_LIMIT) * 2
+    if text_problem(thread_id) is not None:
+        raise not_found()
     svc = services_of(request)
     provider = provider_of(svc.settings.provider)
     snapshot = await svc.store.read(

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import StreamingResponse
 
 from composer_app.server.errors import ApiError, invalid, not_found
-from composer_app.server.routes.commands import parse_json
+from composer_app.server.json_body import parse_json
 from composer_app.server.services import device_of, read_limited, services_of
 from composer_app.server.store.base import ThreadRow, new_id
 from composer_app.server.workspace.changes import workspace_changes

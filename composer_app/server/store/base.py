@@ -152,6 +152,10 @@ class Transaction(ABC):
     def max_sequence(self) -> int: ...
 
     @abstractmethod
+    def device_active(self, device_id: str) -> bool:
+        """True while the device exists and is not revoked."""
+
+    @abstractmethod
     def receipt(self, device_id: str, command_id: str) -> Receipt | None: ...
 
     @abstractmethod
@@ -199,6 +203,14 @@ class Transaction(ABC):
 
     @abstractmethod
     def insert_attachment(self, row: AttachmentRow) -> None: ...
+
+    @abstractmethod
+    def set_provider_choice(self, thread_id: str, provider: str) -> None:
+        """Remember the thread's assistant provider (a name)."""
+
+    @abstractmethod
+    def release_thread_attachments(self, thread_id: str) -> list[str]:
+        """Mark the attachments of the thread's messages deleted; their storage names."""
 
     @abstractmethod
     def set_attachment(self, attachment_id: str, *, state: str, new_id: str | None = None,
@@ -258,6 +270,14 @@ class Reader(ABC):
     def device_by_token_hash(self, token_sha256: str) -> Device | None: ...
 
     @abstractmethod
+    def device_active(self, device_id: str) -> bool:
+        """True while the device exists and is not revoked."""
+
+    @abstractmethod
+    def server_value(self, key: str) -> str | None:
+        """A value of ``server_state`` (environment id, signing secret), or None."""
+
+    @abstractmethod
     def thread(self, thread_id: str) -> ThreadRow | None: ...
 
     @abstractmethod
@@ -285,3 +305,11 @@ class Reader(ABC):
     @abstractmethod
     def shares_of(self, thread_id: str) -> list[ShareRow]:
         """The thread's share links that are not revoked, oldest first."""
+
+    @abstractmethod
+    def live_storage_names(self) -> set[str]:
+        """Storage names of every attachment not deleted (files the sweep must keep)."""
+
+    @abstractmethod
+    def provider_choices(self) -> dict[str, str]:
+        """Every thread's remembered assistant provider name."""

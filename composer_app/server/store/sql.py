@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from composer_app.core.contracts.wire import format_timestamp
@@ -105,6 +106,22 @@ class SqlQueries:
         row = self.one("SELECT COALESCE(MAX(sequence), 0) FROM events")
         return int(row[0])
 
+    def live_storage_names(self) -> set[str]:
+        rows = self.all("SELECT storage_path FROM attachments WHERE state <> 'deleted'")
+        return {str(r[0]) for r in rows}
+
+    def provider_choices(self) -> dict[str, str]:
+        return {str(r[0]): str(r[1])
+                for r in self.all("SELECT thread_id, provider FROM provider_choices")}
+
+    def device_active(self, device_id: str) -> bool:
+        return self.one("SELECT 1 FROM devices WHERE device_id = ? AND revoked_at IS NULL",
+                        (device_id,)) is not None
+
+    def server_value(self, key: str) -> str | None:
+        row = self.one("SELECT value FROM server_state WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
     def thread(self, thread_id: str) -> ThreadRow | None:
         return _thread(self.one(f"SELECT {_THREAD_READ_COLS} FROM threads WHERE thread_id = ?",
                                 (thread_id,)))
@@ -134,6 +151,44 @@ class SqlQueries:
 
 def _share(row: Sequence[Any] | None) -> ShareRow | None:
     return None if row is None else ShareRow(row[0], row[1], row[2], row[3], row[4])
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """One device of a user, as ``list-tokens`` shows it (never the token)."""
+
+    device_id: str
+    name: str
+    created_at: str
+    revoked_at: str | None
+
+
+class DeviceAdmin:
+    """Device and secret administration over an open write transaction (command line)."""
+
+    def __init__(self, queries: SqlQueries) -> None:
+        self._q = queries
+
+    def devices_of(self, user_name: str) -> list[DeviceInfo] | None:
+        """The user's devices, oldest first; None when there is no such user."""
+        user = self._q.one("SELECT user_id FROM users WHERE name = ?", (user_name,))
+        if user is None:
+            return None
+        rows = self._q.all("SELECT device_id, name, created_at, revoked_at FROM devices "
+                           "WHERE user_id = ? ORDER BY created_at, device_id", (user[0],))
+        return [DeviceInfo(r[0], r[1] or "", r[2] or "", r[3]) for r in rows]
+
+    def revoke(self, user_name: str, device_name: str, at: str) -> int:
+        """Revoke every live token of the user's device ``device_name``; how many."""
+        rows = self._q.all(
+            "SELECT d.device_id FROM devices d JOIN users u ON u.user_id = d.user_id "
+            "WHERE u.name = ? AND d.name = ? AND d.revoked_at IS NULL", (user_name, device_name))
+        for row in rows:
+            self._q._x("UPDATE devices SET revoked_at = ? WHERE device_id = ?", (at, row[0]))
+        return len(rows)
+
+    def set_server_value(self, key: str, value: str) -> None:
+        self._q._x("UPDATE server_state SET value = ? WHERE key = ?", (value, key))
 
 
 class SqlTransaction(SqlQueries, Transaction):
@@ -281,6 +336,20 @@ class SqlTransaction(SqlQueries, Transaction):
             (row.attachment_id, row.device_id, row.state, row.name, row.mime_type,
              row.size_bytes, row.sha256, row.storage_path, row.message_id, row.created_at,
              row.expires_at))
+
+    def set_provider_choice(self, thread_id: str, provider: str) -> None:
+        self._x("INSERT INTO provider_choices (thread_id, provider) VALUES (?, ?) "
+                "ON CONFLICT (thread_id) DO UPDATE SET provider = excluded.provider",
+                (thread_id, provider))
+
+    def release_thread_attachments(self, thread_id: str) -> list[str]:
+        owned = ("FROM attachments WHERE state <> 'deleted' AND message_id IN "
+                 "(SELECT message_id FROM messages WHERE thread_id = ?)")
+        names = [str(r[0]) for r in self.all(f"SELECT storage_path {owned}", (thread_id,))]
+        if names:
+            self._x(f"UPDATE attachments SET state = 'deleted' WHERE attachment_id IN "
+                    f"(SELECT attachment_id {owned})", (thread_id,))
+        return names
 
     def set_attachment(self, attachment_id: str, *, state: str, new_id: str | None = None,
                        message_id: str | None = None) -> None:

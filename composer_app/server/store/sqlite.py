@@ -1,8 +1,9 @@
 """The SQLite ``ThreadStore``: one file in the data directory, WAL mode, exactly one writer.
 
 Invariants: every connection runs with ``journal_mode=WAL``, ``synchronous=NORMAL``,
-``busy_timeout=5000`` and ``foreign_keys=ON``; one writer connection (used under one lock, on the
-event loop thread while serving) does every write, so
+``busy_timeout=5000`` and ``foreign_keys=ON``; the data directory is 0700 and the database with
+its WAL and shared-memory files 0600, whatever the umask; one writer connection (used under one
+lock, on the event loop thread while serving) does every write, so
 ``INTEGER PRIMARY KEY AUTOINCREMENT`` is gap-free in commit order and safe as a resume cursor.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from composer_app.core.errors import StorageError
+from composer_app.server.private_files import make_private, private_dir, private_file
 from composer_app.server.store.executor import ExecutorStore
 
 DATABASE_FILE = "composer-server.sqlite3"
@@ -32,16 +34,21 @@ class SqliteStore(ExecutorStore):
     @classmethod
     def in_dir(cls, data_dir: Path) -> SqliteStore:
         """The store of a server data directory (created if missing)."""
-        Path(data_dir).mkdir(parents=True, exist_ok=True)
+        private_dir(Path(data_dir))
         return cls(Path(data_dir) / DATABASE_FILE)
 
     def _connect(self, *, writer: bool) -> Any:
+        if writer:
+            private_file(self.path)
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                timeout=5.0)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA busy_timeout=5000")
         conn.execute("PRAGMA foreign_keys=ON")
+        if writer:
+            for suffix in ("-wal", "-shm"):
+                make_private(self.path.with_name(self.path.name + suffix))
         return _Connection(conn)
 
     def _execute(self, conn: Any) -> Callable[[str, Sequence[Any]], Any]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.server.harness import Harness, create_thread, harness, image, tid, turn_start
@@ -210,3 +212,102 @@ def test_uploads_never_attached_are_swept_after_their_lifetime(h: Harness) -> No
     url = h.client.post("/api/assets/url", headers=h.alice,
                         json={"attachmentId": attached}).json()["url"]
     assert h.client.get(url).content == PNG
+
+
+def test_a_deleted_threads_attachments_stop_being_served_and_are_deleted(h: Harness) -> None:
+    thread, persisted = attach(h)
+    url = h.client.post("/api/assets/url", headers=h.alice,
+                        json={"attachmentId": persisted}).json()["url"]
+    assert h.client.get(url).status_code == 200
+    h.ok(h.alice, {"type": "thread.delete", "commandId": f"cmd_{'d' * 32}", "threadId": thread,
+                   "createdAt": "2026-11-30T14:02:11Z"})
+    assert h.client.get(url).status_code == 404
+    assert h.client.post("/api/assets/url", headers=h.alice,
+                         json={"attachmentId": persisted}).status_code == 404
+    assert list(h.settings.attachments_dir.iterdir()) == []
+
+
+def test_an_upload_cancelled_while_its_bytes_arrive_leaves_nothing(h: Harness) -> None:
+    created = announce(h, h.alice, PNG)
+    pending = created["attachmentId"]
+
+    def body() -> Iterator[bytes]:  # runs on the server's loop: release it as DELETE does
+        yield PNG[:2]
+        h.store.write_sync(lambda tx: tx.set_attachment(pending, state="deleted"))
+        yield PNG[2:]
+
+    response = h.client.put(created["uploadUrl"], content=body())
+    assert response.status_code == 404
+    assert list(h.settings.attachments_dir.iterdir()) == []
+
+
+def test_the_sweep_deletes_files_no_attachment_names(h: Harness) -> None:
+    import os
+    import time
+
+    from composer_app.server.routes.attachments import sweep_uploads
+
+    _, persisted = attach(h)
+    folder = h.settings.attachments_dir
+    stray = folder / f"att_{'1' * 32}"
+    stray.write_bytes(b"left by a crash")
+    old_part = folder / f"att_{'2' * 32}.123.p_{'3' * 32}.part"
+    old_part.write_bytes(b"half")
+    os.utime(old_part, (time.time() - 7200, time.time() - 7200))
+    fresh_part = folder / f"att_{'4' * 32}.123.p_{'5' * 32}.part"
+    fresh_part.write_bytes(b"arriving")
+    other = folder / "notes.txt"
+    other.write_bytes(b"not ours")
+    h.client.portal.call(sweep_uploads, h.store, folder)  # type: ignore[union-attr]
+    assert not stray.exists() and not old_part.exists()
+    assert fresh_part.exists() and other.exists()
+    url = h.client.post("/api/assets/url", headers=h.alice,
+                        json={"attachmentId": persisted}).json()["url"]
+    assert h.client.get(url).content == PNG
+
+
+def test_a_full_disk_is_503_with_retry_after(h: Harness, tmp_path: Path) -> None:
+    from composer_app.server.errors import error_response
+
+    try:
+        with open("/dev/full", "wb") as full:
+            full.write(b"x")
+            full.flush()
+        raise AssertionError("/dev/full accepted a write")
+    except OSError as exc:
+        response = error_response(exc)
+    assert response.status_code == 503
+    assert response.headers["retry-after"]
+    assert json.loads(response.body)["error"] == {
+        "code": "unavailable", "message": "The server's disk is full; try again later.",
+        "retryable": True}
+    db = h.store._writer_conn.raw  # the database file cannot grow: SQLite reports it full
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")
+    try:
+        data = PNG * 20_000
+        created = h.client.post("/api/attachments", headers=h.alice, json={
+            "name": "a.png", "mimeType": "image/png", "sizeBytes": len(data),
+            "sha256": hashlib.sha256(data).hexdigest()})
+        thread = tid()
+        responses = [created] + [h.command(h.alice, create_thread(tid(), "x" * 2000))
+                                 for _ in range(200)]
+        failed = [r for r in responses if r.status_code >= 500]
+        assert failed, "the database never filled up"
+        assert {r.status_code for r in failed} == {503}
+        assert all(r.json()["error"]["retryable"] for r in failed)
+        assert thread
+    finally:
+        db.execute("PRAGMA max_page_count = 1073741823")
+
+
+def test_assets_are_served_under_a_sandbox_policy(h: Harness) -> None:
+    html = b"<script>alert(document.cookie)</script>"
+    for mime in ("text/html", "image/svg+xml", "application/xhtml+xml"):
+        pending = h.upload(h.alice, html, name="page.html", mime=mime)
+        url = h.client.post("/api/assets/url", headers=h.alice,
+                            json={"attachmentId": pending}).json()["url"]
+        asset = h.client.get(url)
+        assert asset.status_code == 200
+        assert asset.headers["content-security-policy"] == "sandbox"
+        assert asset.headers["x-content-type-options"] == "nosniff"

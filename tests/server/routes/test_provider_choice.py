@@ -33,7 +33,6 @@ def test_thread_choice_overrides_the_server_default(tmp_path: Path) -> None:
                        "title": "Now local", "provider": "local"})
         assert router.name_for(echo) == "local"
     router.close()
-    assert ProviderRouter(ProviderOptions(data_dir=tmp_path)).name_for(echo) == "local"
 
 
 def test_unknown_provider_is_a_400_and_creates_nothing(tmp_path: Path) -> None:
@@ -90,3 +89,28 @@ def test_a_single_provider_server_names_no_provider(tmp_path: Path) -> None:
         assert _shell_providers(h) == {thread: None}
         snapshot = h.client.get(f"/api/threads/{thread}", headers=h.alice).json()
         assert "provider" not in snapshot["thread"]
+
+
+def test_choices_live_in_the_database_and_an_old_file_is_imported_once(tmp_path: Path) -> None:
+    import json
+
+    old_thread = tid()
+    (tmp_path / "provider_choices.json").write_text(json.dumps({old_thread: "echo"}))
+    router = ProviderRouter(ProviderOptions(data_dir=tmp_path))
+    with harness(tmp_path, provider=router) as h:
+        assert router.name_for(old_thread) == "echo"
+        chosen = tid()
+        h.ok(h.alice, {**create_thread(chosen, "Echo"), "provider": "echo"})
+        assert h.store.read_sync(lambda r: r.provider_choices()) == {old_thread: "echo",
+                                                                    chosen: "echo"}
+    router.close()
+    assert not (tmp_path / "provider_choices.json").exists()  # imported, then retired
+    again = ProviderRouter(ProviderOptions(data_dir=tmp_path))
+    assert again.name_for(chosen) == "local"  # the file is gone: the database holds it
+    with harness(tmp_path, provider=again) as h:
+        assert again.name_for(chosen) == "echo" and again.name_for(old_thread) == "echo"
+        h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": chosen,
+                       "title": "Back", "provider": "local"})
+        assert h.store.read_sync(lambda r: r.provider_choices())[chosen] == "local"
+    again.close()
+    assert not (tmp_path / "provider_choices.json").exists()  # never written again

@@ -1,0 +1,97 @@
+"""How uvicorn serves the app: the HTTP protocol with a header deadline, timeouts and limits.
+
+Invariants: a connection that has not started a request (sent its complete headers) within
+``HEADER_TIMEOUT``..2×``HEADER_TIMEOUT`` seconds of connecting or of its previous response is
+closed, so half-sent requests (slowloris) cannot hold connections; idle keep-alive connections
+close after ``KEEP_ALIVE_TIMEOUT``; WebSocket frames over ``WS_MAX_BYTES`` close their socket; the
+process may hold as many file descriptors as its hard limit allows, so many stalled connections
+cannot exhaust the default 1,024 before the deadline frees them. A connection upgraded to a
+WebSocket leaves the HTTP deadline behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import uvicorn
+
+from composer_app.server.access_log import install_access_log_redaction
+
+HEADER_TIMEOUT = 10.0
+KEEP_ALIVE_TIMEOUT = 5
+WS_MAX_BYTES = 1 << 20
+GRACEFUL_SHUTDOWN_SECONDS = 10
+_log = logging.getLogger(__name__)
+
+
+def _base_protocol() -> type[asyncio.Protocol]:
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # the pure-Python parser
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+        return H11Protocol
+    return HttpToolsProtocol
+
+
+_Base: Any = _base_protocol()
+
+
+class HeaderDeadlineProtocol(_Base):  # type: ignore[misc]
+    """uvicorn's HTTP protocol, closing connections that take too long to send a request."""
+
+    header_timeout = HEADER_TIMEOUT
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._checked_cycle: object = self.cycle
+        self._deadline: asyncio.TimerHandle | None = self.loop.call_later(
+            self.header_timeout, self._check_progress)
+
+    def _check_progress(self) -> None:
+        self._deadline = None
+        transport = self.transport
+        if transport.is_closing() or transport.get_protocol() is not self:
+            return  # closed, or upgraded to a WebSocket
+        cycle = self.cycle
+        waiting = cycle is None or cycle.response_complete
+        if waiting and cycle is self._checked_cycle:
+            _log.debug("closing a connection that sent no complete request in time")
+            transport.close()
+            return
+        self._checked_cycle = cycle
+        self._deadline = self.loop.call_later(self.header_timeout, self._check_progress)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        super().connection_lost(exc)
+
+
+def raise_file_limit() -> None:
+    """Let the process use as many file descriptors as its hard limit allows."""
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = hard if hard != resource.RLIM_INFINITY else 65_536
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def server_config(app: Any, **options: Any) -> uvicorn.Config:
+    """A uvicorn configuration for ``app`` with the server's protocol, timeouts and limits."""
+    settings: dict[str, Any] = {
+        "http": HeaderDeadlineProtocol,
+        "timeout_keep_alive": KEEP_ALIVE_TIMEOUT,
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+        "ws_max_size": WS_MAX_BYTES,
+        "server_header": False,
+    }
+    settings.update(options)
+    config = uvicorn.Config(app, **settings)
+    install_access_log_redaction()
+    return config
