@@ -274,8 +274,9 @@ class ContextCompletion(QObject):
         self.popup.setAccessibleName(POPUP_NAMES[trigger.kind])
         self._place()
         was_open = self.popup.isVisible()
-        self.popup.show()
-        self.popup.raise_()
+        if not was_open:
+            self.popup.show()
+            self.popup.raise_()
         self.popup.setCurrentIndex(self.model.index(0, 0))
         if not was_open:
             self._announce(f"{POPUP_NAMES[trigger.kind]}: {len(items)} suggestions, "
