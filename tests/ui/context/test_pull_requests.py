@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -119,10 +119,10 @@ def test_gh_malformed_answer_is_a_reason(tmp_path: Path) -> None:
 
 
 class Api(BaseHTTPRequestHandler):
-    answers: dict[str, tuple[int, Any]] = {}
-    seen: list[tuple[str, str | None]] = []
+    answers: ClassVar[dict[str, tuple[int, Any]]] = {}
+    seen: ClassVar[list[tuple[str, str | None]]] = []
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         Api.seen.append((self.path, self.headers.get("Authorization")))
         status, body = Api.answers.get(self.path, (404, {"message": "Not Found"}))
         data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
