@@ -7,8 +7,9 @@ Invariants: ``filePath`` is the file's path; ``sectionId`` is ``change:<path>``;
 is the file (``old → new`` for a rename); ``startIndex``/``endIndex`` are new-file line numbers
 (for a range of removed lines only: the new-file line where they were; for a deleted file: the old
 line numbers, and the label says "(before)"); ``rangeLabel`` is ``L12`` or ``L12-L14``; ``diff``
-is, per hunk touched, the hunk's header and the selected lines with their ``+``/``-``/space
-prefix, cut with the contract's marker to 32,000 units; ``text`` is cut to 16,000 units;
+is every hunk the range touches, whole: its header, then its lines with their ``+``/``-``/space
+prefix (so a reader can number the lines and mark the commented ones), cut with the contract's
+marker to 32,000 units; ``text`` is cut to 16,000 units;
 ``fenceLanguage`` comes from the file extension (omitted when unknown); ``sourceRevision`` is the
 revision (omitted when there is none). Pure: the context id comes from ``new_id``.
 """
@@ -79,14 +80,12 @@ def _prefixed(line: DiffLine) -> str:
 
 
 def change_excerpt(change: FileChange, positions: Sequence[tuple[int, int]]) -> str:
-    """Per hunk touched: its header, then the selected lines with their prefixes."""
+    """Every hunk the positions touch: its header, then all its lines with their prefixes."""
     parts: list[str] = []
-    current = -1
-    for h, n in positions:
-        if h != current:
-            parts.append(change.hunks[h].header)
-            current = h
-        parts.append(_prefixed(change.hunks[h].lines[n]))
+    for h in sorted({h for h, _ in positions}):
+        hunk = change.hunks[h]
+        parts.append(hunk.header)
+        parts.extend(_prefixed(line) for line in hunk.lines)
     return "\n".join(parts)
 
 
