@@ -280,3 +280,11 @@ def record_for(item: CompletionItem, environment_id: str) -> object | None:
     if item.kind is TriggerKind.SKILL:
         return skill_record(item.key)
     return thread_record(environment_id, item.key, item.title)
+
+
+def trigger_text(before_caret: str, character: str) -> str:
+    """What to type so that ``character`` opens its popup at the caret: a space first when the
+    caret follows a word (``see@`` would not be a trigger)."""
+    if before_caret and before_caret[-1] not in _BOUNDARY:
+        return " " + character
+    return character
