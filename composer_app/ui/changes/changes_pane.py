@@ -145,9 +145,9 @@ class DiffDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         row = self._row(index)
         change = self._model.changes.files[row.file]
-        rect: QRect = option.rect  # type: ignore[attr-defined]
-        palette: QPalette = option.palette  # type: ignore[attr-defined]
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
+        rect: QRect = option.rect
+        palette: QPalette = option.palette
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.save()
         try:
             painter.setFont(self.font)

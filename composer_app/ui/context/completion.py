@@ -257,7 +257,8 @@ class ContextCompletion(QObject):
                 items = []
             if listing:
                 self._listed = items
-                items = filter_items(items, self._trigger.query)
+                trigger = self._trigger
+                items = filter_items(items, trigger.query) if trigger is not None else []
             self._show(items)
 
         return done

@@ -221,9 +221,10 @@ def _split_path(path: str) -> tuple[str, str]:
 
 def _decode(wire: dict[str, object]) -> object | None:
     try:
-        return decode_record(wire)
+        record: object = decode_record(wire)
     except ContractError:
         return None
+    return record
 
 
 def mention_record(path: str) -> MentionRecord | None:

@@ -102,8 +102,10 @@ def metadata_from_api(data: Any) -> PullRequestMetadata:
     state = data.get("state")
     if state == "closed" and data.get("merged_at"):
         state = "merged"
-    head = data.get("head") if isinstance(data.get("head"), dict) else {}
-    base = data.get("base") if isinstance(data.get("base"), dict) else {}
+    head = data.get("head")
+    base = data.get("base")
+    head = head if isinstance(head, dict) else {}
+    base = base if isinstance(base, dict) else {}
     return _metadata(data.get("number"), data.get("title"), data.get("html_url"),
                      head.get("ref"), base.get("ref"), state, data.get("draft"))
 

@@ -93,7 +93,7 @@ class ImageViewer(QDialog):
             (QKeySequence.StandardKey.Copy, self.copy),
             (QKeySequence.StandardKey.Save, self.save),
         ):
-            QShortcut(QKeySequence(sequence), self, activated=slot)
+            QShortcut(QKeySequence(sequence), self, slot)
         if self.image.isNull():
             self.picture.setScaledContents(False)
             self.picture.setText("This image could not be shown.")

@@ -114,9 +114,9 @@ class ReviewCommentViewer(QDialog):
                 continue
             cursor = QTextCursor(self.diff.document().findBlockByNumber(row))
             selection = QTextEdit.ExtraSelection()
-            selection.format.setBackground(color)  # type: ignore[attr-defined]
-            selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)  # type: ignore[attr-defined]
-            selection.cursor = cursor  # type: ignore[attr-defined]
+            selection.format.setBackground(color)
+            selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            selection.cursor = cursor
             selections.append(selection)
             if marked:
                 self.marked_rows.append(row)

@@ -159,9 +159,9 @@ class TextViewer(QDialog):
         self.text.setTextCursor(cursor)
         self.text.centerCursor()
         mark = QTextEdit.ExtraSelection()
-        mark.format.setBackground(MARK)  # type: ignore[attr-defined]
-        mark.format.setProperty(QTextFormat.Property.FullWidthSelection, True)  # type: ignore[attr-defined]
-        mark.cursor = cursor  # type: ignore[attr-defined]
+        mark.format.setBackground(MARK)
+        mark.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        mark.cursor = cursor
         self.text.setExtraSelections([mark])
         self.current_line = line
         return True
