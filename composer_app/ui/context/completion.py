@@ -13,6 +13,7 @@ Invariants:
 * A catalog answer for a query that is no longer current is dropped; so is one that arrives after
   the popup closed or after the controller was deleted.
 * Esc dismisses the trigger at its position: typing on in the same token does not reopen the popup.
+* Only an editor that has focus opens the popup (loading a draft that ends in ``@x`` does not).
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ class ContextCompletion(QObject):
         if self._busy:
             return
         cursor = self._editor.textCursor()
-        if self._catalog is None or cursor.hasSelection():
+        if self._catalog is None or cursor.hasSelection() or not self._editor.hasFocus():
             if self._trigger is not None:
                 self.close()
             return

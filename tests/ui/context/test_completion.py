@@ -189,3 +189,12 @@ def test_rows_are_announced(qtbot: QtBot, editor: CompletingEditor) -> None:
     qtbot.keyClicks(editor, "/")
     qtbot.keyClick(editor, Qt.Key.Key_Down)
     assert said == ["Skills: 3 suggestions, review, Review a diff", "deploy, Ship it, 2 of 3"]
+
+
+def test_programmatic_text_without_focus_opens_nothing(qtbot: QtBot,
+                                                       editor: CompletingEditor) -> None:
+    editor.clearFocus()
+    assert not editor.hasFocus()
+    editor.setPlainText("draft ends with @ma")
+    editor.moveCursor(editor.textCursor().MoveOperation.End)
+    assert not editor.completion.is_open()
