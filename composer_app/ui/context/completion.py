@@ -110,6 +110,7 @@ class ContextCompletion(QObject):
         self._busy = False
         self.model = CompletionModel(self)
         self.popup = self._make_popup()
+        editor.destroyed.connect(self.popup.deleteLater)  # it may live on in the window
         editor.textChanged.connect(self.refresh)
         editor.cursorPositionChanged.connect(self.refresh)
         editor.installEventFilter(self)

@@ -32,6 +32,8 @@ from composer_app.ui.context.pull_requests import (
 )
 
 OFFER_OBJECT_NAME = "pullRequestOffer"
+_MODIFIER_KEYS = frozenset({Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta,
+                            Qt.Key.Key_AltGr})
 Fetch = Callable[[PullRequestRef], ReviewCommentRecord | PullRequestFailure]
 
 
@@ -88,6 +90,8 @@ class PullRequestOffer(QObject):
         if self._offered is None:
             return False
         key = event.key()
+        if key in _MODIFIER_KEYS:
+            return False
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
             event.modifiers() & Qt.KeyboardModifier.ShiftModifier
         ):

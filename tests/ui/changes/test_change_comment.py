@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from composer_app.core.codecs.labels import TRUNCATION_MARKER
 from composer_app.core.contracts.records import decode_record, encode_record
 from composer_app.core.text import utf16_len
@@ -81,3 +84,18 @@ def test_fence_languages() -> None:
     assert fence_language("Dockerfile") == "dockerfile"
     assert fence_language("LICENSE") is None
     assert fence_language("x.unknown") is None
+
+
+@given(st.data())
+def test_any_selection_makes_a_valid_record(data: st.DataObject) -> None:
+    changes = decode_changes(sample())
+    f = data.draw(st.integers(0, len(changes.files) - 1))
+    change = changes.files[f]
+    every = [(h, n) for h, hunk in enumerate(change.hunks) for n in range(len(hunk.lines))]
+    picked = sorted(set(data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=6))))
+    text = data.draw(st.text(max_size=50))
+    record = review_comment_for_change(change, picked, text, None, ids)
+    assert decode_record(encode_record(record)) == record
+    assert record.start_index <= record.end_index
+    assert record.range_label.startswith(f"L{record.start_index}")
+    assert all(change.hunks[h].header in record.diff for h, _ in picked)
