@@ -37,7 +37,8 @@ def test_read_only_with_numbers_and_scroll_to_line(qtbot: QtBot) -> None:
 
 def test_open_in_editor_uses_the_command(qtbot: QtBot) -> None:
     launched: list[list[str]] = []
-    viewer = make(qtbot, local_path="/home/ana/my project/app.py", editor_command="code -g {path}:{line}",
+    viewer = make(qtbot, local_path="/home/ana/my project/app.py",
+                  editor_command="code -g {path}:{line}",
                   launch=lambda argv: launched.append(argv) or True)
     viewer.scroll_to_line(42)
     qtbot.mouseClick(viewer.open_button, Qt.MouseButton.LeftButton)
