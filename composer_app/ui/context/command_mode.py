@@ -140,6 +140,15 @@ class CommandMode(QObject):
         self._update(EDITING_HINT)
         self._announce("Command mode")
 
+    def start(self) -> bool:
+        """Switch an empty composer to command mode (the *Run a command…* entry); False when the
+        composer holds text or command mode is already on."""
+        if self.state.phase is not CommandPhase.OFF or not self._editor.document().isEmpty():
+            return False
+        self._editor.setFocus()
+        self._enter()
+        return True
+
     def leave(self) -> None:
         """Back to writing a message (the typed text stays)."""
         if self.state.phase is not CommandPhase.EDITING:

@@ -146,3 +146,13 @@ def test_cancel_button(qtbot: QtBot, editor: CommandEditor) -> None:
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     qtbot.mouseClick(editor.commands.indicator.cancel, Qt.MouseButton.LeftButton)
     assert runs.cancelled == 1
+
+
+def test_menu_entry_starts_command_mode_only_when_empty(editor: CommandEditor) -> None:
+    assert editor.commands.start()
+    assert editor.commands.phase is CommandPhase.EDITING
+    assert not editor.commands.start()
+    editor.commands.leave()
+    editor.insertPlainText("draft")
+    assert not editor.commands.start()
+    assert editor.commands.phase is CommandPhase.OFF
