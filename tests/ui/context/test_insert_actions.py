@@ -58,6 +58,8 @@ def test_typed_trigger_opens_the_popup(qtbot: QtBot) -> None:
     window.setCentralWidget(editor)
     window.show()
     qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
     editor.completion.set_catalog(ListCatalog(threads=[("t1", "Plan")]))
     editor.insertPlainText("compare")
     assert type_trigger(editor, "insertThread")
