@@ -1,0 +1,1 @@
+"""Screenshots: grab the screen and pick a region."""

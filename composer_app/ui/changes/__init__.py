@@ -1,0 +1,1 @@
+"""The Changes pane: the workspace's changed files and hunks, with line comments."""

@@ -1,0 +1,1 @@
+"""Inserting context from the composer: typed-trigger completion, command mode, pull requests."""

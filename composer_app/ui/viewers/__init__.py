@@ -1,0 +1,1 @@
+"""Viewers a chip opens: images, text files, review-comment hunks."""
