@@ -134,6 +134,11 @@ class Transaction(ABC):
     @abstractmethod
     def max_sequence(self) -> int: ...
 
+    def prefetch(self, *, receipt: tuple[str, str] | None = None, thread_id: str | None = None,
+                 message_id: str | None = None) -> None:
+        """Hint the reads a command is about to make: the receipt of ``(device, commandId)``, a
+        thread and a message. A store may fetch them together; answers are unchanged by it."""
+
     @abstractmethod
     def receipt(self, device_id: str, command_id: str) -> Receipt | None: ...
 
