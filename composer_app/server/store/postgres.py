@@ -3,9 +3,10 @@
 Invariants:
 
 * Serving (after ``bind_loop``), every command runs on the event loop over a pooled async
-  connection (``psycopg_pool.AsyncConnectionPool``) as one transaction in pipeline mode: the
-  statements whose results the command does not read travel with the next one it does, so a
-  ``thread.turn.start`` takes four round trips (prefetched reads, two appends, commit). Before
+  connection (``psycopg_pool.AsyncConnectionPool``) as one transaction: statements are bound in
+  the client and queued, and the statements whose results the command does not read travel with
+  the next one it does (one simple query, several results), so a ``thread.turn.start`` takes four
+  round trips (prefetched reads, two appends, commit) and its reply's transaction four. Before
   ``bind_loop`` (administration, tests) the same transactions run on blocking connections.
 * No lock is shared by all writers. Sequence numbers come from the events identity sequence (no
   per-session cache, so numbers are handed out in time order); an append locks only its thread's
@@ -71,26 +72,60 @@ def announced_range(payload: str) -> int | None:
         return None
 
 
-class _Cursor:
-    """A pipelined async cursor read from bridged code."""
+class _Statement:
+    """A queued statement; reading its rows sends every queued statement in one round trip."""
 
-    __slots__ = ("_cursor",)
+    __slots__ = ("_batch", "rows")
 
-    def __init__(self, cursor: psycopg.AsyncCursor[Any]) -> None:
-        self._cursor = cursor
+    def __init__(self, batch: _Batch) -> None:
+        self._batch = batch
+        self.rows: list[Any] | None = None
 
     def fetchone(self) -> Any:
-        return await_only(self._cursor.fetchone())
+        if self.rows is None:
+            self._batch.flush()
+        assert self.rows is not None
+        return self.rows[0] if self.rows else None
 
     def fetchall(self) -> list[Any]:
-        return await_only(self._cursor.fetchall())
+        if self.rows is None:
+            self._batch.flush()
+        assert self.rows is not None
+        return self.rows
 
 
-def _bridged_execute(conn: psycopg.AsyncConnection[Any]) -> Callable[[str, Sequence[Any]], Any]:
-    def run(sql: str, params: Sequence[Any]) -> _Cursor:
-        return _Cursor(await_only(conn.execute(sql.replace("?", "%s"), tuple(params))))
+class _Batch:
+    """The ``execute`` of bridged store code on one async connection, with client-side binding.
 
-    return run
+    Statements are bound in the client and queued; the first read of any queued statement's rows
+    sends all of them as one simple query (one round trip, one result per statement), so writes
+    whose results nobody reads travel with the next read or with ``COMMIT``.
+    """
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self._cursor = psycopg.AsyncClientCursor(conn)
+        self._queued: list[tuple[str, _Statement]] = []
+
+    def __call__(self, sql: str, params: Sequence[Any]) -> _Statement:
+        text = self._cursor.mogrify(sql.replace("?", "%s"), tuple(params)) if params else sql
+        statement = _Statement(self)
+        self._queued.append((text, statement))
+        return statement
+
+    def flush(self) -> None:
+        if self._queued:
+            queued, self._queued = self._queued, []
+            await_only(self._send(queued))
+
+    async def _send(self, queued: list[tuple[str, _Statement]]) -> None:
+        cursor = self._cursor
+        await cursor.execute(";".join(text for text, _ in queued))
+        for index, (_, statement) in enumerate(queued):
+            if index:
+                cursor.nextset()
+            result = cursor.pgresult
+            statement.rows = await cursor.fetchall() if result is not None and \
+                result.status == psycopg.pq.ExecStatus.TUPLES_OK else []
 
 
 class PostgresStore(ExecutorStore):
@@ -260,20 +295,20 @@ class PostgresStore(ExecutorStore):
 
         def transact(conn: psycopg.AsyncConnection[Any]) -> T:
             nonlocal tx
-            execute = _bridged_execute(conn)
+            execute = _Batch(conn)
             execute("BEGIN", ())
             execute("SELECT pg_current_xact_id()", ())  # before any sequence number
             tx = PostgresTransaction(execute, order.allocated)
             result = fn(tx)
             _notify(tx)
             execute("COMMIT", ())
+            execute.flush()
             return result
 
         try:
             async with self._pool.connection() as conn:
                 try:
-                    async with conn.pipeline():
-                        result = await run_bridged(transact, conn)
+                    result = await run_bridged(transact, conn)
                 except BaseException:
                     allocated = tx.allocated if tx is not None else []
                     try:
@@ -303,17 +338,17 @@ class PostgresStore(ExecutorStore):
             floor = order.published
 
             def run(conn: psycopg.AsyncConnection[Any], floor: int = floor) -> T:
-                execute = _bridged_execute(conn)
+                execute = _Batch(conn)
                 execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", ())
                 try:
                     return fn(PostgresReader(execute, floor))
                 finally:
                     execute("ROLLBACK", ())
+                    execute.flush()
 
             try:
                 async with self._pool.connection() as conn:
-                    async with conn.pipeline():
-                        return await run_bridged(run, conn)
+                    return await run_bridged(run, conn)
             except Unsettled as unsettled:
                 await order.reached(unsettled.sequence)
             except psycopg.Error as exc:
