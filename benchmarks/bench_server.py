@@ -101,6 +101,15 @@ class _Http:
         self.writer: asyncio.StreamWriter | None = None
 
     async def post(self, path: str, body: dict[str, object]) -> dict[str, object]:
+        try:
+            return await self._post(path, body)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            # the server closed an idle keep-alive connection: reconnect and resend (commands
+            # are idempotent by commandId)
+            self.writer = None
+            return await self._post(path, body)
+
+    async def _post(self, path: str, body: dict[str, object]) -> dict[str, object]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
