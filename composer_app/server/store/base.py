@@ -138,6 +138,7 @@ class Transaction(ABC):
                  message_id: str | None = None) -> None:
         """Hint the reads a command is about to make: the receipt of ``(device, commandId)``, a
         thread and a message. A store may fetch them together; answers are unchanged by it."""
+        return None
 
     @abstractmethod
     def receipt(self, device_id: str, command_id: str) -> Receipt | None: ...

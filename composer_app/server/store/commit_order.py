@@ -12,9 +12,9 @@ back and never appears). ``CommitOrder`` keeps one process's high-water mark ``p
 Numbers become known to it from four sources: this process's own transactions (``allocated`` while
 in flight, then ``committed`` or ``abandoned``), announcements of other processes' commits
 (``announced``: the high end of a committed range), events read from the log (``found``), and
-numbers proven unused (``resolved``). ``missing`` lists the numbers it needs read from the log: below
-the highest known committed number, neither held nor in flight here. Own commits are never listed,
-so the process never re-reads what it committed itself.
+numbers proven unused (``resolved``). ``missing`` lists the numbers it needs read from the log:
+below the highest known committed number, neither held nor in flight here. Own commits are never
+listed, so the process never re-reads what it committed itself.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class CommitOrder:
             self._in_flight.add(sequence)
 
     def committed(self, events: list[StoredEvent], unused: Iterable[int] = ()) -> None:
-        """A local transaction committed ``events``; the rest of its numbers (``unused``) are dead."""
+        """A local transaction committed ``events``; its other numbers (``unused``) are dead."""
         self._in_flight.difference_update(e.sequence for e in events)
         self.found(events)
         self.abandoned(unused)

@@ -15,7 +15,14 @@ from collections.abc import Callable
 from typing import Any
 
 from composer_app.core.contracts.wire import format_timestamp
-from composer_app.server.store.base import JsonObject, MessageRow, Receipt, StoredEvent, ThreadRow
+from composer_app.server.store.base import (
+    JsonObject,
+    MessageRow,
+    Receipt,
+    StoredEvent,
+    ThreadRow,
+    new_id,
+)
 from composer_app.server.store.sql import (
     _MESSAGE_COLS,
     _THREAD_COLS,
@@ -27,7 +34,6 @@ from composer_app.server.store.sql import (
     dump,
     load,
 )
-from composer_app.server.store.base import new_id
 
 _APPEND = (
     "WITH t AS (UPDATE threads SET stream_version = stream_version + 1, "
@@ -42,7 +48,7 @@ _RECEIPT = ("SELECT command_type, request_hash, status, result_sequence, error_j
             "FROM command_receipts WHERE device_id = ? AND command_id = ?")
 
 
-class Unsettled(Exception):  # noqa: N818 - a signal, caught by the store
+class Unsettled(Exception):
     """A read saw events above the process's published mark with a lower number still open.
 
     The store waits until its mark reaches ``sequence`` and runs the read again.
