@@ -52,8 +52,9 @@ command (receipt, `thread.message-sent`, `thread.turn-started`, both message row
 *messages/s* counts messages from the first send to the last `thread.message-sent` event;
 *send-to-event* is the time from starting the HTTP send to receiving that message's
 `thread.message-sent` event on the socket. The server runs in its own process
-(`composer-server serve`, uvicorn with its pure-Python HTTP parser); PostgreSQL is a throwaway
-local cluster (fsync off).
+(`composer-server serve`, uvicorn with `httptools`); PostgreSQL is a throwaway local cluster
+(fsync off). *server CPU/message* is the user + system CPU time of the server processes during
+the run divided by the messages.
 
 """
 DOC_NOTES = """
@@ -63,9 +64,10 @@ Notes:
   latency is about 50 / throughput (Little's law): the p99 target needs spare capacity.
 * SQLite writes run on the event loop thread (one writer connection; a command commits in well
   under a millisecond), so there is no thread hand-off per command.
-* PostgreSQL pays one network round trip per statement through psycopg, and every write takes
-  the cluster-wide advisory lock that keeps sequence order equal to commit order across
-  processes; it is the backend for several server processes, not for single-machine speed.
+* PostgreSQL runs each command as one transaction of four round trips on a pooled async
+  connection (statements bound in the client and sent together), and its reply's transaction four
+  more; no lock is shared by all writers, and publication order is kept by a high-water mark
+  (docs/architecture.md). With `--processes N`, commands go round-robin over N processes.
 * The machine is shared; figures vary by about +/-20 % between runs.
 """
 
