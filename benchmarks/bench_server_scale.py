@@ -6,7 +6,8 @@ Cases (sizes at ``--scale 1``; 10x is ten times each):
 
 * thread list: the shell snapshot of a user with 1,000 threads (its cost per listed thread);
 * long thread: one page (50 turns) of a thread with 10,000 messages, newest and oldest pages;
-* resume: a client of one thread resuming after 10,000 events of other threads (gets a snapshot);
+* resume: a client of one thread resuming after 10,000 events of that thread (over the replay
+  limit, so it gets a snapshot, not a replay);
 * event log: one command appended, and the newest 100 events replayed, on a log of 1,000,000 rows.
 
 The big cases are built with bulk SQL inserts (``generate_series`` / a recursive CTE), then
@@ -71,18 +72,20 @@ def make_threads(store: ExecutorStore, user: str, prefix: str, n: int) -> None:
                 f"0, NULL FROM {series(store, n)}")
 
 
-def make_events(store: ExecutorStore, thread: str, n: int, kind: str = "thread.meta-updated"
-                ) -> None:
+def make_events(store: ExecutorStore, thread: str, n: int, kind: str = "thread.meta-updated",
+                start_version: int = 0) -> None:
     top = store.read_sync(lambda r: r.max_sequence())
     extra = "OVERRIDING SYSTEM VALUE " if isinstance(store, PostgresStore) else ""
     bulk(store, f"INSERT INTO events (sequence, event_id, thread_id, stream_version, event_type, "
                 f"occurred_at, device_id, command_id, payload_json) {extra}SELECT {top} + i, "
-                f"'evt_{thread}_' || i, '{thread}', i, '{kind}', '{AT}', NULL, NULL, "
+                f"'evt_{thread}_' || i, '{thread}', {start_version} + i, '{kind}', '{AT}', "
+                f"NULL, NULL, "
                 f"'{{\"title\":\"x\"}}' FROM {series(store, n)}")
     if isinstance(store, PostgresStore):
         bulk(store, "SELECT setval(pg_get_serial_sequence('events', 'sequence'), "
                     "(SELECT MAX(sequence) FROM events))")
-        bulk(store, f"UPDATE threads SET stream_version = {n} WHERE thread_id = '{thread}'")
+        bulk(store, f"UPDATE threads SET stream_version = {start_version + n} "
+                    f"WHERE thread_id = '{thread}'")
 
 
 def make_messages(store: ExecutorStore, thread: str, n: int) -> None:
@@ -124,9 +127,7 @@ def measure_store(store: ExecutorStore, scale: float) -> dict[str, tuple[float, 
         store.write_sync(lambda tx, m=mine: (tx.insert_thread(m, "resumer", "T", AT),
                                              tx.append_event(m, "thread.created", {})))
         after = store.read_sync(lambda r: r.max_sequence())
-        other = f"thr_other{tag}"
-        make_threads(store, "someone", other, 1)
-        make_events(store, f"{other}_1", sizes["resume"] * factor)
+        make_events(store, mine, sizes["resume"] * factor, start_version=1)
         sub = Subscription("s", "resumer", mine)
         results["resume"].append(median_ms(lambda s=sub, a=after: store.read_sync(
             lambda r: _catch_up(r, s, a, 1000))))
@@ -155,7 +156,7 @@ LABELS = {
     "list_per_thread": "thread list: per listed thread (µs)",
     "page_new": "thread of 10,000 / 100,000 messages: newest page (50 turns)",
     "page_old": "same thread: oldest page (50 turns)",
-    "resume": "resume after 10,000 / 100,000 events: snapshot",
+    "resume": "resume after 10,000 / 100,000 events of its thread: snapshot",
     "append": "event log of 1 M / 10 M rows: append one event",
     "replay": "event log of 1 M / 10 M rows: replay the newest 100 events",
 }
