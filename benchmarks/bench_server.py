@@ -6,10 +6,15 @@ so the server writes the message, the turn start, the reply delta and the comple
 messages per second end to end (first send to last ``thread.message-sent`` event) and the p50/p99
 latency from starting the HTTP send to receiving that message's ``thread.message-sent`` event.
 
-    ./dev bench server [--clients 50] [--messages 100] [--backend sqlite|postgres|both]
-                       [--output docs/benchmarks_server.md]
+    ./dev bench server [--clients 50] [--messages 100] [--store sqlite|postgres|both]
+                       [--processes N] [--output docs/benchmarks_server.md]
 
 The server runs in its own process (``composer-server serve``); PostgreSQL is a throwaway cluster.
+With ``--processes N`` (PostgreSQL) N server processes share the database and the client sends its
+commands round-robin across them (each client's WebSocket stays on one process, so events cross
+processes through the database's notifications). ``--store both`` measures SQLite, PostgreSQL with
+one process and, when N > 1, PostgreSQL with N processes, in one run. Server CPU time per message is
+the user + system time of the server processes during the run divided by the messages.
 """
 
 from __future__ import annotations
@@ -47,8 +52,9 @@ command (receipt, `thread.message-sent`, `thread.turn-started`, both message row
 *messages/s* counts messages from the first send to the last `thread.message-sent` event;
 *send-to-event* is the time from starting the HTTP send to receiving that message's
 `thread.message-sent` event on the socket. The server runs in its own process
-(`composer-server serve`, uvicorn with its pure-Python HTTP parser); PostgreSQL is a throwaway
-local cluster (fsync off).
+(`composer-server serve`, uvicorn with `httptools`); PostgreSQL is a throwaway local cluster
+(fsync off). *server CPU/message* is the user + system CPU time of the server processes during
+the run divided by the messages.
 
 """
 DOC_NOTES = """
@@ -58,9 +64,10 @@ Notes:
   latency is about 50 / throughput (Little's law): the p99 target needs spare capacity.
 * SQLite writes run on the event loop thread (one writer connection; a command commits in well
   under a millisecond), so there is no thread hand-off per command.
-* PostgreSQL pays one network round trip per statement through psycopg, and every write takes
-  the cluster-wide advisory lock that keeps sequence order equal to commit order across
-  processes; it is the backend for several server processes, not for single-machine speed.
+* PostgreSQL runs each command as one transaction of four round trips on a pooled async
+  connection (statements bound in the client and sent together), and its reply's transaction four
+  more; no lock is shared by all writers, and publication order is kept by a high-water mark
+  (docs/architecture.md). With `--processes N`, commands go round-robin over N processes.
 * The machine is shared; figures vary by about +/-20 % between runs.
 """
 
@@ -96,6 +103,15 @@ class _Http:
         self.writer: asyncio.StreamWriter | None = None
 
     async def post(self, path: str, body: dict[str, object]) -> dict[str, object]:
+        try:
+            return await self._post(path, body)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            # the server closed an idle keep-alive connection: reconnect and resend (commands
+            # are idempotent by commandId)
+            self.writer = None
+            return await self._post(path, body)
+
+    async def _post(self, path: str, body: dict[str, object]) -> dict[str, object]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -121,11 +137,13 @@ class _Http:
             await self.writer.wait_closed()
 
 
-async def _client(url: str, token: str, messages: int, latencies: list[float],
+async def _client(urls: list[str], token: str, messages: int, latencies: list[float],
                   ready: asyncio.Semaphore, start: asyncio.Event) -> None:
     headers = {"Authorization": f"Bearer {token}"}
     thread = f"thr_{uuid.uuid4().hex}"
-    http = _Http(url, token)
+    url = urls[0]
+    https = [_Http(u, token) for u in urls]  # commands go round-robin over the processes
+    http = https[0]
     await http.post("/api/commands", {
         "type": "thread.create", "commandId": f"cmd_{uuid.uuid4().hex}", "threadId": thread})
     ws_url = url.replace("http://", "ws://") + "/api/ws"
@@ -155,36 +173,55 @@ async def _client(url: str, token: str, messages: int, latencies: list[float],
             message_id = f"msg_{uuid.uuid4().hex}"
             arrived[message_id] = asyncio.Event()
             sent_at[message_id] = time.perf_counter()
-            await http.post("/api/commands", {
+            await https[n % len(https)].post("/api/commands", {
                 "type": "thread.turn.start", "commandId": f"cmd_{uuid.uuid4().hex}",
                 "threadId": thread, "message": {"messageId": message_id, "role": "user",
                                                 "text": f"message {n}", "attachments": []}})
             await arrived[message_id].wait()
         task.cancel()
-    await http.close()
+    for each in https:
+        await each.close()
 
 
-async def _run(url: str, tokens: list[str], messages: int) -> tuple[float, list[float]]:
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of the processes ``pids`` so far (Linux ``/proc``), else 0."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def _run(urls: list[str], tokens: list[str], messages: int, pids: list[int]
+               ) -> tuple[float, float, list[float]]:
     latencies: list[float] = []
     ready = asyncio.Semaphore(0)
     start = asyncio.Event()
-    clients = [asyncio.create_task(_client(url, t, messages, latencies, ready, start))
-               for t in tokens]
+    clients = [asyncio.create_task(_client(urls[i % len(urls):] + urls[:i % len(urls)], t,
+                                           messages, latencies, ready, start))
+               for i, t in enumerate(tokens)]
     for _ in tokens:  # every client is connected and subscribed before the clock starts
         await ready.acquire()
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), cpu_seconds(pids)
     start.set()
     await asyncio.gather(*clients)
-    return time.perf_counter() - began, latencies
+    return time.perf_counter() - began, cpu_seconds(pids) - cpu, latencies
 
 
-def measure(name: str, args: list[str], clients: int, messages: int) -> dict[str, float | str]:
+def measure(name: str, args: list[str], clients: int, messages: int, processes: int = 1
+            ) -> dict[str, float | str]:
     tokens = _tokens(args, clients)
-    server = ServerProcess(args).start()
+    servers = [ServerProcess(args) for _ in range(processes)]
     try:
-        elapsed, latencies = asyncio.run(_run(server.url, tokens, messages))
+        for server in servers:
+            server.start()
+        pids = [s.process.pid for s in servers if s.process is not None]
+        elapsed, cpu, latencies = asyncio.run(_run([s.url for s in servers], tokens, messages,
+                                                   pids))
     finally:
-        server.stop()
+        for server in servers:
+            server.stop()
     latencies.sort()
     total = len(latencies)
     return {
@@ -194,6 +231,7 @@ def measure(name: str, args: list[str], clients: int, messages: int) -> dict[str
         "rate": total / elapsed,
         "p50_ms": statistics.median(latencies) * 1000,
         "p99_ms": latencies[min(total - 1, int(total * 0.99))] * 1000,
+        "cpu_ms": cpu / total * 1000,
     }
 
 
@@ -225,12 +263,26 @@ def table(rows: list[dict[str, float | str]], clients: int, messages: int,
         "",
         machine + ".",
         "",
-        "| backend | messages | seconds | messages/s | p50 send-to-event | p99 send-to-event |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| backend | messages | seconds | messages/s | p50 send-to-event | p99 send-to-event "
+        "| server CPU/message |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(f"| {r['backend']} | {r['messages']} | {r['seconds']:.2f} | "
-                     f"{r['rate']:.0f} | {r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms |")
+                     f"{r['rate']:.0f} | {r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms | "
+                     f"{r['cpu_ms']:.2f} ms |")
+    by_name = {str(r["backend"]): r for r in rows}
+    sqlite, pg1 = by_name.get("SQLite"), by_name.get("PostgreSQL")
+    if sqlite and pg1:
+        lines.append("")
+        lines.append(
+            f"PostgreSQL / SQLite: throughput {float(pg1['rate']) / float(sqlite['rate']):.2f}x, "
+            f"p99 {float(pg1['p99_ms']) / float(sqlite['p99_ms']):.2f}x, "
+            f"CPU/message {float(pg1['cpu_ms']) / float(sqlite['cpu_ms']):.2f}x.")
+    many = [r for r in rows if str(r["backend"]).startswith("PostgreSQL, ")]
+    if pg1 and many:
+        lines.append(f"{many[0]['backend']} / one process: throughput "
+                     f"{float(many[0]['rate']) / float(pg1['rate']):.2f}x.")
     lines.append("")
     lines.append(f"Targets (SQLite): >= {TARGET_RATE:.0f} messages/s, "
                  f"p99 <= {TARGET_P99_MS:.0f} ms.")
@@ -241,29 +293,37 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--messages", type=int, default=100)
-    parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--store", "--backend", dest="store",
+                        choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="PostgreSQL server processes behind the round-robin client")
     parser.add_argument("--output", type=Path, default=None)
     opts = parser.parse_args()
     rows = []
     postgres: str | None = None
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-server-")))
-        if opts.backend in ("sqlite", "both"):
+        if opts.store in ("sqlite", "both"):
             rows.append(measure("SQLite", ["--data-dir", str(tmp / "sqlite")], opts.clients,
                                 opts.messages))
-        if opts.backend in ("postgres", "both"):
+        if opts.store in ("postgres", "both"):
             cluster = stack.enter_context(throwaway_cluster())
             if cluster is None:
                 print("PostgreSQL: skipped (no binaries, no COMPOSER_TEST_POSTGRES_DSN)")
             else:
                 from psycopg.conninfo import conninfo_to_dict
 
-                dsn = cluster.new_database()
-                postgres = postgres_version(dsn)
-                query = "&".join(f"{k}={v}" for k, v in conninfo_to_dict(dsn).items())
-                rows.append(measure("PostgreSQL", [
-                    "--data-dir", str(tmp / "pg"), "--database-url",
-                    f"postgresql+psycopg://?{query}"], opts.clients, opts.messages))
+                counts = [1, opts.processes] if opts.store == "both" else [opts.processes]
+                for processes in dict.fromkeys(counts):
+                    dsn = cluster.new_database()
+                    postgres = postgres_version(dsn)
+                    query = "&".join(f"{k}={v}" for k, v in conninfo_to_dict(dsn).items())
+                    name = "PostgreSQL" if processes == 1 else \
+                        f"PostgreSQL, {processes} processes"
+                    rows.append(measure(name, [
+                        "--data-dir", str(tmp / f"pg{processes}"), "--database-url",
+                        f"postgresql+psycopg://?{query}"], opts.clients, opts.messages,
+                        processes))
     report = table(rows, opts.clients, opts.messages, postgres)
     print(report)
     if opts.output:

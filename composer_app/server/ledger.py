@@ -68,6 +68,9 @@ def _accepted(command_id: str, sequence: int) -> JsonObject:
 def execute_command(tx: Transaction, device: Device, command: Command, request_hash: str,
                     provider_of: Callable[[str], str] | None = None) -> CommandOutcome:
     """Apply ``command`` once per ``(device, commandId)``; see the module invariants."""
+    message = getattr(command, "message", None)
+    tx.prefetch(receipt=(device.device_id, command.command_id), thread_id=command.thread_id,
+                message_id=getattr(message, "message_id", None))
     receipt = tx.receipt(device.device_id, command.command_id)
     if receipt is not None:
         if receipt.request_hash != request_hash:

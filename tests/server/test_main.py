@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -149,3 +151,142 @@ def test_serve_workspace_options(tmp_path: Path, processes: list[ServerProcess])
     assert json.loads(ran.text.splitlines()[-1])["text"] == "hello\n"
     assert httpx.get(f"{server.url}/api/skills", headers=headers).json() == {
         "skills": [{"name": "review", "description": "Review"}]}
+async def _shell_subscriber(url: str, headers: dict[str, str], received: list[int],
+                            synced: asyncio.Event, stop: asyncio.Event) -> int:
+    """Collect the live shell-event sequences of one process; returns its start watermark."""
+    from websockets.asyncio.client import connect as aconnect
+
+    ws_url = url.replace("http://", "ws://") + "/api/ws"
+    async with aconnect(ws_url, additional_headers=headers, open_timeout=20) as ws:
+        await ws.send(json.dumps({"type": "subscribe", "subscriptionId": "s",
+                                  "stream": {"kind": "shell"}, "afterSequence": None}))
+        watermark = 0
+        while True:
+            frame = json.loads(await ws.recv())
+            if frame["type"] == "synchronized":
+                watermark = frame["sequence"]
+                synced.set()
+                break
+        while not stop.is_set():
+            try:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 0.2))
+            except TimeoutError:
+                continue
+            if frame["type"] == "event":
+                received.append(frame["event"]["sequence"])
+        return watermark
+
+
+async def _writer(urls: list[str], headers: dict[str, str], commands: int,
+                  acknowledged: list[str]) -> None:
+    """Create a thread, then rename it ``commands`` times, round-robin over ``urls``."""
+    thread = tid()
+    async with httpx.AsyncClient(timeout=30) as client:
+        for n in range(commands + 1):
+            body = create_thread(thread) if n == 0 else {
+                "type": "thread.meta.update", "commandId": f"cmd_{uuid.uuid4().hex}",
+                "threadId": thread, "title": f"title {n}"}
+            try:
+                response = await client.post(urls[n % len(urls)] + "/api/commands",
+                                             headers=headers, json=body)
+            except httpx.TransportError:
+                return  # the process was killed under this request: not acknowledged
+            if response.status_code != 200:
+                return
+            acknowledged.append(body["commandId"])
+
+
+def _shell_log(dsn: str) -> list[tuple[int, str | None]]:
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute(
+            "SELECT sequence, command_id FROM events WHERE event_type IN "
+            "('thread.created', 'thread.meta-updated', 'thread.deleted') ORDER BY sequence"
+        ).fetchall()
+    return [(int(r[0]), r[1]) for r in rows]
+
+
+async def _run_writers_and_subscribers(
+    servers: list[ServerProcess], headers: dict[str, str], writers: int, commands: int,
+    dsn: str, kill: ServerProcess | None = None,
+) -> tuple[list[list[int]], list[int], list[str]]:
+    stop = asyncio.Event()
+    received: list[list[int]] = [[] for _ in servers]
+    synced = [asyncio.Event() for _ in servers]
+    subscribers = [asyncio.create_task(_shell_subscriber(s.url, headers, received[i], synced[i],
+                                                         stop))
+                   for i, s in enumerate(servers) if s is not kill]
+    for i, s in enumerate(servers):
+        if s is not kill:
+            await asyncio.wait_for(synced[i].wait(), 30)
+    acknowledged: list[str] = []
+    urls = [s.url for s in servers]
+    tasks = [asyncio.create_task(_writer(urls[i % len(urls):] + urls[:i % len(urls)], headers,
+                                         commands, acknowledged)) for i in range(writers)]
+    if kill is not None:
+        while len(acknowledged) < writers * commands // 3:  # mid-write: a third is through
+            await asyncio.sleep(0.01)
+        kill.kill9()
+    await asyncio.gather(*tasks)
+    committed = _shell_log(dsn)
+    last = committed[-1][0]
+    deadline = asyncio.get_running_loop().time() + 30
+    while any(i < len(received) and (not received[i] or received[i][-1] < last)
+              for i, s in enumerate(servers) if s is not kill):
+        assert asyncio.get_running_loop().time() < deadline, "live events stopped arriving"
+        await asyncio.sleep(0.05)
+    stop.set()
+    watermarks = await asyncio.gather(*subscribers)
+    live = [received[i] for i, s in enumerate(servers) if s is not kill]
+    return live, list(watermarks), acknowledged
+
+
+def _assert_in_commit_order(live: list[int], watermark: int, dsn: str) -> None:
+    """Strictly increasing, and exactly the committed events after the start watermark."""
+    assert live == sorted(set(live)), "out of order or repeated"
+    assert live == [seq for seq, _ in _shell_log(dsn) if seq > watermark], \
+        "a subscriber skipped an event (a gap that filled later)"
+
+
+@pytest.mark.postgres
+def test_two_postgres_processes_publish_in_commit_order_under_concurrent_writers(
+    tmp_path: Path, postgres_dsn: str, processes: list[ServerProcess]
+) -> None:
+    args = ["--database-url", f"postgresql+psycopg://?{_query(postgres_dsn)}",
+            "--data-dir", str(tmp_path / "data")]
+    token = cli("create-token", "--user", "alice", "--name", "laptop", *args)
+    headers = {"Authorization": f"Bearer {token}"}
+    servers = [ServerProcess(args), ServerProcess(args)]
+    processes.extend(s.start() for s in servers)
+    live, watermarks, acknowledged = asyncio.run(_run_writers_and_subscribers(
+        servers, headers, writers=8, commands=12, dsn=postgres_dsn))
+    assert len(acknowledged) == 8 * 13
+    for received, watermark in zip(live, watermarks, strict=True):
+        _assert_in_commit_order(received, watermark, postgres_dsn)
+
+
+@pytest.mark.postgres
+def test_kill_9_of_one_postgres_process_mid_write_loses_nothing_acknowledged(
+    tmp_path: Path, postgres_dsn: str, processes: list[ServerProcess]
+) -> None:
+    args = ["--database-url", f"postgresql+psycopg://?{_query(postgres_dsn)}",
+            "--data-dir", str(tmp_path / "data")]
+    token = cli("create-token", "--user", "alice", "--name", "laptop", *args)
+    headers = {"Authorization": f"Bearer {token}"}
+    victim, survivor = ServerProcess(args), ServerProcess(args)
+    processes.extend([victim.start(), survivor.start()])
+    live, watermarks, acknowledged = asyncio.run(_run_writers_and_subscribers(
+        [victim, survivor], headers, writers=8, commands=12, dsn=postgres_dsn, kill=victim))
+    stored = {command for _, command in _shell_log(postgres_dsn)}
+    assert acknowledged and set(acknowledged) <= stored  # every acknowledged command is kept
+    _assert_in_commit_order(live[0], watermarks[0], postgres_dsn)
+    # the survivor keeps serving, and its log reads back complete through a fresh replay
+    with connect(survivor.url.replace("http://", "ws://") + "/api/ws",
+                 additional_headers=headers, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "subscribe", "subscriptionId": "r",
+                            "stream": {"kind": "shell"}, "afterSequence": 0}))
+        replayed = []
+        while (frame := json.loads(ws.recv(10)))["type"] != "synchronized":
+            replayed.append(frame["event"]["sequence"])
+    assert replayed == [seq for seq, _ in _shell_log(postgres_dsn)]

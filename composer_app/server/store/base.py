@@ -151,6 +151,12 @@ class Transaction(ABC):
     @abstractmethod
     def max_sequence(self) -> int: ...
 
+    def prefetch(self, *, receipt: tuple[str, str] | None = None, thread_id: str | None = None,
+                 message_id: str | None = None) -> None:
+        """Hint the reads a command is about to make: the receipt of ``(device, commandId)``, a
+        thread and a message. A store may fetch them together; answers are unchanged by it."""
+        return None
+
     @abstractmethod
     def device_active(self, device_id: str) -> bool:
         """True while the device exists and is not revoked."""

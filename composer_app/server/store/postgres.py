@@ -1,44 +1,59 @@
 """The PostgreSQL ``ThreadStore``: several server processes may share one database.
 
-Invariants: every write transaction first takes ``pg_advisory_xact_lock(WRITE_LOCK_KEY)``, which
-serializes writers across all processes, so identity ``sequence`` order equals commit order; each
-write that appended events sends ``NOTIFY composer_events`` (delivered at commit); every process
-listens and publishes ``WHERE sequence > published ORDER BY sequence`` to its own subscribers, so an
-event committed through any process reaches subscribers of every process, in order, without gaps.
-A process publishes its own commit directly when it follows the last published sequence.
+Invariants:
+
+* Serving (after ``bind_loop``), every command runs on the event loop over a pooled async
+  connection (``psycopg_pool.AsyncConnectionPool``) as one transaction: statements are bound in
+  the client and queued, and the statements whose results the command does not read travel with
+  the next one it does (one simple query, several results), so a ``thread.turn.start`` takes four
+  round trips (prefetched reads, two appends, commit) and its reply's transaction four. Before
+  ``bind_loop`` (administration, tests) the same transactions run on blocking connections.
+* No lock is shared by all writers. Sequence numbers come from the events identity sequence (no
+  per-session cache, so numbers are handed out in time order); an append locks only its thread's
+  row. Every write transaction takes its transaction id before its first number.
+* Subscribers see events in sequence order with no gap that later fills: ``CommitOrder`` publishes
+  a number only once every lower one is final. Own commits are published from memory; each commit
+  with events sends one ``NOTIFY composer_events, '<first>-<last>'``; other processes read only the
+  numbers they miss. A number that stays missing is settled by waiting until every transaction that
+  could hold it has ended (``pg_snapshot_xmin`` passes a transaction id taken afterwards), then
+  reading it once more: absent then, it is unused for ever.
+* Snapshot and replay reads never report a watermark with an open lower number (``Unsettled``).
+
+The design and its proof sketch are in docs/architecture.md ("Event ordering on PostgreSQL").
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
+import logging
+import time
 from collections.abc import Callable, Sequence
-from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
+from psycopg_pool import AsyncConnectionPool
 
 from composer_app.core.errors import StorageError
-from composer_app.server.store.base import Reader, StoredEvent
+from composer_app.server.store.base import Reader, StoredEvent, Transaction
+from composer_app.server.store.bridge import await_only, run_bridged
+from composer_app.server.store.commit_order import CommitOrder
 from composer_app.server.store.executor import ExecutorStore
-from composer_app.server.store.sql import SqlReader, SqlTransaction
+from composer_app.server.store.postgres_queries import (
+    PostgresReader,
+    PostgresTransaction,
+    Unsettled,
+)
+from composer_app.server.store.sql import _EVENT_COLS, SqlTransaction, _event
 
-WRITE_LOCK_KEY = 0x636F6D70  # "comp"
+T = TypeVar("T")
+_log = logging.getLogger(__name__)
+
 CHANNEL = "composer_events"
-PUMP_BATCH = 1000
-
-
-def _all_after(reader: Reader, after: int) -> list[StoredEvent]:
-    assert isinstance(reader, SqlReader)
-    return reader.all_events_after(after, PUMP_BATCH)
-
-
-def _sequence_of(payload: str) -> int:
-    try:
-        return int(payload)
-    except ValueError:
-        return 1 << 62  # unknown payload: read the log
+FILL_BATCH = 1000
+POOL_SIZE = 8
+SETTLE_AFTER = 0.05  # a missing number waits this long for its notification before settling
+SETTLE_POLL = (0.001, 0.05)  # first and longest pause while waiting for old transactions to end
 
 
 def conninfo_of(database_url: str) -> str:
@@ -49,6 +64,70 @@ def conninfo_of(database_url: str) -> str:
     return database_url
 
 
+def announced_range(payload: str) -> int | None:
+    """The last sequence of a ``'<first>-<last>'`` (or ``'<last>'``) notification, else None."""
+    try:
+        return int(payload.rsplit("-", 1)[-1])
+    except ValueError:
+        return None
+
+
+class _Statement:
+    """A queued statement; reading its rows sends every queued statement in one round trip."""
+
+    __slots__ = ("_batch", "rows")
+
+    def __init__(self, batch: _Batch) -> None:
+        self._batch = batch
+        self.rows: list[Any] | None = None
+
+    def fetchone(self) -> Any:
+        if self.rows is None:
+            self._batch.flush()
+        assert self.rows is not None
+        return self.rows[0] if self.rows else None
+
+    def fetchall(self) -> list[Any]:
+        if self.rows is None:
+            self._batch.flush()
+        assert self.rows is not None
+        return self.rows
+
+
+class _Batch:
+    """The ``execute`` of bridged store code on one async connection, with client-side binding.
+
+    Statements are bound in the client and queued; the first read of any queued statement's rows
+    sends all of them as one simple query (one round trip, one result per statement), so writes
+    whose results nobody reads travel with the next read or with ``COMMIT``.
+    """
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self._cursor = psycopg.AsyncClientCursor(conn)
+        self._queued: list[tuple[str, _Statement]] = []
+
+    def __call__(self, sql: str, params: Sequence[Any]) -> _Statement:
+        text = self._cursor.mogrify(sql.replace("?", "%s"), tuple(params)) if params else sql
+        statement = _Statement(self)
+        self._queued.append((text, statement))
+        return statement
+
+    def flush(self) -> None:
+        if self._queued:
+            queued, self._queued = self._queued, []
+            await_only(self._send(queued))
+
+    async def _send(self, queued: list[tuple[str, _Statement]]) -> None:
+        cursor = self._cursor
+        await cursor.execute(";".join(text for text, _ in queued))
+        for index, (_, statement) in enumerate(queued):
+            if index:
+                cursor.nextset()
+            result = cursor.pgresult
+            statement.rows = await cursor.fetchall() if result is not None and \
+                result.status == psycopg.pq.ExecStatus.TUPLES_OK else []
+
+
 class PostgresStore(ExecutorStore):
     """``ThreadStore`` on PostgreSQL with cross-process fan-out through LISTEN/NOTIFY."""
 
@@ -57,11 +136,14 @@ class PostgresStore(ExecutorStore):
     def __init__(self, database_url: str) -> None:
         super().__init__()
         self.conninfo = conninfo_of(database_url)
-        self._published = 0
-        self._stop = threading.Event()
-        self._listen_thread: threading.Thread | None = None
-        self._pump_wakeup: asyncio.Event | None = None
-        self._pump_task: asyncio.Task[None] | None = None
+        self._order: CommitOrder | None = None
+        self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+        self._ready: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._fill_wakeup: asyncio.Event | None = None
+        self._async_conns: list[psycopg.AsyncConnection[Any]] = []
+
+    # Blocking connections (administration, tests, before serving) ------------------------------
 
     def _connect(self, *, writer: bool) -> Any:
         conn = psycopg.connect(self.conninfo, autocommit=False)
@@ -76,8 +158,8 @@ class PostgresStore(ExecutorStore):
         return run
 
     def _begin(self, conn: Any, *, writer: bool) -> None:
-        if writer:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_KEY,))
+        if writer:  # the transaction id comes before any sequence number (see CommitOrder)
+            conn.execute("SELECT pg_current_xact_id()")
 
     def _translate(self, exc: Exception) -> Exception | None:
         if isinstance(exc, psycopg.Error):
@@ -85,93 +167,262 @@ class PostgresStore(ExecutorStore):
         return None
 
     def _run_tx(self, conn: Any, fn: Callable[[SqlTransaction], Any]) -> Any:
-        def with_notify(tx: SqlTransaction) -> Any:
+        self._begin(conn, writer=True)
+        tx = PostgresTransaction(self._execute(conn))
+        try:
             result = fn(tx)
-            if tx.events:
-                tx._x("SELECT pg_notify(?, ?)", (CHANNEL, str(tx.events[-1].sequence)))
-            return result
-
-        return super()._run_tx(conn, with_notify)
-
-    # Fan-out -------------------------------------------------------------------------------------
-
-    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
-        super().bind_loop(loop)
-        self._published = self.read_sync(lambda r: r.max_sequence())
-        self._pump_wakeup = asyncio.Event()
-        self._pump_task = loop.create_task(self._pump())
-        self._stop.clear()
-        self._listen_thread = threading.Thread(target=self._listen, name="store-listen",
-                                               daemon=True)
-        self._listen_thread.start()
-
-    def _poke(self) -> None:
-        if self._pump_wakeup is not None:
-            self._pump_wakeup.set()
+            _notify(tx)
+        except BaseException:
+            conn.rollback()
+            raise
+        conn.commit()
+        return result, tx
 
     def _after_commit(self, events: list[StoredEvent]) -> None:
         loop = getattr(self, "_loop", None)
-        if events and loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._publish_local, events)
+        if events and self._order is not None and loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._order.found, events)
 
-    def _publish_local(self, events: list[StoredEvent]) -> None:
-        """Publish our own commit at once when it directly follows what was published."""
-        if events[-1].sequence <= self._published:
-            return
-        if events[0].sequence == self._published + 1:
-            self._published = events[-1].sequence
-            if self._listener is not None:
-                self._listener(events)
-        else:  # another process committed in between: read the log in order
-            self._poke()
+    # Serving: async pool, commit order, notifications ------------------------------------------
 
-    def _on_notify(self, sequence: int) -> None:
-        if sequence > self._published:
-            self._poke()
+    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Publish from here on: every event committed after this call reaches the listener."""
+        super().bind_loop(loop)
+        start = self.read_sync(lambda r: r.max_sequence())
+        with psycopg.connect(self.conninfo, autocommit=True) as conn:
+            _settle_blocking(conn)  # every number <= start is final from here on
+        self._fill_wakeup = asyncio.Event()
+        self._order = CommitOrder(start, self._publish, self._wake_fill)
+        self._ready = loop.create_task(self._start())
 
-    async def _pump(self) -> None:
-        assert self._pump_wakeup is not None
+    async def _start(self) -> None:
+        async def track(conn: psycopg.AsyncConnection[Any]) -> None:
+            self._async_conns.append(conn)
+
+        self._pool = AsyncConnectionPool(self.conninfo, min_size=2, max_size=POOL_SIZE,
+                                         kwargs={"autocommit": True}, configure=track,
+                                         open=False)
+        await self._pool.open(wait=True)
+        listen = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        self._async_conns.append(listen)
+        await listen.execute(f"LISTEN {CHANNEL}")
+        async with self._pool.connection() as conn:  # commits before LISTEN took effect
+            row = await (await conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM events"))\
+                .fetchone()
+        assert self._order is not None
+        self._order.announced(int(row[0]) if row else 0)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen(listen)), loop.create_task(self._fill())]
+
+    def _publish(self, events: list[StoredEvent]) -> None:
+        if self._listener is not None:
+            self._listener(events)
+
+    def _wake_fill(self) -> None:
+        if self._fill_wakeup is not None:
+            self._fill_wakeup.set()
+
+    async def _listen(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        async for notify in conn.notifies():
+            last = announced_range(notify.payload)
+            if last is not None and self._order is not None:
+                self._order.announced(last)
+
+    async def _fill(self) -> None:
+        """Read the numbers ``CommitOrder`` misses; settle those that stay missing."""
+        assert self._fill_wakeup is not None and self._pool is not None
+        wakeup, loop = self._fill_wakeup, asyncio.get_running_loop()
+        stuck: tuple[int, float] | None = None  # lowest unexplained number, since when
         while True:
-            await self._pump_wakeup.wait()
-            self._pump_wakeup.clear()
-            while True:
-                after = self._published
-                batch = await self.read(partial(_all_after, after=after))
-                fresh = [e for e in batch if e.sequence > self._published]
-                if fresh:
-                    self._published = fresh[-1].sequence
-                    if self._listener is not None:
-                        self._listener(fresh)
-                if len(batch) < PUMP_BATCH:
-                    break
-
-    def _listen(self) -> None:
-        loop = self._loop
-        while not self._stop.is_set():
+            await wakeup.wait()
+            wakeup.clear()
+            order = self._order
+            assert order is not None
             try:
-                with psycopg.connect(self.conninfo, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    loop.call_soon_threadsafe(self._poke)  # catch up after (re)connecting
-                    while not self._stop.is_set():
-                        for notify in conn.notifies(timeout=0.5, stop_after=1):
-                            if not loop.is_closed():
-                                loop.call_soon_threadsafe(self._on_notify,
-                                                          _sequence_of(notify.payload))
-            except (psycopg.Error, RuntimeError):
-                if self._stop.wait(0.5):
-                    return
+                while wanted := order.missing(FILL_BATCH):
+                    async with self._pool.connection() as conn:
+                        order.found(await _events_numbered(conn, wanted))
+                    asked = set(wanted)
+                    still = [n for n in order.missing(FILL_BATCH) if n in asked]
+                    if not still:
+                        continue
+                    now = loop.time()
+                    if stuck is None or stuck[0] != still[0]:
+                        stuck = (still[0], now)
+                    remaining = SETTLE_AFTER - (now - stuck[1])
+                    if remaining > 0:  # its commit notification usually comes first
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(wakeup.wait(), remaining)
+                        wakeup.clear()
+                        continue
+                    async with self._pool.connection() as conn:
+                        await self._settle(conn)
+                        found = await _events_numbered(conn, still)
+                    order.found(found)
+                    got = {e.sequence for e in found}
+                    open_now = set(order.missing(FILL_BATCH))
+                    order.resolved(n for n in still if n not in got and n in open_now)
+                    stuck = None
+            except psycopg.Error as exc:  # retried after a pause
+                _log.warning("event fan-out read failed: %s", exc)
+                await asyncio.sleep(0.1)
+                wakeup.set()
+
+    @staticmethod
+    async def _settle(conn: psycopg.AsyncConnection[Any]) -> None:
+        """Return once every transaction that had started before this call has ended."""
+        row = await (await conn.execute("SELECT pg_current_xact_id()")).fetchone()
+        assert row is not None
+        marker = row[0]
+        pause = SETTLE_POLL[0]
+        while True:
+            row = await (await conn.execute(
+                "SELECT pg_snapshot_xmin(pg_current_snapshot()) > %s", (marker,))).fetchone()
+            if row is not None and row[0]:
+                return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, SETTLE_POLL[1])
+
+    async def write(self, fn: Callable[[Transaction], T]) -> T:
+        if self._ready is None:
+            return await super().write(fn)
+        if not self._ready.done():
+            await self._ready
+        if self._pool is None or self._order is None:
+            raise StorageError("store is closed")
+        order = self._order
+        tx: PostgresTransaction | None = None
+
+        def transact(conn: psycopg.AsyncConnection[Any]) -> T:
+            nonlocal tx
+            execute = _Batch(conn)
+            execute("BEGIN", ())
+            execute("SELECT pg_current_xact_id()", ())  # before any sequence number
+            tx = PostgresTransaction(execute, order.allocated)
+            result = fn(tx)
+            _notify(tx)
+            execute("COMMIT", ())
+            execute.flush()
+            return result
+
+        try:
+            async with self._pool.connection() as conn:
+                try:
+                    result = await run_bridged(transact, conn)
+                except BaseException:
+                    allocated = tx.allocated if tx is not None else []
+                    try:
+                        if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                            await conn.execute("ROLLBACK")
+                    except psycopg.Error:
+                        order.released(allocated)
+                    else:
+                        order.abandoned(allocated)
+                    raise
+        except psycopg.Error as exc:
+            raise StorageError(f"postgres: {exc}") from exc
+        assert tx is not None
+        committed = {e.sequence for e in tx.events}
+        order.committed(tx.events, (n for n in tx.allocated if n not in committed))
+        return result
+
+    async def read(self, fn: Callable[[Reader], T]) -> T:
+        if self._ready is None:
+            return await super().read(fn)
+        if not self._ready.done():
+            await self._ready
+        if self._pool is None or self._order is None:
+            raise StorageError("store is closed")
+        order = self._order
+        while True:
+            floor = order.published
+
+            def run(conn: psycopg.AsyncConnection[Any], floor: int = floor) -> T:
+                execute = _Batch(conn)
+                execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", ())
+                try:
+                    return fn(PostgresReader(execute, floor))
+                finally:
+                    execute("ROLLBACK", ())
+                    execute.flush()
+
+            try:
+                async with self._pool.connection() as conn:
+                    return await run_bridged(run, conn)
+            except Unsettled as unsettled:
+                await order.reached(unsettled.sequence)
+            except psycopg.Error as exc:
+                raise StorageError(f"postgres: {exc}") from exc
 
     def close(self) -> None:
-        self._stop.set()
-        if self._listen_thread is not None:
-            self._listen_thread.join(timeout=5)
-            self._listen_thread = None
-        if self._pump_task is not None:
-            self._pump_task.cancel()
-            with contextlib.suppress(RuntimeError):
-                loop = self._pump_task.get_loop()
-                if not loop.is_closed() and not loop.is_running():
-                    loop.run_until_complete(asyncio.gather(self._pump_task,
-                                                           return_exceptions=True))
-            self._pump_task = None
+        loop = getattr(self, "_loop", None)
+        if self._ready is not None and loop is not None:
+            stopped = False
+            if loop.is_running() and not _on_thread_of(loop):
+                with contextlib.suppress(Exception):
+                    asyncio.run_coroutine_threadsafe(self._stop(), loop).result(10)
+                    stopped = True
+            if not stopped:
+                for task in self._tasks:
+                    if not loop.is_closed():
+                        task.cancel()
+                for conn in self._async_conns:  # a closed loop: drop the sockets directly
+                    with contextlib.suppress(Exception):
+                        conn.pgconn.finish()
+            self._ready = None
+            self._pool = None
+            self._order = None
+            self._tasks = []
+            self._async_conns = []
         super().close()
+
+    async def _stop(self) -> None:
+        if self._ready is not None and not self._ready.done():
+            with contextlib.suppress(BaseException):
+                await self._ready
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._pool is not None:
+            await self._pool.close()
+        for conn in self._async_conns:
+            if not conn.closed:
+                await conn.close()
+
+
+def _on_thread_of(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _settle_blocking(conn: psycopg.Connection[Any]) -> None:
+    """``PostgresStore._settle`` on a blocking autocommit connection."""
+    row = conn.execute("SELECT pg_current_xact_id()").fetchone()
+    assert row is not None
+    pause = SETTLE_POLL[0]
+    while True:
+        done = conn.execute("SELECT pg_snapshot_xmin(pg_current_snapshot()) > %s",
+                            (row[0],)).fetchone()
+        if done is not None and done[0]:
+            return
+        time.sleep(pause)
+        pause = min(pause * 2, SETTLE_POLL[1])
+
+
+def _notify(tx: PostgresTransaction) -> None:
+    """One notification per transaction with events, carrying its sequence range."""
+    if tx.events:
+        tx._x("SELECT pg_notify(?, ?)",
+              (CHANNEL, f"{tx.events[0].sequence}-{tx.events[-1].sequence}"))
+
+
+async def _events_numbered(conn: psycopg.AsyncConnection[Any], numbers: list[int]
+                           ) -> list[StoredEvent]:
+    cursor = await conn.execute(
+        f"SELECT {_EVENT_COLS} FROM events e JOIN threads t ON t.thread_id = e.thread_id "
+        "WHERE e.sequence = ANY(%s) ORDER BY e.sequence", (numbers,))
+    return [_event(row) for row in await cursor.fetchall()]
+
+

@@ -248,3 +248,50 @@ def test_a_savepoint_undoes_only_its_own_block(make_store) -> None:  # type: ign
     assert store.read_sync(lambda r: r.thread("thr_b")) is None
     thread = store.read_sync(lambda r: r.thread("thr_a"))
     assert thread is not None and thread.last_sequence == events[-1].sequence
+@pytest.mark.postgres
+def test_postgres_publication_settles_numbers_of_transactions_that_never_commit(
+    postgres_dsn: str,
+) -> None:
+    """A number taken by a transaction that rolls back (here in another process) leaves a hole
+    that never fills: publication waits until that transaction has ended, then moves past it."""
+    a, b = PostgresStore(postgres_dsn), PostgresStore(postgres_dsn)
+    a.open()
+    b.open()
+    try:
+        a.write_sync(lambda tx: new_thread(tx, "thr_a", "u1"))
+
+        async def run() -> tuple[list[int], int]:
+            seen: list[int] = []
+            done = asyncio.Event()
+
+            def listener(events: list[StoredEvent]) -> None:
+                seen.extend(e.sequence for e in events)
+                if len(seen) >= 2:
+                    done.set()
+
+            a.set_commit_listener(listener)
+            a.bind_loop(asyncio.get_running_loop())
+
+            def doomed(tx: Transaction) -> None:
+                tx.append_event("thr_a", "thread.meta-updated", {"title": "never"})
+                raise RuntimeError("rolled back")
+
+            with pytest.raises(RuntimeError):
+                await asyncio.to_thread(b.write_sync, doomed)
+            await a.write(lambda tx: tx.append_event("thr_a", "thread.meta-updated",
+                                                     {"title": "one"}))
+            await asyncio.to_thread(b.write_sync, lambda tx: tx.append_event(
+                "thr_a", "thread.meta-updated", {"title": "two"}))
+            await asyncio.wait_for(done.wait(), 30)
+            watermark = await a.read(lambda r: r.max_sequence())
+            return seen, watermark
+
+        seen, watermark = asyncio.run(run())
+        stored = [e.sequence for e in a.read_sync(lambda r: r.events_after(1, "u1"))]
+        assert seen == stored and len(stored) == 2
+        assert stored[0] > 2  # the rolled-back number 2 was never used
+        assert watermark == stored[-1]
+    finally:
+        a.set_commit_listener(None)
+        a.close()
+        b.close()
