@@ -205,7 +205,6 @@ class _Client:
 
     def stop(self):
         self.w.close()
-        self.w.deleteLater()
         self.bridge.stop()
 
 
