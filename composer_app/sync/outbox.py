@@ -4,7 +4,9 @@ Invariants:
 * Queueing writes the command and its local echo in one transaction; the echo carries the client
   ``messageId`` and is later replaced in place by the server copy.
 * Every attempt of an item reuses its ``commandId`` and the exact stored body (bound to the same
-  uploads), so a retry after a lost answer is answered from the server's receipt.
+  uploads), so a retry after a lost answer is answered from the server's receipt. Only an item the
+  server definitely rejected (``for_good``, or an upload it forgot) gets a fresh ``commandId``
+  before it goes again, since the server replays a rejection stored under the old one.
 * Within a thread only the head item is ever in flight; items behind a head that is ``unsent`` wait
   as ``blocked``. Other threads keep flowing. An item that failed for good (``for_good``: the
   server refused it, or a file it needs is gone) stays ``unsent`` with its ``reason`` on the item
@@ -319,11 +321,22 @@ class Outbox:
         row = self._find(message_id)
         if row is None or row.state != UNSENT:
             return False
-        self._store.update_outbox(replace(row, state=SENDING, attempts=0, first_attempt_at=None,
-                                          next_attempt_at=self._clock.now(), last_error=None,
-                                          reason=None, for_good=False))
+        again = replace(row, state=SENDING, attempts=0, first_attempt_at=None,
+                        next_attempt_at=self._clock.now(), last_error=None, reason=None,
+                        for_good=False)
+        if row.for_good:
+            self._renumber(row.command_id, again)
+        else:
+            self._store.update_outbox(again)
         self.wake()
         return True
+
+    def _renumber(self, command_id: str, row: OutboxRow) -> OutboxRow:
+        """Store ``row`` under a fresh ``commandId`` (the server rejected ``command_id``)."""
+        fresh = new_id("cmd")
+        row = replace(row, command_id=fresh, payload={**row.payload, "commandId": fresh})
+        self._store.renumber_outbox(command_id, row)
+        return row
 
     def remove(self, message_id: str) -> EditedMessage | None:
         """*Edit* / *Delete*: take an item that is not in flight out of the queue with its echo."""
@@ -465,8 +478,10 @@ class Outbox:
             key = (head.command_id, match.local_id)
             if key not in self._reuploaded and self.reupload(match.local_id):
                 self._reuploaded.add(key)
-                self._set_state(replace(head, state=SENDING, last_error="unknown_attachment",
-                                        next_attempt_at=self._clock.now()))
+                again = self._renumber(head.command_id, replace(
+                    head, last_error="unknown_attachment", next_attempt_at=self._clock.now()))
+                self._reuploaded.add((again.command_id, match.local_id))
+                self._set_state(again)
                 return
         name = match.name if match is not None else (
             attachment_name(head.payload, forgotten) if forgotten is not None else None)

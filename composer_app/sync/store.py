@@ -364,6 +364,14 @@ class ClientStore:
              row.reason, int(row.for_good), row.command_id),
         )
 
+    def renumber_outbox(self, command_id: str, row: OutboxRow) -> None:
+        """Give the item ``command_id`` the new ``row.command_id`` (and the rest of ``row``),
+        keeping its place in the queue."""
+        with self.transaction():
+            self._exec("UPDATE outbox SET command_id=? WHERE command_id=?",
+                       (row.command_id, command_id))
+            self.update_outbox(row)
+
     def remove_outbox(self, command_id: str) -> None:
         """Drop a delivered or deleted item."""
         self._exec("DELETE FROM outbox WHERE command_id=?", (command_id,))

@@ -8,6 +8,7 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from composer_app.core.codecs.legacy import serialize_legacy_message, upgrade_legacy_message
@@ -233,3 +234,38 @@ def test_legacy_fold_for_a_destination_without_inline_context(tmp_path: Path,
         assert stored["messageId"] == message_id
     finally:
         server.stop()
+
+
+def test_failed_send_does_not_block_later_messages(tmp_path: Path, server: LoopbackServer,
+                                                   make_engine: Make) -> None:
+    token = server.token()
+    engine, rec = make_engine(server.base_url, token)
+    thread_id = engine.create_thread().result(WAIT)
+    source = tmp_path / "report.pdf"
+    source.write_bytes(b"%PDF-1.4 q")
+    upload = engine.attach_file(source).result(WAIT)
+    rec.wait(lambda: rec.saw("upload", upload.local_id, "uploaded", upload.size))
+    server_id = next(u for u in engine.uploads().result(WAIT)
+                     if u.local_id == upload.local_id).server_attachment_id
+    with httpx.Client(base_url=server.base_url, timeout=WAIT) as client:
+        assert client.delete(f"/api/attachments/{server_id}",
+                             headers={"Authorization": f"Bearer {token}"}).status_code == 204
+    Path(upload.path).unlink()  # the kept copy is gone too
+    record = decode_record({"version": 1, "kind": "file", "contextId": "ctx_report",
+                            "label": "report.pdf", "attachmentId": upload.local_id,
+                            "name": "report.pdf", "mimeType": "application/pdf",
+                            "sizeBytes": upload.size})
+    m1 = engine.send_message(thread_id, "see [report.pdf](t3-context://v1/file/ctx_report)",
+                             [record], [upload.local_id]).result(WAIT)
+    m2 = engine.send_message(thread_id, "and this goes anyway").result(WAIT)
+    rec.wait(lambda: rec.saw("outbox", thread_id, m2, "sent"))
+    assert _users(server, token, thread_id) == ["and this goes anyway"]
+    reason = "The file report.pdf is no longer on the server and its copy is gone."
+    failed = _row_of(engine, m1)
+    assert failed is not None and failed.state == UNSENT and failed.for_good
+    assert failed.reason == reason and failed.last_error == "unknown_attachment"
+    [echo] = [m for m in engine.messages(thread_id).result(WAIT) if m.message_id == m1]
+    assert echo.local_state == "unsent" and echo.reason == reason
+    assert engine.retry(m1).result(WAIT)  # Retry tries again and says why once more
+    rec.wait(lambda: (r := _row_of(engine, m1)) is not None and r.state == UNSENT
+             and r.reason == reason)
