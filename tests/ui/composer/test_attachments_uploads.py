@@ -265,3 +265,20 @@ def test_restored_draft_with_file_sends_after_restart(qtbot, tmp_path):
         second.stop()
     finally:
         server.stop()
+
+
+def test_stash_keeps_file_uploads(qtbot, w, tmp_path, env):
+    path = tmp_path / "report.pdf"
+    path.write_bytes(b"%PDF-1.4 stash me")
+    w.insertPlainText("keep ")
+    [record] = drop_files(w, path)
+    wait_state(qtbot, w, record.attachment_id, "uploaded")
+    w.toggle_stash()  # Ctrl+S
+    assert chip_ids(w) == [] and record.context_id not in w.draft.records
+    assert w.uploads.status(record.attachment_id).state == "uploaded"
+    w.toggle_stash()  # Ctrl+S in the empty composer restores it
+    assert chip_ids(w) == [record.context_id]
+    assert w.draft.records[record.context_id].attachment_id == record.attachment_id
+    assert w.looks.look("file", record.context_id, record.label).state == "resolved"
+    rows, _ = env.call(qtbot, "uploads")
+    assert [r.state for r in rows if r.local_id == record.attachment_id] == ["uploaded"]
