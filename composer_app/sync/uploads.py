@@ -72,11 +72,13 @@ class Uploader:
 
     async def attach(self, source: Path, name: str | None = None, mime_type: str | None = None,
                      local_id: str | None = None) -> UploadRow:
-        """Copy ``source`` into app data, record it and start uploading it at once."""
+        """Copy ``source`` into app data, record it and start uploading it at once (``source``
+        may be the kept copy itself: a failed upload retried after a restart)."""
         local_id = local_id or new_id("upl")
         self._dir.mkdir(parents=True, exist_ok=True)
         copy = self._dir / local_id
-        await asyncio.to_thread(shutil.copyfile, source, copy)
+        if not (copy.exists() and copy.samefile(source)):  # a retry from the kept copy
+            await asyncio.to_thread(shutil.copyfile, source, copy)
         sha256, size = await asyncio.to_thread(_digest, copy)
         name = name or source.name
         mime = mime_type or mimetypes.guess_type(name)[0] or "application/octet-stream"

@@ -154,3 +154,20 @@ def test_a_file_the_server_forgot_is_uploaded_again_from_its_copy(
     assert attachment["name"] == "report.pdf"
     assert stored["context"]["records"][0]["attachmentId"] == attachment["attachmentId"]
     assert server.faults.requests.count(("POST", "/api/attachments")) == 2  # uploaded again
+
+
+def test_a_failed_upload_retries_from_its_kept_copy(tmp_path: Path, server: LoopbackServer,
+                                                    make_engine: Any) -> None:
+    token = server.token()
+    engine, rec = make_engine(server.base_url, token)
+    server.faults.rules.append(Fault(path="/api/attachments", status=413))
+    source = tmp_path / "report.pdf"
+    source.write_bytes(b"%PDF-1.4 q")
+    row = engine.attach_file(source).result(WAIT)
+    rec.wait(lambda: rec.saw("upload", row.local_id, "failed", 0))
+    source.unlink()
+    server.faults.clear()
+    again = engine.attach_file(Path(row.path), row.name, row.mime_type,
+                               row.local_id).result(WAIT)
+    assert again.path == row.path and again.sha256 == row.sha256
+    rec.wait(lambda: rec.saw("upload", row.local_id, "uploaded", row.size))
