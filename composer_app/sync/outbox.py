@@ -64,6 +64,8 @@ SENDING = "sending"
 BLOCKED = "blocked"
 UNSENT = "unsent"
 SENT = "sent"
+BLOCKED_REASON = "Waiting for an earlier message that was not sent."
+"""The reason a ``blocked`` echo shows (its thread's head is ``unsent`` and holds it back)."""
 UPLOAD_READY = "uploaded"
 UPLOAD_DEAD = frozenset({"failed", "cancelled"})
 BINARY_KINDS = frozenset({"image", "file"})
@@ -160,8 +162,9 @@ def unknown_attachment_id(body: Any) -> str | None:
     message = error.get("message") if isinstance(error, dict) else None
     if not isinstance(message, str):
         return None
-    words = message.rstrip(".").split()
-    return words[-1] if len(words) >= 3 and words[-1][:1].isalnum() else None
+    words = message.split()
+    last = words[-1].removesuffix(".") if len(words) >= 3 else ""
+    return last if last[:1].isalnum() else None
 
 
 def bind_uploads(payload: dict[str, Any], uploads: list[UploadRow]) -> dict[str, Any]:
@@ -421,7 +424,8 @@ class Outbox:
             if row.message_id is not None:
                 echo = self._store.message(row.message_id)
                 if echo is not None and echo.local_state is not None:
-                    reason = row.reason if row.state == UNSENT else None
+                    reason = (row.reason if row.state == UNSENT
+                              else BLOCKED_REASON if row.state == BLOCKED else None)
                     self._store.upsert_message(replace(echo, local_state=row.state,
                                                        reason=reason))
         if row.message_id is not None:

@@ -10,6 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from composer_app.core.codecs.legacy import serialize_legacy_message, upgrade_legacy_message
 from composer_app.core.contracts.environment import Capabilities
@@ -21,8 +23,11 @@ from composer_app.sync.outbox import (
     SENDING,
     UNSENT,
     bind_uploads,
+    failure_reason,
     fold_for_destination,
+    missing_file_reason,
     plan_failure,
+    unknown_attachment_id,
 )
 from composer_app.sync.store import OutboxRow, UploadRow
 from tests.sync.conftest import WAIT, Fault, LoopbackServer, ManualClock
@@ -99,6 +104,19 @@ def test_retry_after_beyond_the_budget_gives_up_at_once() -> None:
 def test_non_retryable_answers_end_in_unsent(status: int) -> None:
     row = plan_failure(_row(), T0, status, None, "nope", random.Random(5))
     assert row.state == UNSENT and row.last_error == "nope"
+    assert row.for_good and row.reason is not None and row.reason.endswith(".")
+
+
+def test_failure_reasons_are_plain_words() -> None:
+    assert failure_reason(401, "unauthorized") == "The server did not accept the token."
+    assert failure_reason(422, "invalid_context") == (
+        "The server refused the message (invalid_context).")
+    assert failure_reason(None, None) == "The server could not be reached for 5 minutes."
+    assert missing_file_reason("a.pdf") == (
+        "The file a.pdf is no longer on the server and its copy is gone.")
+    assert unknown_attachment_id({"error": {"code": "unknown_attachment",
+                                            "message": "Unknown attachment att_1."}}) == "att_1"
+    assert unknown_attachment_id({"error": "x"}) is None
 
 
 def _payload() -> dict[str, Any]:
@@ -192,6 +210,10 @@ def test_backoff_retry_after_budget_then_retry_edit_delete(server: LoopbackServe
     rec.wait(lambda: rec.saw("outbox", thread_a, m2, "blocked"))
     states = {m.message_id: m.local_state for m in engine.messages(thread_a).result(WAIT)}
     assert states[m1] == "unsent" and states[m2] == "blocked"
+    reasons = {m.message_id: m.reason for m in engine.messages(thread_a).result(WAIT)}
+    assert reasons[m1] == "The server was unavailable for 5 minutes (rate_limited)."
+    assert reasons[m2] == "Waiting for an earlier message that was not sent."
+    assert not _row_of(engine, m1).for_good  # type: ignore[union-attr]
     assert len({b["commandId"] for b in _commands_for(server, m1)}) == 1  # one command id
 
     m4 = engine.send_message(thread_a, "third").result(WAIT)
@@ -269,3 +291,17 @@ def test_failed_send_does_not_block_later_messages(tmp_path: Path, server: Loopb
     assert engine.retry(m1).result(WAIT)  # Retry tries again and says why once more
     rec.wait(lambda: (r := _row_of(engine, m1)) is not None and r.state == UNSENT
              and r.reason == reason)
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                     lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+                     max_leaves=12)
+
+
+@given(body=_json | st.fixed_dictionaries({"error": st.fixed_dictionaries(
+    {"message": st.text()})}))
+def test_any_error_body_gives_an_id_or_none(body: Any) -> None:
+    found = unknown_attachment_id(body)
+    if found is not None:  # a word of the error's message
+        assert found in body["error"]["message"].split() or f"{found}." in (
+            body["error"]["message"].split())
