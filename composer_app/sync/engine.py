@@ -185,6 +185,7 @@ class SyncEngine:
                               self._on_message, self._on_toast)
         self._uploader = Uploader(self._store, self._dir / "outbox", self._clock, self._rng,
                                   self._on_upload, self._on_toast, self._connected)
+        self._outbox.reupload = self._uploader.requeue
         self._replica = Replica(self._store, self._on_changes)
         self._subscription = Subscription(
             self.base_url, self._token, self._replica, self._clock, self._rng,

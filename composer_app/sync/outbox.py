@@ -4,9 +4,18 @@ Invariants:
 * Queueing writes the command and its local echo in one transaction; the echo carries the client
   ``messageId`` and is later replaced in place by the server copy.
 * Every attempt of an item reuses its ``commandId`` and the exact stored body (bound to the same
-  uploads), so a retry after a lost answer is answered from the server's receipt.
+  uploads), so a retry after a lost answer is answered from the server's receipt. Only an item the
+  server definitely rejected (``for_good``, or an upload it forgot) gets a fresh ``commandId``
+  before it goes again, since the server replays a rejection stored under the old one.
 * Within a thread only the head item is ever in flight; items behind a head that is ``unsent`` wait
-  as ``blocked``. Other threads keep flowing.
+  as ``blocked``. Other threads keep flowing. An item that failed for good (``for_good``: the
+  server refused it, or a file it needs is gone) stays ``unsent`` with its ``reason`` on the item
+  and on its echo, and no longer holds back the later items of its thread.
+* A turn depends on the upload of every image and file record it binds, found through the client
+  store (not only on the ids the caller passed), so a draft restored after a restart still sends
+  its files. When the server no longer knows an upload (``unknown_attachment``), the kept copy is
+  uploaded again once and the send retried; without a copy the item fails for good, naming the
+  file.
 * The schedule (``attempts``, ``first_attempt_at``, ``next_attempt_at``) lives in the row, so a
   restart resumes it. After ``SEND_BUDGET_SECONDS`` from the first attempt, or on a non-retryable
   answer, the item becomes ``unsent`` (shown as *Not sent* with Retry, Edit and Delete).
@@ -60,6 +69,8 @@ SENDING = "sending"
 BLOCKED = "blocked"
 UNSENT = "unsent"
 SENT = "sent"
+BLOCKED_REASON = "Waiting for an earlier message that was not sent."
+"""The reason a ``blocked`` echo shows (its thread's head is ``unsent`` and holds it back)."""
 UPLOAD_READY = "uploaded"
 UPLOAD_DEAD = frozenset({"failed", "cancelled"})
 BINARY_KINDS = frozenset({"image", "file"})
@@ -89,24 +100,78 @@ def plan_failure(row: OutboxRow, now: float, status: int | None, retry_after: fl
 
     Retryable failures are rescheduled with backoff (at least ``retry_after``); the last retry is
     placed at the end of the budget; past the budget, or on a non-retryable status, the item is
-    ``unsent``.
+    ``unsent`` with a plain-words ``reason`` (``for_good`` on a non-retryable status).
     """
     first = row.first_attempt_at if row.first_attempt_at is not None else now
     if status is not None and not is_retryable_status(status):
-        return replace(row, state=UNSENT, last_error=error, first_attempt_at=first)
+        return replace(row, state=UNSENT, last_error=error, first_attempt_at=first,
+                       reason=failure_reason(status, error), for_good=True)
     attempts = row.attempts + 1
     deadline = first + SEND_BUDGET_SECONDS
     if now >= deadline:
         return replace(row, state=UNSENT, attempts=attempts, last_error=error,
-                       first_attempt_at=first)
+                       first_attempt_at=first, reason=failure_reason(status, error))
     at = now + send_delay(attempts, rng, retry_after)
     if at > deadline:
         if retry_after is not None and now + retry_after > deadline:
             return replace(row, state=UNSENT, attempts=attempts, last_error=error,
-                           first_attempt_at=first)
+                           first_attempt_at=first, reason=failure_reason(status, error))
         at = deadline
     return replace(row, state=SENDING, attempts=attempts, next_attempt_at=at, last_error=error,
                    first_attempt_at=first)
+
+
+def failure_reason(status: int | None, code: str | None) -> str:
+    """Why a send failed, in the words the unsent message shows (``status`` None: no answer)."""
+    if status is None:
+        return "The server could not be reached for 5 minutes."
+    if status == 401:
+        return "The server did not accept the token."
+    if status == 404:
+        return "The thread is no longer on the server."
+    if status == 413:
+        return "The message is too large for this server."
+    if is_retryable_status(status):
+        return f"The server was unavailable for 5 minutes ({code or f'HTTP {status}'})."
+    return f"The server refused the message ({code or f'HTTP {status}'})."
+
+
+def missing_file_reason(name: str | None) -> str:
+    """The reason of a send whose file the server no longer knows and no copy can restore."""
+    if name:
+        return f"The file {name} is no longer on the server and its copy is gone."
+    return "An attached file is no longer on the server and its copy is gone."
+
+
+def bound_attachment_ids(context: dict[str, Any] | None) -> list[str]:
+    """The ``attachmentId`` of every image and file record of a wire context, in order."""
+    records = context.get("records", []) if isinstance(context, dict) else []
+    return [str(r["attachmentId"]) for r in records
+            if isinstance(r, dict) and r.get("kind") in BINARY_KINDS
+            and isinstance(r.get("attachmentId"), str)]
+
+
+def attachment_name(payload: dict[str, Any], attachment_id: str) -> str | None:
+    """The file name a turn body gives ``attachment_id`` (a record's ``name``), if any."""
+    message = payload.get("message")
+    context = message.get("context") if isinstance(message, dict) else None
+    records = context.get("records", []) if isinstance(context, dict) else []
+    for record in records:
+        if isinstance(record, dict) and record.get("attachmentId") == attachment_id:
+            name = record.get("name")
+            return str(name) if name else None
+    return None
+
+
+def unknown_attachment_id(body: Any) -> str | None:
+    """The id an ``unknown_attachment`` answer names (``Unknown attachment <id>.``), if any."""
+    error = body.get("error") if isinstance(body, dict) else None
+    message = error.get("message") if isinstance(error, dict) else None
+    if not isinstance(message, str):
+        return None
+    words = message.split()
+    last = words[-1].removesuffix(".") if len(words) >= 3 else ""
+    return last if last[:1].isalnum() else None
 
 
 def bind_uploads(payload: dict[str, Any], uploads: list[UploadRow]) -> dict[str, Any]:
@@ -160,10 +225,13 @@ class Outbox:
         self._toast = toast
         self._wake = asyncio.Event()
         self._inflight: dict[str, asyncio.Task[None]] = {}
+        self._reuploaded: set[tuple[str, str]] = set()
         self.http: HttpTransport | None = None
         self.capabilities: Capabilities | None = None
         self.local_failures = 0
         self._hold_until = 0.0
+        self.reupload: Callable[[str], bool] = lambda _local_id: False
+        """Upload a kept copy again under a new pending id; False when there is no copy."""
 
     def wake(self) -> None:
         """Re-examine the queues now."""
@@ -220,9 +288,14 @@ class Outbox:
     def enqueue_turn(self, thread_id: str, text: str, context: dict[str, Any] | None,
                      upload_ids: tuple[str, ...], create_title: str | None = None,
                      create_thread: bool = False) -> str:
-        """Queue ``thread.turn.start`` with its local echo; returns the client ``messageId``."""
+        """Queue ``thread.turn.start`` with its local echo; returns the client ``messageId``.
+
+        The item depends on ``upload_ids`` and on the upload of every image and file record of
+        ``context`` the client store knows (the store, not the caller, is the truth).
+        """
         message_id = new_id("msg")
-        uploads = [u for lid in upload_ids if (u := self._store.upload(lid)) is not None]
+        wanted = dict.fromkeys([*upload_ids, *bound_attachment_ids(context)])
+        uploads = [u for lid in wanted if (u := self._store.upload(lid)) is not None]
         bootstrap = (TurnBootstrap(create_thread=CreateThreadBootstrap(title=create_title))
                      if create_thread else None)
         command = ThreadTurnStartCommand(
@@ -260,10 +333,22 @@ class Outbox:
         row = self._find(message_id)
         if row is None or row.state != UNSENT:
             return False
-        self._store.update_outbox(replace(row, state=SENDING, attempts=0, first_attempt_at=None,
-                                          next_attempt_at=self._clock.now(), last_error=None))
+        again = replace(row, state=SENDING, attempts=0, first_attempt_at=None,
+                        next_attempt_at=self._clock.now(), last_error=None, reason=None,
+                        for_good=False)
+        if row.for_good:
+            self._renumber(row.command_id, again)
+        else:
+            self._store.update_outbox(again)
         self.wake()
         return True
+
+    def _renumber(self, command_id: str, row: OutboxRow) -> OutboxRow:
+        """Store ``row`` under a fresh ``commandId`` (the server rejected ``command_id``)."""
+        fresh = new_id("cmd")
+        row = replace(row, command_id=fresh, payload={**row.payload, "commandId": fresh})
+        self._store.renumber_outbox(command_id, row)
+        return row
 
     def remove(self, message_id: str) -> EditedMessage | None:
         """*Edit* / *Delete*: take an item that is not in flight out of the queue with its echo."""
@@ -324,7 +409,10 @@ class Outbox:
             by_thread.setdefault(row.thread_id, []).append(row)
         deadlines: list[float] = []
         now = self._clock.now()
-        for rows in by_thread.values():
+        for queued in by_thread.values():
+            rows = [r for r in queued if not (r.state == UNSENT and r.for_good)]
+            if not rows:
+                continue
             head, rest = rows[0], rows[1:]
             if head.state == BLOCKED:
                 head = replace(head, state=SENDING, next_attempt_at=now)
@@ -353,8 +441,13 @@ class Outbox:
         for local_id in row.depends_on_uploads:
             upload = self._store.upload(local_id)
             if upload is None or upload.state in UPLOAD_DEAD:
-                self._set_state(replace(row, state=UNSENT,
-                                        last_error="An attachment could not be uploaded."))
+                name = upload.name if upload is not None else attachment_name(row.payload,
+                                                                              local_id)
+                reason = (missing_file_reason(name) if upload is None
+                          else f"The upload of {name} was cancelled." if upload.state != "failed"
+                          else f"The file {name} could not be uploaded.")
+                self._set_state(replace(row, state=UNSENT, last_error="upload_failed",
+                                        reason=reason, for_good=True))
                 return False
             if upload.state != UPLOAD_READY:
                 return False
@@ -366,7 +459,10 @@ class Outbox:
             if row.message_id is not None:
                 echo = self._store.message(row.message_id)
                 if echo is not None and echo.local_state is not None:
-                    self._store.upsert_message(replace(echo, local_state=row.state))
+                    reason = (row.reason if row.state == UNSENT
+                              else BLOCKED_REASON if row.state == BLOCKED else None)
+                    self._store.upsert_message(replace(echo, local_state=row.state,
+                                                       reason=reason))
         if row.message_id is not None:
             self._message_changed(row.thread_id, row.message_id, False)
         self._changed(row.thread_id, row.message_id or "", row.state)
@@ -412,8 +508,32 @@ class Outbox:
         error = reply.error_code or f"HTTP {reply.status}"
         if reply.status == 401:
             self._toast("error", "Sign in again", "The server refused this device's token.")
+        if error == "unknown_attachment" and head.kind == "thread.turn.start":
+            self._recover_unknown_attachment(head, unknown_attachment_id(reply.body))
+            return
         self._set_state(plan_failure(head, self._clock.now(), reply.status, retry_after, error,
                                      self._rng))
+
+    def _recover_unknown_attachment(self, head: OutboxRow, forgotten: str | None) -> None:
+        """The server no longer knows an upload of ``head``: upload the kept copy again and
+        retry (once per item and upload), or fail the item for good naming the file."""
+        uploads = [u for lid in head.depends_on_uploads if (u := self._store.upload(lid))]
+        match = next((u for u in uploads
+                      if forgotten is not None and forgotten in (u.server_attachment_id,
+                                                                  u.local_id)), None)
+        if match is not None:
+            key = (head.command_id, match.local_id)
+            if key not in self._reuploaded and self.reupload(match.local_id):
+                self._reuploaded.add(key)
+                again = self._renumber(head.command_id, replace(
+                    head, last_error="unknown_attachment", next_attempt_at=self._clock.now()))
+                self._reuploaded.add((again.command_id, match.local_id))
+                self._set_state(again)
+                return
+        name = match.name if match is not None else (
+            attachment_name(head.payload, forgotten) if forgotten is not None else None)
+        self._set_state(replace(head, state=UNSENT, last_error="unknown_attachment",
+                                reason=missing_file_reason(name), for_good=True))
 
     def _accepted(self, row: OutboxRow) -> None:
         copies = [u.path for lid in row.depends_on_uploads

@@ -32,13 +32,14 @@ CREATE TABLE IF NOT EXISTS messages(
     message_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL,
     is_streaming INTEGER NOT NULL DEFAULT 0, attachments_json TEXT, context_json TEXT,
     sources_json TEXT, metadata_json TEXT, local_state TEXT, created_at TEXT,
-    sequence INTEGER);
+    sequence INTEGER, local_reason TEXT);
 CREATE INDEX IF NOT EXISTS messages_by_thread ON messages(thread_id);
 CREATE TABLE IF NOT EXISTS outbox(
     command_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, kind TEXT NOT NULL,
     message_id TEXT, payload_json TEXT NOT NULL, state TEXT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at REAL NOT NULL DEFAULT 0,
-    first_attempt_at REAL, last_error TEXT, depends_on_uploads_json TEXT NOT NULL DEFAULT '[]');
+    first_attempt_at REAL, last_error TEXT, depends_on_uploads_json TEXT NOT NULL DEFAULT '[]',
+    reason TEXT, for_good INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS uploads(
     local_id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT NOT NULL, mime_type TEXT NOT NULL,
     sha256 TEXT NOT NULL, size INTEGER NOT NULL, server_attachment_id TEXT, state TEXT NOT NULL,
@@ -52,6 +53,13 @@ CREATE TABLE IF NOT EXISTS drafts(
 _THREAD_COLS = ("thread_id, title, updated_at, last_sequence, environment_id, local_state, "
                 "provider")
 """The ``threads`` columns in ``ThreadRow`` field order."""
+_MESSAGE_COLS = ("message_id, thread_id, role, text, is_streaming, attachments_json, context_json, "
+                 "sources_json, metadata_json, local_state, created_at, sequence, local_reason")
+"""The ``messages`` columns in ``MessageRow`` field order."""
+_OUTBOX_COLS = ("command_id, thread_id, kind, message_id, payload_json, state, attempts, "
+                "next_attempt_at, first_attempt_at, last_error, depends_on_uploads_json, reason, "
+                "for_good")
+"""The ``outbox`` columns, in the order ``add_outbox`` and ``outbox`` use."""
 
 
 def _dump(value: Any) -> str | None:
@@ -81,7 +89,10 @@ class ThreadRow:
 
 @dataclass(frozen=True)
 class MessageRow:
-    """A message: a server copy (``local_state`` None) or a local echo (sending/blocked/unsent)."""
+    """A message: a server copy (``local_state`` None) or a local echo (sending/blocked/unsent).
+
+    ``reason`` says in plain words why an ``unsent`` echo was not sent (None otherwise).
+    """
 
     message_id: str
     thread_id: str
@@ -95,11 +106,17 @@ class MessageRow:
     local_state: str | None = None
     created_at: str | None = None
     sequence: int | None = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
 class OutboxRow:
-    """One queued command; ``payload`` is the stored body (uploads bound, fold applied at send)."""
+    """One queued command; ``payload`` is the stored body (uploads bound, fold applied at send).
+
+    ``last_error`` is the last failure's code; ``reason`` says in plain words why an ``unsent``
+    item was not sent; ``for_good`` marks a failure no automatic retry can cure (a refusal, a file
+    that is gone): such an item no longer holds back the later items of its thread.
+    """
 
     command_id: str
     thread_id: str
@@ -112,6 +129,8 @@ class OutboxRow:
     first_attempt_at: float | None = None
     last_error: str | None = None
     depends_on_uploads: tuple[str, ...] = ()
+    reason: str | None = None
+    for_good: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,6 +171,14 @@ class ClientStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(threads)")}
         if "provider" not in columns:
             self._db.execute("ALTER TABLE threads ADD COLUMN provider TEXT")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}
+        if "local_reason" not in columns:
+            self._db.execute("ALTER TABLE messages ADD COLUMN local_reason TEXT")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(outbox)")}
+        if "reason" not in columns:
+            self._db.execute("ALTER TABLE outbox ADD COLUMN reason TEXT")
+        if "for_good" not in columns:
+            self._db.execute("ALTER TABLE outbox ADD COLUMN for_good INTEGER NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         """Close the connection (committed data is already on disk)."""
@@ -252,27 +279,31 @@ class ClientStore:
     def upsert_message(self, row: MessageRow) -> None:
         """Insert a message or replace the row with the same ``message_id`` in place."""
         self._exec(
-            "INSERT INTO messages VALUES(?,?,?,?,?,?,?,?,?,?,?,?) "
+            "INSERT INTO messages(message_id, thread_id, role, text, is_streaming, "
+            "attachments_json, context_json, sources_json, metadata_json, local_state, "
+            "created_at, sequence, local_reason) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(message_id) DO UPDATE SET thread_id=excluded.thread_id, "
             "role=excluded.role, text=excluded.text, "
             "is_streaming=excluded.is_streaming, attachments_json=excluded.attachments_json, "
             "context_json=excluded.context_json, sources_json=excluded.sources_json, "
             "metadata_json=excluded.metadata_json, local_state=excluded.local_state, "
-            "created_at=excluded.created_at, sequence=excluded.sequence",
+            "created_at=excluded.created_at, sequence=excluded.sequence, "
+            "local_reason=excluded.local_reason",
             (row.message_id, row.thread_id, row.role, row.text, int(row.is_streaming),
              _dump(list(row.attachments)), _dump(row.context), _dump(row.sources),
-             _dump(row.metadata), row.local_state, row.created_at, row.sequence),
+             _dump(row.metadata), row.local_state, row.created_at, row.sequence, row.reason),
         )
 
     def message(self, message_id: str) -> MessageRow | None:
         """One message, or None."""
-        row = self._exec("SELECT * FROM messages WHERE message_id=?", (message_id,)).fetchone()
+        row = self._exec(f"SELECT {_MESSAGE_COLS} FROM messages WHERE message_id=?",
+                         (message_id,)).fetchone()
         return None if row is None else _message(row)
 
     def messages(self, thread_id: str) -> list[MessageRow]:
         """A thread's messages: server copies in sequence order, then local rows in queue order."""
         rows = self._exec(
-            "SELECT * FROM messages WHERE thread_id=? "
+            f"SELECT {_MESSAGE_COLS} FROM messages WHERE thread_id=? "
             "ORDER BY sequence IS NULL, sequence, rowid", (thread_id,)).fetchall()
         return [_message(r) for r in rows]
 
@@ -314,10 +345,11 @@ class ClientStore:
         """Queue a command and its local echo in one transaction."""
         with self.transaction():
             self._exec(
-                "INSERT INTO outbox VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO outbox({_OUTBOX_COLS}) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (row.command_id, row.thread_id, row.kind, row.message_id, _dump(row.payload),
                  row.state, row.attempts, row.next_attempt_at, row.first_attempt_at,
-                 row.last_error, _dump(list(row.depends_on_uploads))),
+                 row.last_error, _dump(list(row.depends_on_uploads)), row.reason,
+                 int(row.for_good)),
             )
             if echo is not None:
                 self.upsert_message(echo)
@@ -326,11 +358,20 @@ class ClientStore:
         """Write an item's schedule and state back."""
         self._exec(
             "UPDATE outbox SET payload_json=?, state=?, attempts=?, next_attempt_at=?, "
-            "first_attempt_at=?, last_error=?, depends_on_uploads_json=? WHERE command_id=?",
+            "first_attempt_at=?, last_error=?, depends_on_uploads_json=?, reason=?, for_good=? "
+            "WHERE command_id=?",
             (_dump(row.payload), row.state, row.attempts, row.next_attempt_at,
              row.first_attempt_at, row.last_error, _dump(list(row.depends_on_uploads)),
-             row.command_id),
+             row.reason, int(row.for_good), row.command_id),
         )
+
+    def renumber_outbox(self, command_id: str, row: OutboxRow) -> None:
+        """Give the item ``command_id`` the new ``row.command_id`` (and the rest of ``row``),
+        keeping its place in the queue."""
+        with self.transaction():
+            self._exec("UPDATE outbox SET command_id=? WHERE command_id=?",
+                       (row.command_id, command_id))
+            self.update_outbox(row)
 
     def remove_outbox(self, command_id: str) -> None:
         """Drop a delivered or deleted item."""
@@ -338,12 +379,13 @@ class ClientStore:
 
     def outbox(self) -> list[OutboxRow]:
         """Every queued item in queue order."""
-        rows = self._exec("SELECT * FROM outbox ORDER BY rowid").fetchall()
+        rows = self._exec(f"SELECT {_OUTBOX_COLS} FROM outbox ORDER BY rowid").fetchall()
         return [
             OutboxRow(command_id=r[0], thread_id=r[1], kind=r[2], message_id=r[3],
                       payload=_load(r[4]), state=r[5], attempts=r[6], next_attempt_at=r[7],
                       first_attempt_at=r[8], last_error=r[9],
-                      depends_on_uploads=tuple(_load(r[10]) or ()))
+                      depends_on_uploads=tuple(_load(r[10]) or ()), reason=r[11],
+                      for_good=bool(r[12]))
             for r in rows
         ]
 
@@ -377,4 +419,5 @@ def _message(r: tuple[Any, ...]) -> MessageRow:
         message_id=r[0], thread_id=r[1], role=r[2], text=r[3], is_streaming=bool(r[4]),
         attachments=tuple(_load(r[5]) or ()), context=_load(r[6]), sources=_load(r[7]),
         metadata=_load(r[8]), local_state=r[9], created_at=r[10], sequence=r[11],
+        reason=r[12],
     )

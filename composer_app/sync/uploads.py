@@ -4,7 +4,8 @@ Invariants: the file is first copied into app data (``outbox/<local_id>``), so m
 the original cannot break a queued send; the copy's SHA-256 and size are the signed claim; an
 expired upload URL (``410``) is re-requested for the same copy; retryable failures back off like
 sends and never give up while the item can still be sent; ``cancel`` releases the server's
-pending upload; ``close`` ends every upload task before the engine closes the store.
+pending upload; ``close`` ends every upload task before the engine closes the store; ``requeue``
+uploads a kept copy again when the server has forgotten its pending upload.
 """
 
 from __future__ import annotations
@@ -71,11 +72,13 @@ class Uploader:
 
     async def attach(self, source: Path, name: str | None = None, mime_type: str | None = None,
                      local_id: str | None = None) -> UploadRow:
-        """Copy ``source`` into app data, record it and start uploading it at once."""
+        """Copy ``source`` into app data, record it and start uploading it at once (``source``
+        may be the kept copy itself: a failed upload retried after a restart)."""
         local_id = local_id or new_id("upl")
         self._dir.mkdir(parents=True, exist_ok=True)
         copy = self._dir / local_id
-        await asyncio.to_thread(shutil.copyfile, source, copy)
+        if not (copy.exists() and copy.samefile(source)):  # a retry from the kept copy
+            await asyncio.to_thread(shutil.copyfile, source, copy)
         sha256, size = await asyncio.to_thread(_digest, copy)
         name = name or source.name
         mime = mime_type or mimetypes.guess_type(name)[0] or "application/octet-stream"
@@ -102,6 +105,17 @@ class Uploader:
         for row in self._store.uploads():
             if row.state in (QUEUED, UPLOADING):
                 self._start(row.local_id)
+
+    def requeue(self, local_id: str) -> bool:
+        """Upload the kept copy again under a new pending id (the server forgot the old one);
+        False when the row or its copy is gone."""
+        row = self._store.upload(local_id)
+        if row is None or row.state == CANCELLED or not Path(row.path).is_file():
+            return False
+        self._save(replace(row, state=QUEUED, server_attachment_id=None, expires_at=None,
+                           sent_bytes=0))
+        self._start(local_id)
+        return True
 
     async def close(self) -> None:
         """Cancel every running upload task and wait until all have ended (the engine calls this

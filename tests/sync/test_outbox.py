@@ -8,7 +8,10 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from composer_app.core.codecs.legacy import serialize_legacy_message, upgrade_legacy_message
 from composer_app.core.contracts.environment import Capabilities
@@ -20,8 +23,11 @@ from composer_app.sync.outbox import (
     SENDING,
     UNSENT,
     bind_uploads,
+    failure_reason,
     fold_for_destination,
+    missing_file_reason,
     plan_failure,
+    unknown_attachment_id,
 )
 from composer_app.sync.store import OutboxRow, UploadRow
 from tests.sync.conftest import WAIT, Fault, LoopbackServer, ManualClock
@@ -98,6 +104,19 @@ def test_retry_after_beyond_the_budget_gives_up_at_once() -> None:
 def test_non_retryable_answers_end_in_unsent(status: int) -> None:
     row = plan_failure(_row(), T0, status, None, "nope", random.Random(5))
     assert row.state == UNSENT and row.last_error == "nope"
+    assert row.for_good and row.reason is not None and row.reason.endswith(".")
+
+
+def test_failure_reasons_are_plain_words() -> None:
+    assert failure_reason(401, "unauthorized") == "The server did not accept the token."
+    assert failure_reason(422, "invalid_context") == (
+        "The server refused the message (invalid_context).")
+    assert failure_reason(None, None) == "The server could not be reached for 5 minutes."
+    assert missing_file_reason("a.pdf") == (
+        "The file a.pdf is no longer on the server and its copy is gone.")
+    assert unknown_attachment_id({"error": {"code": "unknown_attachment",
+                                            "message": "Unknown attachment att_1."}}) == "att_1"
+    assert unknown_attachment_id({"error": "x"}) is None
 
 
 def _payload() -> dict[str, Any]:
@@ -191,6 +210,10 @@ def test_backoff_retry_after_budget_then_retry_edit_delete(server: LoopbackServe
     rec.wait(lambda: rec.saw("outbox", thread_a, m2, "blocked"))
     states = {m.message_id: m.local_state for m in engine.messages(thread_a).result(WAIT)}
     assert states[m1] == "unsent" and states[m2] == "blocked"
+    reasons = {m.message_id: m.reason for m in engine.messages(thread_a).result(WAIT)}
+    assert reasons[m1] == "The server was unavailable for 5 minutes (rate_limited)."
+    assert reasons[m2] == "Waiting for an earlier message that was not sent."
+    assert not _row_of(engine, m1).for_good  # type: ignore[union-attr]
     assert len({b["commandId"] for b in _commands_for(server, m1)}) == 1  # one command id
 
     m4 = engine.send_message(thread_a, "third").result(WAIT)
@@ -270,3 +293,50 @@ def test_a_failing_local_disk_backs_off_instead_of_resending_in_a_loop(
     rec.wait(lambda: [m.text for m in engine.messages(thread_id).result(WAIT)
                       if m.role == "user"] == ["kept once"])
     assert texts in (["kept once"], [])
+def test_failed_send_does_not_block_later_messages(tmp_path: Path, server: LoopbackServer,
+                                                   make_engine: Make) -> None:
+    token = server.token()
+    engine, rec = make_engine(server.base_url, token)
+    thread_id = engine.create_thread().result(WAIT)
+    source = tmp_path / "report.pdf"
+    source.write_bytes(b"%PDF-1.4 q")
+    upload = engine.attach_file(source).result(WAIT)
+    rec.wait(lambda: rec.saw("upload", upload.local_id, "uploaded", upload.size))
+    server_id = next(u for u in engine.uploads().result(WAIT)
+                     if u.local_id == upload.local_id).server_attachment_id
+    with httpx.Client(base_url=server.base_url, timeout=WAIT) as client:
+        assert client.delete(f"/api/attachments/{server_id}",
+                             headers={"Authorization": f"Bearer {token}"}).status_code == 204
+    Path(upload.path).unlink()  # the kept copy is gone too
+    record = decode_record({"version": 1, "kind": "file", "contextId": "ctx_report",
+                            "label": "report.pdf", "attachmentId": upload.local_id,
+                            "name": "report.pdf", "mimeType": "application/pdf",
+                            "sizeBytes": upload.size})
+    m1 = engine.send_message(thread_id, "see [report.pdf](t3-context://v1/file/ctx_report)",
+                             [record], [upload.local_id]).result(WAIT)
+    m2 = engine.send_message(thread_id, "and this goes anyway").result(WAIT)
+    rec.wait(lambda: rec.saw("outbox", thread_id, m2, "sent"))
+    assert _users(server, token, thread_id) == ["and this goes anyway"]
+    reason = "The file report.pdf is no longer on the server and its copy is gone."
+    failed = _row_of(engine, m1)
+    assert failed is not None and failed.state == UNSENT and failed.for_good
+    assert failed.reason == reason and failed.last_error == "unknown_attachment"
+    [echo] = [m for m in engine.messages(thread_id).result(WAIT) if m.message_id == m1]
+    assert echo.local_state == "unsent" and echo.reason == reason
+    assert engine.retry(m1).result(WAIT)  # Retry tries again and says why once more
+    rec.wait(lambda: (r := _row_of(engine, m1)) is not None and r.state == UNSENT
+             and r.reason == reason)
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                     lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+                     max_leaves=12)
+
+
+@given(body=_json | st.fixed_dictionaries({"error": st.fixed_dictionaries(
+    {"message": st.text()})}))
+def test_any_error_body_gives_an_id_or_none(body: Any) -> None:
+    found = unknown_attachment_id(body)
+    if found is not None:  # a word of the error's message
+        assert found in body["error"]["message"].split() or f"{found}." in (
+            body["error"]["message"].split())

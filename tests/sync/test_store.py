@@ -98,3 +98,43 @@ def test_a_database_from_before_thread_providers_gains_the_column(tmp_path: Path
         assert [t.provider for t in store.threads()] == ["openai", None]
     finally:
         store.close()
+
+
+def test_a_database_from_before_send_reasons_gains_the_columns(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE messages(message_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, "
+               "role TEXT NOT NULL, text TEXT NOT NULL, is_streaming INTEGER NOT NULL DEFAULT 0, "
+               "attachments_json TEXT, context_json TEXT, sources_json TEXT, metadata_json TEXT, "
+               "local_state TEXT, created_at TEXT, sequence INTEGER)")
+    db.execute("CREATE TABLE outbox(command_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, "
+               "kind TEXT NOT NULL, message_id TEXT, payload_json TEXT NOT NULL, "
+               "state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, "
+               "next_attempt_at REAL NOT NULL DEFAULT 0, first_attempt_at REAL, last_error TEXT, "
+               "depends_on_uploads_json TEXT NOT NULL DEFAULT '[]')")
+    db.execute("INSERT INTO messages VALUES('msg_old', 'thr', 'user', 'hi', 0, '[]', NULL, NULL, "
+               "NULL, 'unsent', NULL, NULL)")
+    db.execute("INSERT INTO outbox VALUES('cmd_old', 'thr', 'thread.turn.start', 'msg_old', '{}', "
+               "'unsent', 1, 0, 0, 'HTTP 400', '[]')")
+    db.commit()
+    db.close()
+    store = ClientStore(path)
+    try:
+        old = store.message("msg_old")
+        assert old is not None and old.local_state == "unsent" and old.reason is None
+        [item] = store.outbox()
+        assert item.last_error == "HTTP 400" and item.reason is None and not item.for_good
+        reason = "The file a.pdf is no longer on the server and its copy is gone."
+        store.upsert_message(MessageRow("msg_new", "thr", "user", "x", local_state="unsent",
+                                        reason=reason))
+        store.update_outbox(OutboxRow("cmd_old", "thr", "thread.turn.start", {}, "unsent",
+                                      "msg_old", reason=reason, for_good=True))
+        assert store.message("msg_new").reason == reason  # type: ignore[union-attr]
+        [item] = store.outbox()
+        assert item.reason == reason and item.for_good
+        store.renumber_outbox("cmd_old", OutboxRow("cmd_new", "thr", "thread.turn.start", {},
+                                                   "sending", "msg_old"))
+        assert [(r.command_id, r.state, r.for_good) for r in store.outbox()] == [
+            ("cmd_new", "sending", False)]
+    finally:
+        store.close()

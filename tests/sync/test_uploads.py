@@ -8,6 +8,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from composer_app.core.contracts.records import decode_record
 from composer_app.sync.backoff import Clock
 from composer_app.sync.engine import SyncEngine
@@ -117,3 +119,55 @@ def test_close_ends_every_upload_task_and_keeps_the_rows(tmp_path: Path) -> None
     running, kept = asyncio.run(scenario())
     assert running == 1
     assert kept is not None and kept.state == "queued"  # resumed on the next start
+
+
+def _file(local_id: str, name: str = "report.pdf") -> Any:
+    return decode_record({"version": 1, "kind": "file", "contextId": "ctx_report",
+                          "label": name, "attachmentId": local_id, "name": name,
+                          "mimeType": "application/pdf", "sizeBytes": 10})
+
+
+def _forget_on_server(server: LoopbackServer, token: str, attachment_id: str) -> None:
+    with httpx.Client(base_url=server.base_url, timeout=WAIT) as client:
+        reply = client.delete(f"/api/attachments/{attachment_id}",
+                              headers={"Authorization": f"Bearer {token}"})
+    assert reply.status_code == 204
+
+
+def test_a_file_the_server_forgot_is_uploaded_again_from_its_copy(
+        tmp_path: Path, server: LoopbackServer, make_engine: Any) -> None:
+    token = server.token()
+    engine, rec = make_engine(server.base_url, token)
+    thread_id = engine.create_thread().result(WAIT)
+    source = tmp_path / "report.pdf"
+    source.write_bytes(b"%PDF-1.4 q")
+    row = engine.attach_file(source).result(WAIT)
+    rec.wait(lambda: rec.saw("upload", row.local_id, "uploaded", row.size))
+    forgotten = _upload(engine, row.local_id).server_attachment_id
+    _forget_on_server(server, token, forgotten)
+    text = "see [report.pdf](t3-context://v1/file/ctx_report)"
+    # no upload ids from the caller: the bound record is resolved through the client store
+    message_id = engine.send_message(thread_id, text, [_file(row.local_id)]).result(WAIT)
+    rec.wait(lambda: rec.saw("outbox", thread_id, message_id, "sent"))
+    stored = server.get(f"/api/threads/{thread_id}", token)["messages"][0]
+    [attachment] = stored["attachments"]
+    assert attachment["name"] == "report.pdf"
+    assert stored["context"]["records"][0]["attachmentId"] == attachment["attachmentId"]
+    assert server.faults.requests.count(("POST", "/api/attachments")) == 2  # uploaded again
+
+
+def test_a_failed_upload_retries_from_its_kept_copy(tmp_path: Path, server: LoopbackServer,
+                                                    make_engine: Any) -> None:
+    token = server.token()
+    engine, rec = make_engine(server.base_url, token)
+    server.faults.rules.append(Fault(path="/api/attachments", status=413))
+    source = tmp_path / "report.pdf"
+    source.write_bytes(b"%PDF-1.4 q")
+    row = engine.attach_file(source).result(WAIT)
+    rec.wait(lambda: rec.saw("upload", row.local_id, "failed", 0))
+    source.unlink()
+    server.faults.clear()
+    again = engine.attach_file(Path(row.path), row.name, row.mime_type,
+                               row.local_id).result(WAIT)
+    assert again.path == row.path and again.sha256 == row.sha256
+    rec.wait(lambda: rec.saw("upload", row.local_id, "uploaded", row.size))

@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from composer_app import __version__
 from composer_app.ui.app import build_parser
+from composer_app.ui.backend import Started
 from composer_app.ui.settings.settings_logic import app_paths
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,3 +185,65 @@ def test_help_names_every_folder_the_app_keeps_files_in(capsys: pytest.CaptureFi
     paths = app_paths()
     for folder in (paths.data_dir, paths.config_dir, paths.cache_dir, paths.log_dir):
         assert str(folder) in out
+
+
+def test_restored_draft_with_file_sends_after_restart_of_the_window(qtbot: QtBot,
+                                                                    tmp_path: Path) -> None:
+    """Paste a file, quit, start again (engine, client store, window), send: it goes out."""
+    from composer_app.sync.secrets import TokenStore
+    from composer_app.ui.backend import connect_backend, start_embedded_server, stop_embedded_server
+    from composer_app.ui.session import Session
+    from composer_app.ui.settings.settings_logic import AppSettings, Connection
+    from composer_app.ui.window.main_window import MainWindow
+
+    wait_ms = 20_000
+    paths = app_paths(tmp_path / "data")
+    settings = AppSettings()
+    server = start_embedded_server(paths, settings)
+
+    def open_client() -> tuple[Started, MainWindow]:
+        started = connect_backend(paths, Connection(True, server.url), server.token, server)
+        session = Session(started.bridge, paths, settings, TokenStore(paths.config_dir), True,
+                          started.url)
+        window = MainWindow(session)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitUntil(lambda: window.thread_pane.model.row_of(window.current_thread) >= 0,
+                        timeout=wait_ms)
+        return started, window
+
+    try:
+        started, window = open_client()
+        thread = window.current_thread
+        report = tmp_path / "report.pdf"
+        report.write_bytes(b"%PDF-1.4 figures for the quarter")
+        window.editor.insertPlainText("see ")
+        [record] = window.editor.attach_paths([str(report)])
+        qtbot.waitUntil(lambda: (s := window.uploads.status(record.attachment_id)) is not None
+                        and s.state == "uploaded", timeout=wait_ms)
+        assert window.shutdown()
+        started.bridge.stop()
+        report.unlink()  # only the app's kept copy is left
+
+        started, window = open_client()
+        assert window.current_thread == thread
+        assert record.context_id in window.editor.draft.records
+        window.editor.setFocus()
+        assert window.editor.request_send()
+        engine = started.bridge.engine
+
+        def on_server() -> list[object]:
+            rows = engine.messages(thread).result(10)
+            return [r for r in rows if r.role == "user" and r.local_state is None]
+
+        def outcome() -> object:
+            items = [i for i in engine.outbox_items().result(10) if i.message_id]
+            return on_server() or [i for i in items if i.state == "unsent"]
+
+        qtbot.waitUntil(lambda: bool(outcome()), timeout=wait_ms)
+        [sent] = on_server()
+        assert [a["name"] for a in sent.attachments] == ["report.pdf"]  # type: ignore[attr-defined]
+        assert window.shutdown()
+        started.bridge.stop()
+    finally:
+        stop_embedded_server(server)

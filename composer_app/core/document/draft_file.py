@@ -7,8 +7,10 @@ Version 2 (current)::
 
 A file without ``version`` (or with ``version: 1``) is the old format ``{"prompt": str with U+FFFC
 placeholders, "terminalContexts": [...]}`` and is migrated on read. Invariants: decoding never
-raises for damaged content below the top level (a bad record is dropped and logged); a record no
-reference points at is kept only if it is a shelf image; the prompt never holds U+FFFC.
+raises for damaged content below the top level (a bad record is dropped and logged); a file record
+no reference points at gets a chip appended to the prompt (files exist only as chips, and dropping
+one would lose its upload); any other record no reference points at is kept only if it is a shelf
+image; the prompt never holds U+FFFC.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from composer_app.core.codecs.prompt import ensure_inline_context_references
 from composer_app.core.contracts.records import decode_record, encode_record
 from composer_app.core.document.edits import add_record, reconcile, referenced_ids
 from composer_app.core.document.migration import PLACEHOLDER, migrate_legacy_draft
@@ -100,6 +103,8 @@ def decode_draft(obj: Any, *, keep_shelf_images: bool = False) -> Draft:
     else:
         _log.warning("ignoring a draft file of unknown version %r", version)
         return draft
+    files = [r for r in draft.records.values() if r.kind == "file"]
+    draft.prompt = ensure_inline_context_references(draft.prompt, files)  # files are chips
     reconcile(draft, referenced_ids(draft.prompt))
     draft.tombstones.clear()
     return draft

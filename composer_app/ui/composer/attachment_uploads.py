@@ -8,6 +8,10 @@ is fetched through that environment's signed asset URL and attached here as a ne
 failure reports one of the contract's reason lines; when the last chip of an attachment is gone
 for good (its tombstone is collected) the upload is cancelled on the server and any file this app
 generated for it is deleted. Without a bridge (no server) attachments stay ``local``.
+
+The client store is the one truth for an upload's local id, server id and state: at start the
+uploads it holds are read back (``restore``), so a draft restored after a restart finds its files'
+uploads, and the sync client resolves every bound record through the store again when it sends.
 """
 
 from __future__ import annotations
@@ -90,6 +94,7 @@ class AttachmentUploads(QObject):
         if bridge is not None:
             bridge.upload_changed.connect(self._on_bridge_upload_changed)
             bridge.request_finished.connect(self._on_bridge_request_finished)
+            self.restore()
 
     # -- environments and limits -------------------------------------------------------------
     @property
@@ -170,6 +175,21 @@ class AttachmentUploads(QObject):
                 self._set(attachment_id, UploadStatus("failed", 0, size))
 
         self._request(done, "attach_file", Path(path), name, mime_type, attachment_id)
+
+    def restore(self) -> None:
+        """Read back the uploads the client store holds (a previous run's attachments)."""
+        if self.bridge is not None:
+            self._request(self._restored, "uploads")
+
+    def _restored(self, rows: Any, error: str) -> None:
+        if error:
+            _log.warning("reading the uploads back failed: %s", error)
+        for row in rows or ():
+            if row.state == "cancelled" or row.local_id in self._statuses:
+                continue
+            self._attachments.setdefault(row.local_id, _Attachment(
+                row.path, row.name, row.mime_type, row.size, row.server_attachment_id))
+            self._set(row.local_id, UploadStatus(row.state, row.sent_bytes, row.size))
 
     def retry(self, attachment_id: str) -> bool:
         """Upload a failed attachment again from its source file; False when impossible."""

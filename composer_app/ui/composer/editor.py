@@ -462,7 +462,10 @@ class ComposerEditor(QTextEdit):
             self.stash()
 
     def stash(self) -> bool:
-        """Move the prompt and its records into the stash; True when something was stashed."""
+        """Move the prompt and its records into the stash; True when something was stashed.
+
+        A stashed file keeps its upload (the restored chip binds to it again); the files of an
+        entry the stash evicts are released."""
         outcome = stash_prompt(self.draft, self.markdown())
         if outcome is None:
             return False
@@ -473,6 +476,9 @@ class ComposerEditor(QTextEdit):
         if outcome.evicted is not None:
             self.notice_posted.emit("The oldest stashed prompt was dropped (the stash keeps 20).",
                                     stash_preview(outcome.evicted))
+            files = [r for r in outcome.evicted.records if r.kind == "file"]
+            if files:  # nothing can bring these chips back: their uploads may go
+                self.records_released.emit(files)
         return True
 
     def restore_stash(self, index: int = -1) -> bool:

@@ -21,16 +21,39 @@ def ids():
     return lambda: f"n{next(counter)}"
 
 
-def test_stash_moves_prompt_and_non_binary_records_out_of_the_draft():
+def test_stash_moves_prompt_and_its_records_but_images_out_of_the_draft():
     draft = Draft()
-    for r in (rec.terminal(), rec.review(), rec.file()):
+    for r in (rec.terminal(), rec.review(), rec.file(), rec.image()):
         add_record(draft, r)
-    prompt = f"a {link(rec.terminal())} {link(rec.review())} {link(rec.file())}"
+    prompt = (f"a {link(rec.terminal())} {link(rec.review())} {link(rec.file())} "
+              f"{link(rec.image())}")
     outcome = stash_prompt(draft, prompt)
     assert outcome is not None and outcome.evicted is None
-    assert [r.kind for r in outcome.entry.records] == ["terminal", "review-comment"]
-    assert list(draft.records) == ["file_f1"] and draft.prompt == ""
+    assert [r.kind for r in outcome.entry.records] == ["terminal", "review-comment", "file"]
+    assert [r.kind for r in draft.records.values()] == ["image"] and draft.prompt == ""
     assert stash_prompt(draft, "   ") is None
+
+
+def test_stash_keeps_file_uploads():
+    draft = Draft()
+    add_record(draft, rec.file())
+    stash_prompt(draft, f"see {link(rec.file())}")
+    text = restore_stash(draft, environment_id="env", new_id=ids())
+    assert text == f"see {link(rec.file())}"
+    assert draft.records[rec.file().context_id] == rec.file()  # same attachment id: same upload
+
+
+def test_restored_file_whose_id_the_draft_uses_for_another_file_gets_a_fresh_id():
+    draft = Draft()
+    add_record(draft, rec.file())
+    stash_prompt(draft, f"see {link(rec.file())}")
+    other = rec.file().model_copy(update={"attachment_id": "local_other"})
+    add_record(draft, other)
+    text = restore_stash(draft, environment_id="env", new_id=ids())
+    [restored] = [r for r in collect_references(text)]
+    assert restored.context_id != rec.file().context_id
+    assert draft.records[restored.context_id].attachment_id == rec.file().attachment_id
+    assert draft.records[rec.file().context_id].attachment_id == "local_other"
 
 
 def test_stash_keeps_twenty_entries_and_reports_the_evicted_one():

@@ -185,3 +185,100 @@ def test_registering_counts_dropped_files_until_the_client_has_them(qtbot, w, tm
     assert w.uploads.registering() == 1
     qtbot.waitUntil(lambda: w.uploads.registering() == 0, timeout=WAIT_MS)
     assert w.uploads.status("local_gone").failed
+
+
+class _Client:
+    """One run of the desktop client: engine, client store, uploads glue and a composer."""
+
+    def __init__(self, qtbot, tmp_path, server):
+        from composer_app.sync.engine import SyncEngine
+        from composer_app.ui.sync_bridge import SyncBridge
+
+        self.bridge = SyncBridge(SyncEngine(server.url, server.token, tmp_path / "client"))
+        with qtbot.waitSignal(self.bridge.connection_state_changed, timeout=WAIT_MS,
+                              check_params_cb=lambda state, _n: state == "connected"):
+            self.bridge.start()
+        self.uploads = make_uploads(tmp_path, bridge=self.bridge, env=None)
+        self.w = make_composer(qtbot, self.uploads, env=server.environment_id)
+
+    call = Connected.call
+
+    def stop(self):
+        self.w.close()
+        self.bridge.stop()
+
+
+def _send_like_the_window(qtbot, client, thread_id):
+    """What the window does on Send: bound ids through the uploads glue, then the outbox."""
+    sent = []
+    client.w.send_requested.connect(lambda text, ctx: sent.append((text, ctx)))
+    assert client.w.request_send()
+    [(text, context)] = sent
+    ids = client.uploads.upload_ids(list(context.records))
+    outcome = []
+    client.uploads.send_message(thread_id, text, context, ids,
+                                lambda result, error: outcome.append((result, error)))
+    qtbot.waitUntil(lambda: bool(outcome), timeout=WAIT_MS)
+    [(message_id, error)] = outcome
+    assert not error
+    return message_id
+
+
+def test_restored_draft_with_file_sends_after_restart(qtbot, tmp_path):
+    from composer_app.core.document.store import DraftStore
+    from composer_app.server.embedded import start_embedded
+    from composer_app.ui.composer.drafts import DraftAutosave
+
+    server = start_embedded(tmp_path / "server")
+    drafts = DraftStore(tmp_path / "drafts")
+    try:
+        first = _Client(qtbot, tmp_path, server)
+        thread_id, error = first.call(qtbot, "create_thread", "t")
+        assert not error
+        autosave = DraftAutosave(first.w, drafts, thread_id)
+        path = tmp_path / "report.pdf"
+        path.write_bytes(b"%PDF-1.4 quarterly figures")
+        first.w.insertPlainText("see ")
+        [record] = drop_files(first.w, path)
+        wait_state(qtbot, first.w, record.attachment_id, "uploaded")
+        autosave.close_draft()  # the app quits: the draft is saved
+        first.stop()
+        path.unlink()  # only the copy in app data is left
+
+        second = _Client(qtbot, tmp_path, server)  # a fresh start of the whole client
+        DraftAutosave(second.w, drafts, thread_id)
+        assert record.context_id in second.w.draft.records
+        qtbot.waitUntil(lambda: second.uploads.status(record.attachment_id) is not None,
+                        timeout=WAIT_MS)  # read back from the client store
+        assert second.uploads.status(record.attachment_id).state == "uploaded"
+        message_id = _send_like_the_window(qtbot, second, thread_id)
+        states = []
+        second.bridge.outbox_item_changed.connect(
+            lambda _t, m, s: states.append(s) if m == message_id else None)
+        qtbot.waitUntil(lambda: "sent" in states or "unsent" in states, timeout=WAIT_MS)
+        items, _ = second.call(qtbot, "outbox_items")
+        assert states[-1] == "sent", (states, items)
+        rows, _ = second.call(qtbot, "messages", thread_id)
+        [row] = [r for r in rows if r.message_id == message_id]
+        [attachment] = row.attachments
+        assert attachment["name"] == "report.pdf" and attachment["attachmentId"].startswith("att_")
+        second.stop()
+    finally:
+        server.stop()
+
+
+def test_stash_keeps_file_uploads(qtbot, w, tmp_path, env):
+    path = tmp_path / "report.pdf"
+    path.write_bytes(b"%PDF-1.4 stash me")
+    w.insertPlainText("keep ")
+    [record] = drop_files(w, path)
+    wait_state(qtbot, w, record.attachment_id, "uploaded")
+    w.toggle_stash()  # Ctrl+S
+    assert chip_ids(w) == [] and record.context_id not in w.draft.records
+    assert w.uploads.status(record.attachment_id).state == "uploaded"
+    w.toggle_stash()  # Ctrl+S in the empty composer restores it
+    assert chip_ids(w) == [record.context_id]
+    assert w.draft.records[record.context_id].attachment_id == record.attachment_id
+    assert w.looks.look("file", record.context_id, record.label).state == "resolved"
+    rows, _ = env.call(qtbot, "uploads")
+    assert [r.state for r in rows if r.local_id == record.attachment_id] == ["uploaded"]
