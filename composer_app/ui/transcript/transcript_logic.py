@@ -89,6 +89,15 @@ class TranscriptMessage:
     _segments: list[Segment] | None = None
     attachments: Any = None
     _loose: dict[str, RecordBase] | None = None
+    local_state: str | None = None
+    local_error: str = ""
+
+    @property
+    def delivery(self) -> tuple[str, str] | None:
+        """``(state, text)`` under a user bubble that has not reached the server: ``queued``
+        (sending, or waiting behind an earlier message) or ``failed`` with its reason; ``None``
+        for a message the server has."""
+        return delivery_status(self.local_state, self.local_error)
 
     def touch(self) -> None:
         """Forget derived values after a change."""
@@ -266,7 +275,24 @@ def message_from_wire(obj: Mapping[str, Any] | Any) -> TranscriptMessage:
         str(get("createdAt") or ""),
         str(get("threadId") or ""),
         attachments=get("attachments"),
+        local_state=str(get("localState")) if get("localState") else None,
+        local_error=str(get("localError") or ""),
     )
+
+
+def delivery_status(local_state: str | None, error: str) -> tuple[str, str] | None:
+    """The status line of a local echo: ``("queued", "Sending…")``, ``("queued", "Waiting for
+    an earlier message…")`` or ``("failed", "Not sent: <reason>")``; ``None`` once sent."""
+    if not local_state:
+        return None
+    if local_state == "unsent":
+        reason = " ".join(error.split()) or "the server did not accept it"
+        return "failed", f"Not sent: {reason}"
+    if error:
+        return "queued", f"Waiting to retry: {' '.join(error.split())}"
+    if local_state == "blocked":
+        return "queued", "Waiting for an earlier message…"
+    return "queued", "Sending…"
 
 
 def message_to_wire(message: TranscriptMessage) -> dict[str, Any]:

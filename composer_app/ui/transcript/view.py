@@ -72,6 +72,7 @@ class TranscriptView(QListView):
     sources_requested = Signal(str)  # message id
     message_copied = Signal(str)  # message id
     link_activated = Signal(str)
+    unsent_action = Signal(str, str)  # message id, retry / edit / delete
 
     def __init__(
         self, parent: QWidget | None = None, *, registry: PresentationRegistry | None = None
@@ -281,7 +282,7 @@ class TranscriptView(QListView):
         rect = self.visualRect(index)
         layout = self.layout_for(message)
         for name, _text, area in action_rects(message, layout, rect, self.fontMetrics()):
-            if area.adjusted(-4, 0, 4, 0).contains(pos):
+            if name != "status" and area.adjusted(-4, 0, 4, 0).contains(pos):
                 return index.row(), "action", name, -1
         local = QPointF(pos.x() - rect.left() - layout.x, pos.y() - rect.top() - layout.y)
         doc_layout = layout.doc.documentLayout()
@@ -310,6 +311,8 @@ class TranscriptView(QListView):
             self.copy_message(message.message_id)
         elif what == "action" and value == "sources":
             self.sources_requested.emit(message.message_id)
+        elif what == "action" and value in ("retry", "edit", "delete"):
+            self.unsent_action.emit(message.message_id, value)
         elif what == "cite":
             self.set_active_source(message.message_id, value)
             self.citation_activated.emit(message.message_id, value)

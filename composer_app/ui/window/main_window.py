@@ -148,6 +148,8 @@ class MainWindow(QMainWindow):
         # connection
         conn.unsent_changed.connect(self._on_unsent_changed)
         conn.edit_ready.connect(self._on_edit_ready)
+        feed.edit_ready.connect(self._on_edit_ready)
+        b.outbox_item_changed.connect(lambda thread, _m, _s: feed.thread_changed(thread))
         # Sources
         feed.sources_visibility_changed.connect(acts.set_sources_checked)
         acts.sources_action.toggled.connect(feed.set_sources_visible)

@@ -95,8 +95,9 @@ def next_pane(visible: Sequence[bool], current: int, step: int = 1) -> int:
     return -1
 
 
-def message_wire(row: MessageRow) -> dict[str, Any]:
-    """A cached message as the transcript's wire dict (camelCase keys)."""
+def message_wire(row: MessageRow, error: str = "") -> dict[str, Any]:
+    """A cached message as the transcript's wire dict (camelCase keys); a local echo also
+    carries ``localState`` and its outbox ``error`` as ``localError``."""
     wire: dict[str, Any] = {
         "messageId": row.message_id,
         "threadId": row.thread_id,
@@ -113,7 +114,16 @@ def message_wire(row: MessageRow) -> dict[str, Any]:
         wire["metadata"] = row.metadata
     if row.attachments:
         wire["attachments"] = list(row.attachments)
+    if row.local_state:
+        wire["localState"] = row.local_state
+        if error:
+            wire["localError"] = error
     return wire
+
+
+def outbox_errors(rows: Iterable[OutboxRow]) -> dict[str, str]:
+    """The last error of every queued message that has one, by message id."""
+    return {r.message_id: r.last_error for r in rows if r.message_id and r.last_error}
 
 
 @dataclass(frozen=True)
@@ -124,9 +134,13 @@ class RefreshPlan:
     upserts: tuple[MessageRow, ...]
 
 
-def plan_refresh(shown: Mapping[str, MessageRow], rows: Sequence[MessageRow]) -> RefreshPlan:
-    """Compare what the transcript shows with the cache's current rows."""
+def plan_refresh(shown: Mapping[str, MessageRow], rows: Sequence[MessageRow],
+                 changed: Iterable[str] = ()) -> RefreshPlan:
+    """Compare what the transcript shows with the cache's current rows (``changed``: ids
+    whose delivery error changed, re-added even when their row did not)."""
     current = {r.message_id for r in rows}
     if any(message_id not in current for message_id in shown):
         return RefreshPlan(True, tuple(rows))
-    return RefreshPlan(False, tuple(r for r in rows if shown.get(r.message_id) != r))
+    again = set(changed)
+    return RefreshPlan(False, tuple(r for r in rows
+                                    if shown.get(r.message_id) != r or r.message_id in again))

@@ -349,3 +349,64 @@ def test_thread_assistant_menu_shows_and_changes_the_threads_provider(
     window.window_actions.assistant_actions["openai"].trigger()
     assert _assistant(window)["OpenAI-compatible"]
     assert window.windowTitle() == "New thread — Composer"  # the title was kept
+
+
+def _file_record(attachment_id: str) -> Any:
+    from composer_app.core.contracts.records import decode_record
+
+    return decode_record({"version": 1, "contextId": f"file_{attachment_id}", "kind": "file",
+                          "label": "notes.txt", "attachmentId": attachment_id,
+                          "name": "notes.txt", "mimeType": "text/plain", "sizeBytes": 4})
+
+
+def _bubble_line(window: MainWindow, message_id: str) -> list[tuple[str, str]]:
+    from composer_app.ui.transcript.view_actions import action_rects
+
+    view = window.transcript
+    row = view.transcript_model().transcript.row_of(message_id)
+    if row < 0:
+        return []
+    message = view.messages[row]
+    rect = view.visualRect(view.model().index(row, 0))
+    return [(name, text) for name, text, _ in
+            action_rects(message, view.layout_for(message), rect, view.fontMetrics())]
+
+
+def test_failed_send_shows_reason_and_retry_on_its_bubble(backend: _Backend,
+                                                            qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    engine = backend.started.bridge.engine
+    message_id = engine.send_message(
+        thread, "see [notes.txt](t3-context://v1/file/file_att_missing)",
+        [_file_record("att_missing")]).result(WAIT_MS / 1000)
+    qtbot.waitUntil(lambda: ("retry", "Retry") in _bubble_line(window, message_id),
+                    timeout=WAIT_MS)
+    line = dict(_bubble_line(window, message_id))
+    assert line["status"].startswith("Not sent: ")
+    assert len(line["status"]) > len("Not sent: ")  # the reason the outbox recorded
+    assert {"retry", "edit", "delete"} <= line.keys()
+    # the bubble's Delete removes the message from the transcript and the queue
+    window.transcript.unsent_action.emit(message_id, "delete")
+    qtbot.waitUntil(lambda: window.transcript.transcript_model().transcript.row_of(message_id)
+                    < 0, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not window.status.unsent.isVisible(), timeout=WAIT_MS)
+
+
+def test_queued_send_shows_a_clock_on_its_bubble(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
+                    timeout=WAIT_MS)
+    stop_embedded_server(backend.server)
+    backend.started.bridge.engine.disconnect()
+    qtbot.waitUntil(lambda: window.status.retry.isVisible(), timeout=WAIT_MS)
+    window.editor.insertPlainText("waits for the server")
+    window.window_actions.send_action.trigger()
+    messages = window.transcript.transcript_model().transcript.messages
+    qtbot.waitUntil(lambda: bool(messages) and messages[-1].delivery is not None,
+                    timeout=WAIT_MS)
+    message_id = messages[-1].message_id
+    qtbot.waitUntil(lambda: bool(_bubble_line(window, message_id)), timeout=WAIT_MS)
+    assert [name for name, _ in _bubble_line(window, message_id)] == ["status"]
+    assert messages[-1].delivery is not None and messages[-1].delivery[0] == "queued"
+    backend.server = _Stopped()
