@@ -21,7 +21,12 @@ from composer_app.sync.store import OutboxRow
 from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.sync_bridge import SyncBridge
 from composer_app.ui.window import main_window_logic as logic
-from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog, outbox_line
+from composer_app.ui.window.status_bar import (
+    AppStatusBar,
+    UnsentDialog,
+    outbox_html,
+    outbox_line,
+)
 
 __all__ = ["MESSAGE_MS", "ConnectionStatus"]
 
@@ -112,8 +117,9 @@ class ConnectionStatus(QObject):
         for row in self._outbox:
             if row.message_id:
                 text = str(row.payload.get("message", {}).get("text", ""))
-                line = outbox_line(row, self._title_of(row.thread_id), text)
-                lines.append((row.message_id, row.state, line))
+                title = self._title_of(row.thread_id)
+                lines.append((row.message_id, row.state, outbox_line(row, title, text),
+                              outbox_html(row, title, text)))
         self.dialog.set_items(lines)
 
     def _on_edited(self, edited: EditedMessage | None, error: str) -> None:

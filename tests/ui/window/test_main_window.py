@@ -386,6 +386,13 @@ def test_failed_send_shows_reason_and_retry_on_its_bubble(backend: _Backend,
     assert line["status"].startswith("Not sent: ")
     assert len(line["status"]) > len("Not sent: ")  # the reason the outbox recorded
     assert {"retry", "edit", "delete"} <= line.keys()
+    # the Unsent messages dialog shows the chip's label and the same reason
+    qtbot.waitUntil(lambda: window.status.unsent.isVisible(), timeout=WAIT_MS)
+    window.status.unsent.click()
+    shown = window.unsent_dialog.items.item(0).text()
+    assert "see notes.txt" in shown and "t3-context" not in shown
+    assert line["status"].removeprefix("Not sent: ") in shown
+    window.unsent_dialog.close()
     # the bubble's Delete removes the message from the transcript and the queue
     window.transcript.unsent_action.emit(message_id, "delete")
     qtbot.waitUntil(lambda: window.transcript.transcript_model().transcript.row_of(message_id)
