@@ -33,6 +33,7 @@ from composer_app.ui.settings.settings_logic import (
     choose_connection,
     load_settings,
 )
+from composer_app.ui.sign_in import ask_token
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
@@ -169,15 +170,6 @@ def report_ready(window: MainWindow, path: Path) -> QTimer:
     timer.timeout.connect(check)
     timer.start()
     return timer
-
-
-def ask_token(url: str) -> str | None:
-    """Prompt for a sign-in token (None when cancelled)."""
-    from PySide6.QtWidgets import QInputDialog, QLineEdit
-
-    token, ok = QInputDialog.getText(None, "Sign in to Composer",
-                                     f"Token for {url}:", QLineEdit.EchoMode.Password)
-    return token.strip() if ok and token.strip() else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,7 +5,9 @@ Invariants: the connection text and the unsent count always reflect the last sta
 snapshot the engine reported (the outbox is re-read whenever an item changes or the socket
 connects); the keyring banner shows only for a remote server whose token has no safe place to
 live; Retry / Delete go to the engine, Edit hands the removed item back through ``edit_ready``;
-the controller reads the connection state only from the bridge (its snapshot, then its signal) and
+*Sign in again* (shown while the server refuses the token) asks for a token, keeps it in the token
+store and hands it to the engine, which reconnects without a restart; the controller reads the
+connection state only from the bridge (its snapshot, then its signal) and
 talks to the engine only through ``EngineCalls`` (never blocking).
 """
 
@@ -19,6 +21,7 @@ from composer_app.sync.outbox import EditedMessage
 from composer_app.sync.secrets import REMEMBER_ACTION, TokenStore
 from composer_app.sync.store import OutboxRow
 from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.sign_in import ask_token
 from composer_app.ui.sync_bridge import SyncBridge
 from composer_app.ui.window import main_window_logic as logic
 from composer_app.ui.window.status_bar import (
@@ -42,7 +45,8 @@ class ConnectionStatus(QObject):
 
     def __init__(self, bar: AppStatusBar, dialog: UnsentDialog, bridge: SyncBridge,
                  calls: EngineCalls, tokens: TokenStore, *, embedded: bool,
-                 title_of: Callable[[str], str], parent: QObject | None = None) -> None:
+                 title_of: Callable[[str], str], server_url: str = "",
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.bar = bar
         self.dialog = dialog
@@ -51,6 +55,8 @@ class ConnectionStatus(QObject):
         self._embedded = embedded
         self._calls = calls
         self._title_of = title_of
+        self._server_url = server_url
+        self.ask_token: Callable[[str], str | None] = ask_token
         self._state = (bridge.connection_state[0], 0)
         self._outbox: list[OutboxRow] = []
         self._connect_signals()
@@ -65,6 +71,7 @@ class ConnectionStatus(QObject):
         self.bar.retry_now_requested.connect(self.retry_now)
         self.bar.unsent_requested.connect(self.open_unsent)
         self.bar.remember_requested.connect(self._on_bar_remember_requested)
+        self.bar.sign_in_requested.connect(self.sign_in_again)
         self.dialog.retry_requested.connect(self._on_dialog_retry_requested)
         self.dialog.edit_requested.connect(self._on_dialog_edit_requested)
         self.dialog.delete_requested.connect(self._on_dialog_delete_requested)
@@ -89,7 +96,8 @@ class ConnectionStatus(QObject):
             logic.connection_text(state, next_try, embedded=self._embedded,
                                   syncing=summary.sending),
             logic.can_retry_now(state),
-            logic.connection_tone(state, syncing=summary.sending))
+            logic.connection_tone(state, syncing=summary.sending),
+            logic.can_sign_in_again(state))
         self.bar.set_unsent(logic.unsent_text(summary))
         self.unsent_changed.emit(summary.unsent)
 
@@ -105,6 +113,17 @@ class ConnectionStatus(QObject):
     def retry_now(self) -> None:
         """*Retry now*: wake the socket backoff and the queues."""
         self._calls.retry_now()
+
+    def sign_in_again(self) -> None:
+        """*Sign in again*: ask for a token, keep it, and reconnect with it (no restart)."""
+        token = self.ask_token(self._server_url or "this server")
+        if not token:
+            return
+        if self._server_url and not self._embedded:
+            self._tokens.set(self._server_url, token)
+            self.update_banner()
+        self._calls.set_token(token)
+        self.show_message("Signing in with the new token…")
 
     def open_unsent(self) -> None:
         """Show the queued messages."""

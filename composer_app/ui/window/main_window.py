@@ -96,7 +96,8 @@ class MainWindow(QMainWindow):
         self.connection = ConnectionStatus(self.status, self.unsent_dialog, self.bridge,
                                            self.engine_calls, session.tokens,
                                            embedded=session.embedded,
-                                           title_of=self.navigator.thread_title, parent=self)
+                                           title_of=self.navigator.thread_title,
+                                           server_url=session.server_url, parent=self)
         self.window_actions = WindowActions(self)
         self.window_actions.build_menus(self.menuBar())
         self.pane_focus = PaneFocus(self._panes, self)

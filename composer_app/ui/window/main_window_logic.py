@@ -4,8 +4,9 @@ refresh plan and the message → wire conversion (the thread decisions are in
 
 Invariants: every function is pure; the status text names exactly one of the states the user can
 see (``Embedded server``, ``Connected``, ``Syncing…``, ``Connecting…``, ``Reconnecting…``,
-``Offline``, ``Connection error``); ``plan_refresh`` never asks to re-add a message whose row is
-unchanged and asks for a full reload only when a row disappeared.
+``Offline``, ``The server did not accept the token``, ``Connection error``); ``plan_refresh``
+never asks to re-add a message whose row and delivery error are unchanged and asks for a full
+reload only when a row disappeared.
 """
 
 from __future__ import annotations
@@ -15,6 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from composer_app.sync.store import MessageRow, OutboxRow
+
+REJECTED_TOKEN_TEXT = "The server did not accept the token"
+
+
+def can_sign_in_again(state: str) -> bool:
+    """Whether *Sign in again* applies (the server refused the token)."""
+    return state == "unauthorized"
 
 
 def connection_text(state: str, next_try: int, *, embedded: bool, syncing: bool) -> str:
@@ -29,6 +37,8 @@ def connection_text(state: str, next_try: int, *, embedded: bool, syncing: bool)
         return f"Reconnecting (next try in {next_try} s)" if next_try > 0 else "Reconnecting…"
     if state == "offline":
         return "Offline"
+    if state == "unauthorized":
+        return REJECTED_TOKEN_TEXT
     if state == "error":
         return "Connection error"
     return state.capitalize() if state else "Connecting…"
@@ -39,7 +49,7 @@ def connection_tone(state: str, *, syncing: bool) -> str:
     (connecting, reconnecting or syncing), ``down`` (offline) or ``error``."""
     if state == "connected":
         return "busy" if syncing else "ok"
-    if state in ("offline", "error"):
+    if state in ("offline", "error", "unauthorized"):
         return "down" if state == "offline" else "error"
     return "busy"
 

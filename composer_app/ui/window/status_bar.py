@@ -2,10 +2,10 @@
 
 Invariants: the bar shows what it is told — the connection text, the unsent count (a button that
 opens the queued items; hidden when nothing waits), *Retry now* only while the socket waits for a
-retry, and the keyring fallback banner with its opt-in action only while the banner applies. The
-dialog lists queued messages (chips as labels, each with the reason it was not sent) and turns
-Retry / Edit / Delete into signals; it never calls the
-engine itself.
+retry, *Sign in again* only while the server refuses the token, and the keyring fallback banner
+with its opt-in action only while the banner applies. The dialog lists queued messages (chips as
+labels, each with the reason it was not sent) and turns Retry / Edit / Delete into signals; it
+never calls the engine itself.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ class AppStatusBar(QStatusBar):
     retry_now_requested = Signal()
     unsent_requested = Signal()
     remember_requested = Signal()
+    sign_in_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -72,6 +73,11 @@ class AppStatusBar(QStatusBar):
         self.retry = QToolButton(self)
         self.retry.setText("Retry now")
         self.retry.setAutoRaise(True)
+        self.sign_in = QToolButton(self)
+        self.sign_in.setObjectName("signInAgainButton")
+        self.sign_in.setText("Sign in again")
+        self.sign_in.setToolTip("Type a new token for this server")
+        self.sign_in.setAutoRaise(True)
         self.unsent = QToolButton(self)
         self.unsent.setObjectName("unsentButton")
         self.unsent.setAutoRaise(True)
@@ -80,21 +86,26 @@ class AppStatusBar(QStatusBar):
         self.addWidget(self.remember)
         self.addPermanentWidget(self.unsent)
         self.addPermanentWidget(self.retry)
+        self.addPermanentWidget(self.sign_in)
         self.addPermanentWidget(self.dot)
         self.addPermanentWidget(self.connection)
         self.set_banner(None)
         self.set_unsent("")
         self.retry.hide()
+        self.sign_in.hide()
         self._connect_signals()
 
     def _connect_signals(self) -> None:
         self.retry.clicked.connect(self.retry_now_requested)
         self.unsent.clicked.connect(self.unsent_requested)
         self.remember.clicked.connect(self.remember_requested)
+        self.sign_in.clicked.connect(self.sign_in_requested)
 
-    def set_connection(self, text: str, retry: bool, tone: str = "busy") -> None:
-        """The connection text, *Retry now* when it applies, and the dot's colour
-        (``ok``/``busy``/``down``/``error``, see ``connection_tone``)."""
+    def set_connection(self, text: str, retry: bool, tone: str = "busy",
+                       sign_in: bool = False) -> None:
+        """The connection text, *Retry now* and *Sign in again* when they apply, and the dot's
+        colour (``ok``/``busy``/``down``/``error``, see ``connection_tone``)."""
+        self.sign_in.setVisible(sign_in)
         self.connection.setText(text)
         self.connection.setToolTip(text)
         self.retry.setVisible(retry)

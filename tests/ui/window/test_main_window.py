@@ -417,3 +417,32 @@ def test_queued_send_shows_a_clock_on_its_bubble(backend: _Backend, qtbot: QtBot
     assert [name for name, _ in _bubble_line(window, message_id)] == ["status"]
     assert messages[-1].delivery is not None and messages[-1].delivery[0] == "queued"
     backend.server = _Stopped()
+
+
+def test_rejected_token_says_so_and_offers_sign_in(backend: _Backend, qtbot: QtBot,
+                                                    tmp_path: Path) -> None:
+    from keyring.backends import fail
+
+    url = backend.server.url
+    started = connect_backend(backend.paths, Connection(False, url), "not-the-token")
+    tokens = TokenStore(tmp_path / "config", backend=fail.Keyring())
+    tokens.set(url, "not-the-token")
+    window = MainWindow(Session(started.bridge, backend.paths, backend.settings, tokens, False,
+                                url))
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: window.status.connection.text()
+                        == "The server did not accept the token", timeout=WAIT_MS)
+        assert window.status.sign_in.isVisible() and window.status.tone == "error"
+        assert not window.status.retry.isVisible()
+        asked: list[str] = []
+        window.connection.ask_token = lambda where: asked.append(where) or backend.server.token
+        window.status.sign_in.click()
+        assert asked == [url]
+        qtbot.waitUntil(lambda: window.status.connection.text() == "Connected", timeout=WAIT_MS)
+        assert not window.status.sign_in.isVisible()
+        assert tokens.get(url) == backend.server.token  # kept for the next start
+    finally:
+        window.close()
+        started.bridge.stop()
