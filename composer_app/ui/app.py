@@ -3,7 +3,8 @@
 Invariants: with nothing configured the embedded server starts (loopback, random port, generated
 token, the local provider) and a first thread is ready; ``--server URL`` (or a remote server in
 the settings) connects there with ``--token``, the keyring's token or one typed at a prompt (kept
-in the keyring, or in memory with a visible banner when there is none); the application id is
+in the keyring, or in memory with a visible banner when there is none); cancelling that prompt
+offers the embedded server instead of quitting; the application id is
 ``APP_ID`` for the desktop entry; on every exit (window closed, Ctrl+Q, SIGTERM/SIGINT/SIGHUP) the
 window saves and hands over its pending sends, then the sync engine stops, then the embedded server,
 then the app's clipboard data is released;
@@ -29,11 +30,12 @@ from composer_app.ui.application import create_application, quit_now, shut_down
 from composer_app.ui.backend import EarlyServer, LocalServer, connect_backend, stop_embedded_server
 from composer_app.ui.settings.settings_logic import (
     AppPaths,
+    Connection,
     app_paths,
     choose_connection,
     load_settings,
 )
-from composer_app.ui.sign_in import ask_token
+from composer_app.ui.sign_in import ask_token, offer_embedded
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
@@ -198,6 +200,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_theme(app, settings.theme)
     tokens = TokenStore(paths.config_dir)
     server: LocalServer | None = None
+    token = ""
+    if early is None:
+        typed = connection.token or tokens.get(connection.url) or ask_token(connection.url)
+        if typed:
+            token = typed
+            if connection.token or not tokens.get(connection.url):
+                tokens.set(connection.url, token)
+        elif offer_embedded(connection.url):  # cancelled: this computer's own server instead
+            connection = Connection(True)
+            early = EarlyServer(paths, settings)
+        else:
+            print(f"composer-app: no token for {connection.url}", file=sys.stderr)
+            return 1
     if early is not None:
         try:
             server = early.wait()
@@ -205,14 +220,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"composer-app: the embedded server did not start: {exc}", file=sys.stderr)
             return 1
         token = server.token
-    else:
-        typed = connection.token or tokens.get(connection.url) or ask_token(connection.url)
-        if not typed:
-            print(f"composer-app: no token for {connection.url}", file=sys.stderr)
-            return 1
-        token = typed
-        if connection.token or not tokens.get(connection.url):
-            tokens.set(connection.url, token)
     try:
         started = connect_backend(paths, connection, token, server)
     except Exception as exc:
