@@ -244,11 +244,12 @@ class MainWindow(QMainWindow):
     # -- dialogs ---------------------------------------------------------------------------------
     def open_settings(self) -> None:
         from composer_app.ui.settings.dialog import SettingsDialog, apply_settings_result
+        from composer_app.ui.settings.settings_logic import connected_text
 
-        tokens = self.session.tokens
-        dialog = SettingsDialog(self.session.settings, self,
-                                keyring_available=tokens.uses_keyring,
-                                token_notice=tokens.notice)
+        tokens, session = self.session.tokens, self.session
+        dialog = SettingsDialog(session.settings, self, keyring_available=tokens.uses_keyring,
+                                token_notice=tokens.notice, connected=connected_text(
+                                    session.embedded, session.server_url, session.settings))
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             message = apply_settings_result(self.session, dialog.result_value())
             if message:

@@ -446,3 +446,73 @@ def test_rejected_token_says_so_and_offers_sign_in(backend: _Backend, qtbot: QtB
     finally:
         window.close()
         started.bridge.stop()
+
+
+def test_settings_show_the_connected_server(backend: _Backend, qtbot: QtBot,
+                                            tmp_path: Path) -> None:
+    from keyring.backends import fail
+    from PySide6.QtCore import QTimer
+
+    from composer_app.ui.settings.dialog import SettingsDialog
+    from composer_app.ui.settings.settings_logic import load_settings, save_settings
+
+    url = backend.started.url
+    save_settings(backend.paths.settings_file, backend.settings)  # the saved default: embedded
+    tokens = TokenStore(tmp_path / "config", backend=fail.Keyring())
+    tokens.set(url, backend.server.token)
+    # a session given --server: the saved default stays embedded
+    window = MainWindow(Session(backend.started.bridge, backend.paths, backend.settings, tokens,
+                                False, url))
+    qtbot.addWidget(window)
+    backend.windows.append(window)
+    window.show()
+    seen: list[str] = []
+
+    def inspect_and_save() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, SettingsDialog)
+        seen.append(dialog.connected.text())
+        seen.append("embedded" if dialog.embedded.isChecked() else "remote")
+        dialog.token.setText("ignored")  # a token for no chosen remote server is not used
+        dialog.buttons.accepted.emit()
+
+    QTimer.singleShot(0, inspect_and_save)
+    window.open_settings()
+    assert seen[0].startswith(f"Connected now: {url} (for this session only")
+    assert seen[1] == "embedded"
+    assert load_settings(backend.paths.settings_file).server_mode == "embedded"
+    assert window.status.currentMessage() == "Settings saved."
+
+
+def test_a_token_saved_in_settings_is_used_at_once(backend: _Backend, qtbot: QtBot,
+                                                   tmp_path: Path) -> None:
+    from keyring.backends import fail
+    from PySide6.QtCore import QTimer
+
+    from composer_app.ui.settings.dialog import SettingsDialog
+    from composer_app.ui.settings.settings_logic import AppSettings
+
+    url = backend.server.url
+    started = connect_backend(backend.paths, Connection(False, url), "not-the-token")
+    settings = AppSettings(server_mode="remote", server_url=url)
+    tokens = TokenStore(tmp_path / "config", backend=fail.Keyring())
+    window = MainWindow(Session(started.bridge, backend.paths, settings, tokens, False, url))
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: window.status.sign_in.isVisible(), timeout=WAIT_MS)
+
+        def type_token() -> None:
+            dialog = QApplication.activeModalWidget()
+            assert isinstance(dialog, SettingsDialog)
+            assert dialog.connected.text() == f"Connected now: {url}."
+            dialog.token.setText(backend.server.token)
+            dialog.buttons.accepted.emit()
+
+        QTimer.singleShot(0, type_token)
+        window.open_settings()
+        assert window.status.currentMessage() == "Settings saved. The new token is in use."
+        qtbot.waitUntil(lambda: window.status.connection.text() == "Connected", timeout=WAIT_MS)
+    finally:
+        window.close()
+        started.bridge.stop()
