@@ -3,7 +3,8 @@ sync engine.
 
 Invariants: the connection text and the unsent count always reflect the last state and outbox
 snapshot the engine reported (the outbox is re-read whenever an item changes or the socket
-connects); the keyring banner shows only for a remote server whose token has no safe place to
+connects); an engine error (``Cannot save messages``, ``Connection problem``) stays in the bar until the
+connection is back; the keyring banner shows only for a remote server whose token has no safe place to
 live; Retry / Delete go to the engine, Edit hands the removed item back through ``edit_ready``;
 *Sign in again* (shown while the server refuses the token) asks for a token, keeps it in the token
 store and hands it to the engine, which reconnects without a restart; the controller reads the
@@ -59,6 +60,7 @@ class ConnectionStatus(QObject):
         self.ask_token: Callable[[str], str | None] = ask_token
         self._state = (bridge.connection_state[0], 0)
         self._outbox: list[OutboxRow] = []
+        self._sticky_error = False
         self._connect_signals()
         self.update_banner()
         self._render()
@@ -153,6 +155,9 @@ class ConnectionStatus(QObject):
         self._state = (state, next_try)
         self._render()
         if state == "connected":
+            if self._sticky_error:
+                self._sticky_error = False
+                self.bar.clearMessage()
             self.connected.emit()
             self.refresh_outbox()
 
@@ -161,8 +166,13 @@ class ConnectionStatus(QObject):
         self.refresh_outbox()
 
     @Slot(str, str, str)
-    def _on_bridge_toast_requested(self, _level: str, title: str, body: str) -> None:
-        self.show_message(f"{title} {body}".strip(), 10000)
+    def _on_bridge_toast_requested(self, level: str, title: str, body: str) -> None:
+        text = f"{title}: {body}" if title and body else title or body
+        if level == "error":  # stays until the connection is back (or another message)
+            self._sticky_error = True
+            self.show_message(text, 0)
+        else:
+            self.show_message(text, 10000)
 
     def _on_bar_remember_requested(self) -> None:
         self._tokens.remember_on_device()
