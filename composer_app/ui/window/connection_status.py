@@ -3,12 +3,12 @@ sync engine.
 
 Invariants: the connection text and the unsent count always reflect the last state and outbox
 snapshot the engine reported (the outbox is re-read whenever an item changes or the socket
-connects); an engine error (``Cannot save messages``, ``Connection problem``) stays in the bar until the
-connection is back; the keyring banner shows only for a remote server whose token has no safe place to
-live; Retry / Delete go to the engine, Edit hands the removed item back through ``edit_ready``;
-*Sign in again* (shown while the server refuses the token) asks for a token, keeps it in the token
-store and hands it to the engine, which reconnects without a restart; the controller reads the
-connection state only from the bridge (its snapshot, then its signal) and
+connects); an engine error (``Cannot save messages``, ``Connection problem``) stays in the bar
+until the connection is back; the keyring banner shows only for a remote server whose token has
+no safe place to live; Retry / Delete go to the engine, Edit hands the removed item back through
+``edit_ready``; *Sign in again* (shown while the server refuses the token) asks for a token, keeps
+it in the token store and hands it to the engine, which reconnects without a restart; the
+controller reads the connection state only from the bridge (its snapshot, then its signal) and
 talks to the engine only through ``EngineCalls`` (never blocking).
 """
 
