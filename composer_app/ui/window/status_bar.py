@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from composer_app.sync.store import OutboxRow
-from composer_app.ui.transcript.transcript_logic import split_segments
+from composer_app.ui.transcript.transcript_logic import reason_text, split_segments
 
 _STATE_TEXT = {
     "sending": "Sending",
@@ -159,21 +159,25 @@ def outbox_line(row: OutboxRow, title: str, text: str) -> str:
     preview = "".join(part for part, _ in _preview_runs(text))
     state = _STATE_TEXT.get(row.state, row.state)
     line = f"{title} — {state}: {preview}" if preview else f"{title} — {state}"
-    return f"{line}\n{' '.join(row.last_error.split())}" if row.last_error else line
+    return f"{line}\n{_sentence(reason_text(row.last_error))}" if row.last_error else line
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def outbox_html(row: OutboxRow, title: str, text: str) -> str:
-    """The same line as ``outbox_line`` in rich text: chips as rounded labels, the reason in
-    red under it."""
+    """The same line as ``outbox_line`` in rich text: chips as labels (class ``chip``), the
+    reason under it (class ``reason``, red unless selected)."""
     chips = "".join(
-        f'<span style="background-color:{CHIP_BACKGROUND};">&nbsp;{html.escape(part)}&nbsp;</span>'
+        f'<span class="chip">&nbsp;{html.escape(part)}&nbsp;</span>'
         if chip else html.escape(part) for part, chip in _preview_runs(text))
     state = html.escape(_STATE_TEXT.get(row.state, row.state))
     body = f"<b>{html.escape(title)}</b> — {state}: {chips}" if chips else \
         f"<b>{html.escape(title)}</b> — {state}"
     if row.last_error:
-        reason = html.escape(" ".join(row.last_error.split()))
-        body += f'<br><span style="color:{TONE_COLOURS["error"]};">{reason}</span>'
+        reason = html.escape(_sentence(reason_text(row.last_error)))
+        body += f'<br><span class="reason">{reason}</span>'
     return body
 
 
@@ -184,6 +188,11 @@ class RichItemDelegate(QStyledItemDelegate):
     def _document(self, option: QStyleOptionViewItem, index: Index) -> QTextDocument:
         doc = QTextDocument()
         doc.setDefaultFont(option.font)
+        if option.state & QStyle.StateFlag.State_Selected:  # readable on the selection colour
+            doc.setDefaultStyleSheet(".chip { background-color: rgba(255,255,255,60); }")
+        else:
+            doc.setDefaultStyleSheet(f".chip {{ background-color: {CHIP_BACKGROUND}; }} "
+                                     f".reason {{ color: {TONE_COLOURS['error']}; }}")
         doc.setHtml(str(index.data(RICH_ROLE) or html.escape(str(index.data()))))
         doc.setTextWidth(max(80, option.rect.width() - 8))
         return doc

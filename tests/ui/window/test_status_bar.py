@@ -27,7 +27,7 @@ def test_unsent_line_shows_chips_as_labels_and_the_reason() -> None:
                     last_error="notes.txt is no longer on the server.")
     text = "read [notes.txt](t3-context://v1/file/file_a1) please"
     line = outbox_line(row, "Budget", text)
-    assert line == "Budget — Not sent: read notes.txt please\nnotes.txt is no longer on the server."
+    assert line == "Budget — Not sent: read notes.txt please\nNotes.txt is no longer on the server."
     assert "t3-context" not in line
     rich = outbox_html(row, "Budget", text)
     assert "t3-context" not in rich and "&nbsp;notes.txt&nbsp;</span>" in rich
