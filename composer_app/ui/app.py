@@ -4,7 +4,9 @@ Invariants: with nothing configured the embedded server starts (loopback, random
 token, the local provider) and a first thread is ready; ``--server URL`` (or a remote server in
 the settings) connects there with ``--token``, the keyring's token or one typed at a prompt (kept
 in the keyring, or in memory with a visible banner when there is none); cancelling that prompt
-offers the embedded server instead of quitting; the application id is
+offers the embedded server instead of quitting; a new server or assistant saved in Settings is
+used by reconnecting in the same process (window, engine and embedded server are shut down in
+order and started again), never by asking for a restart when the user agrees; the application id is
 ``APP_ID`` for the desktop entry; on every exit (window closed, Ctrl+Q, SIGTERM/SIGINT/SIGHUP) the
 window saves and hands over its pending sends, then the sync engine stops, then the embedded server,
 then the app's clipboard data is released;
@@ -27,9 +29,16 @@ from typing import TYPE_CHECKING
 
 from composer_app import __version__
 from composer_app.ui.application import create_application, quit_now, shut_down
-from composer_app.ui.backend import EarlyServer, LocalServer, connect_backend, stop_embedded_server
+from composer_app.ui.backend import (
+    EarlyServer,
+    LocalServer,
+    Started,
+    connect_backend,
+    stop_embedded_server,
+)
 from composer_app.ui.settings.settings_logic import (
     AppPaths,
+    AppSettings,
     Connection,
     app_paths,
     choose_connection,
@@ -40,6 +49,7 @@ from composer_app.ui.sign_in import ask_token, offer_embedded
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
 
+    from composer_app.sync.secrets import TokenStore
     from composer_app.ui.window.main_window import MainWindow
 
 __all__ = [
@@ -50,6 +60,7 @@ __all__ = [
     "folders_text",
     "main",
     "report_ready",
+    "start_backend",
 ]
 
 _log = logging.getLogger(__name__)
@@ -199,6 +210,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     reporter.install()
     apply_theme(app, settings.theme)
     tokens = TokenStore(paths.config_dir)
+    code = 0
+    while True:
+        started = start_backend(paths, settings, connection, early, tokens)
+        if isinstance(started, int):
+            return started
+        window: MainWindow | None = None
+        signals = QuitSignals(quit_now)
+        try:
+            session = Session(started.bridge, paths, settings, tokens, started.embedded,
+                              started.url)
+            window = MainWindow(session)
+            window.show()
+            if ready_file := os.environ.get(READY_FILE_ENV):
+                report_ready(window, Path(ready_file))
+            code = int(app.exec())
+        finally:
+            signals.close()
+            shut_down(window, started)
+        if window is None or not window.reopen_requested:
+            break
+        # new server or assistant chosen in Settings: reconnect in this process, no restart
+        settings = window.session.settings
+        connection = choose_connection(settings, None, None)
+        early = EarlyServer(paths, settings) if connection.embedded else None
+    reporter.uninstall()
+    return code
+
+
+def start_backend(paths: AppPaths, settings: AppSettings, connection: Connection,
+                  early: EarlyServer | None, tokens: TokenStore) -> Started | int:
+    """The running backend for ``connection`` (a token from the connection, the token store or
+    the prompt; a cancelled prompt offers the embedded server), or the exit code after saying on
+    stderr why there is none."""
     server: LocalServer | None = None
     token = ""
     if early is None:
@@ -221,26 +265,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         token = server.token
     try:
-        started = connect_backend(paths, connection, token, server)
+        return connect_backend(paths, connection, token, server)
     except Exception as exc:
         if server is not None:
             stop_embedded_server(server)
         print(f"composer-app: the sync client did not start: {exc}", file=sys.stderr)
         return 1
-    window: MainWindow | None = None
-    signals = QuitSignals(quit_now)
-    try:
-        session = Session(started.bridge, paths, settings, tokens, started.embedded, started.url)
-        window = MainWindow(session)
-        window.show()
-        if ready_file := os.environ.get(READY_FILE_ENV):
-            report_ready(window, Path(ready_file))
-        code = int(app.exec())
-    finally:
-        signals.close()
-        shut_down(window, started)
-        reporter.uninstall()
-    return code
 
 
 if __name__ == "__main__":

@@ -516,3 +516,28 @@ def test_a_token_saved_in_settings_is_used_at_once(backend: _Backend, qtbot: QtB
     finally:
         window.close()
         started.bridge.stop()
+
+
+def test_a_new_assistant_in_settings_offers_to_reconnect_now(backend: _Backend,
+                                                              qtbot: QtBot) -> None:
+    from PySide6.QtCore import QTimer
+
+    from composer_app.ui.settings.dialog import SettingsDialog
+
+    window = backend.window(qtbot)
+    asked: list[list[str]] = []
+    window.ask_reopen = lambda reasons: asked.append(reasons) or False  # type: ignore[method-assign]
+
+    def choose_openai() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, SettingsDialog)
+        assert dialog.connected.text() == "Connected now: the embedded server on this computer."
+        dialog.openai.setChecked(True)
+        dialog.model.setText("llama3.1")
+        dialog.buttons.accepted.emit()
+
+    QTimer.singleShot(0, choose_openai)
+    window.open_settings()
+    assert asked == [["the assistant"]] and not window.reopen_requested
+    assert window.status.currentMessage() == (
+        "Settings saved. Restart Composer to use the new assistant.")
