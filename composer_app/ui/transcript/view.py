@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -443,6 +444,10 @@ class TranscriptView(QListView):
         menu.addAction("Copy message", lambda: self.copy_message(message.message_id))
         if message.sources_action():
             menu.addAction("Sources", lambda: self.sources_requested.emit(message.message_id))
+        if message.delivery is not None and message.delivery[0] == "failed":
+            menu.addSeparator()
+            for name, label in (("retry", "Retry"), ("edit", "Edit"), ("delete", "Delete")):
+                menu.addAction(label, partial(self.unsent_action.emit, message.message_id, name))
         menu.addSeparator()
         menu.addAction("Export thread as Markdown…", lambda: self.export_thread("markdown"))
         menu.addAction("Export thread as HTML…", lambda: self.export_thread("html"))
