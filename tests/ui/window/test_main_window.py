@@ -541,3 +541,18 @@ def test_a_new_assistant_in_settings_offers_to_reconnect_now(backend: _Backend,
     assert asked == [["the assistant"]] and not window.reopen_requested
     assert window.status.currentMessage() == (
         "Settings saved. Restart Composer to use the new assistant.")
+
+
+def test_edit_on_a_failed_bubble_brings_the_message_back_to_the_composer(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    text = "see [notes.txt](t3-context://v1/file/file_att_missing)"
+    message_id = backend.started.bridge.engine.send_message(
+        window.current_thread, text, [_file_record("att_missing")]).result(WAIT_MS / 1000)
+    qtbot.waitUntil(lambda: ("edit", "Edit") in _bubble_line(window, message_id),
+                    timeout=WAIT_MS)
+    window.transcript.unsent_action.emit(message_id, "edit")
+    qtbot.waitUntil(lambda: window.editor.markdown().startswith("see [notes.txt]("),
+                    timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.transcript.transcript_model().transcript.row_of(message_id)
+                    < 0, timeout=WAIT_MS)
