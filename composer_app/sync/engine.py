@@ -31,7 +31,7 @@ from composer_app.core.contracts.wire import (
     check_provider_name,
     format_timestamp,
 )
-from composer_app.core.errors import ContractError, TransportError
+from composer_app.core.errors import AuthError, ContractError, TransportError
 from composer_app.core.storable_text import check_storable_text, check_storable_value
 from composer_app.sync import assets, shares, source_downloads, workspace
 from composer_app.sync.backoff import Clock
@@ -339,6 +339,19 @@ class SyncEngine:
             self._uploader.wake()
         self._submit(go())
 
+    def set_token(self, token: str) -> concurrent.futures.Future[None]:
+        """Use ``token`` from now on, without a restart: requests carry it at once and the socket
+        reconnects with it (a socket waiting after a refused token tries again right away)."""
+        async def go() -> None:
+            self._token = token
+            self._http.set_token(token)
+            self._subscription.set_token(token)
+            await self._subscription.drop()
+            self._subscription.wake()
+            self._outbox.wake()
+            self._uploader.wake()
+        return self._submit(go())
+
     def disconnect(self) -> concurrent.futures.Future[None]:
         """Drop the socket now (it reconnects with backoff); for diagnostics and tests."""
         return self._submit(self._subscription.drop())
@@ -479,6 +492,8 @@ class SyncEngine:
     # engine-side plumbing -------------------------------------------------------------------
     async def _fetch_environment(self) -> Environment:
         reply = await self._http.get("/api/environment")
+        if reply.status in (401, 403):
+            raise AuthError("the server refused the token")
         if not reply.ok:
             raise TransportError(f"GET /api/environment: HTTP {reply.status}")
         try:

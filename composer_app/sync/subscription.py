@@ -5,7 +5,8 @@ shell and every cached thread with its stored cursor (``afterSequence``; ``null`
 server replays the gap or sends a snapshot and nothing is missed; duplicates are dropped by the
 replica's per-stream cursor. Reconnects back off 1 s doubling to 64 s with jitter, forever; after 7
 failures the state is ``offline``; ``wake()`` (*Retry now*) cuts a wait short. A refused token
-(``401``) puts the state to ``error`` and waits for ``wake()``.
+(``401``/``403``) puts the state to ``unauthorized`` and waits for ``wake()`` (``set_token`` then
+reconnects with the new token).
 
 The loop never ends on its own: every failure (network, protocol, a local write that fails
 because the client disk is full, anything unexpected) ends only the current connection, is logged
@@ -50,6 +51,7 @@ CONNECTED = "connected"
 RECONNECTING = "reconnecting"
 OFFLINE = "offline"
 ERROR = "error"
+UNAUTHORIZED = "unauthorized"
 PING_INTERVAL_SECONDS = 20.0
 OPEN_TIMEOUT_SECONDS = 10.0
 MAX_FRAME_DEPTH = 64
@@ -88,6 +90,10 @@ class Subscription:
         """*Retry now*: end the current backoff wait."""
         self._wake.set()
 
+    def set_token(self, token: str) -> None:
+        """Sign the next connection with ``token`` (the current one is dropped by the caller)."""
+        self._token = token
+
     async def drop(self) -> None:
         """Close the current socket (the loop reconnects)."""
         if self._ws is not None:
@@ -115,7 +121,7 @@ class Subscription:
             self._on_disconnected()
             self._wake.clear()
             if failed_auth:
-                self._on_state(ERROR, 0)
+                self._on_state(UNAUTHORIZED, 0)
                 await self._wake.wait()
                 continue
             delay = self._backoff.next_delay()

@@ -61,6 +61,10 @@ class HttpTransport:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._client = httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=timeout)
 
+    def set_token(self, token: str) -> None:
+        """Send ``token`` as the bearer token from the next request on."""
+        self._client.headers["Authorization"] = f"Bearer {token}"
+
     async def aclose(self) -> None:
         """Close the connection pool."""
         await self._client.aclose()

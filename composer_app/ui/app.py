@@ -3,7 +3,10 @@
 Invariants: with nothing configured the embedded server starts (loopback, random port, generated
 token, the local provider) and a first thread is ready; ``--server URL`` (or a remote server in
 the settings) connects there with ``--token``, the keyring's token or one typed at a prompt (kept
-in the keyring, or in memory with a visible banner when there is none); the application id is
+in the keyring, or in memory with a visible banner when there is none); cancelling that prompt
+offers the embedded server instead of quitting; a new server or assistant saved in Settings is
+used by reconnecting in the same process (window, engine and embedded server are shut down in
+order and started again), never by asking for a restart when the user agrees; the application id is
 ``APP_ID`` for the desktop entry; on every exit (window closed, Ctrl+Q, SIGTERM/SIGINT/SIGHUP) the
 window saves and hands over its pending sends, then the sync engine stops, then the embedded server,
 then the app's clipboard data is released;
@@ -26,17 +29,27 @@ from typing import TYPE_CHECKING
 
 from composer_app import __version__
 from composer_app.ui.application import create_application, quit_now, shut_down
-from composer_app.ui.backend import EarlyServer, LocalServer, connect_backend, stop_embedded_server
+from composer_app.ui.backend import (
+    EarlyServer,
+    LocalServer,
+    Started,
+    connect_backend,
+    stop_embedded_server,
+)
 from composer_app.ui.settings.settings_logic import (
     AppPaths,
+    AppSettings,
+    Connection,
     app_paths,
     choose_connection,
     load_settings,
 )
+from composer_app.ui.sign_in import ask_token, offer_embedded
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
 
+    from composer_app.sync.secrets import TokenStore
     from composer_app.ui.window.main_window import MainWindow
 
 __all__ = [
@@ -47,6 +60,7 @@ __all__ = [
     "folders_text",
     "main",
     "report_ready",
+    "start_backend",
 ]
 
 _log = logging.getLogger(__name__)
@@ -171,15 +185,6 @@ def report_ready(window: MainWindow, path: Path) -> QTimer:
     return timer
 
 
-def ask_token(url: str) -> str | None:
-    """Prompt for a sign-in token (None when cancelled)."""
-    from PySide6.QtWidgets import QInputDialog, QLineEdit
-
-    token, ok = QInputDialog.getText(None, "Sign in to Composer",
-                                     f"Token for {url}:", QLineEdit.EchoMode.Password)
-    return token.strip() if ok and token.strip() else None
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``composer-app`` console entry point."""
     args = build_parser().parse_args(list(argv) if argv is not None else None)
@@ -205,7 +210,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     reporter.install()
     apply_theme(app, settings.theme)
     tokens = TokenStore(paths.config_dir)
+    code = 0
+    while True:
+        started = start_backend(paths, settings, connection, early, tokens)
+        if isinstance(started, int):
+            return started
+        window: MainWindow | None = None
+        signals = QuitSignals(quit_now)
+        try:
+            session = Session(started.bridge, paths, settings, tokens, started.embedded,
+                              started.url)
+            window = MainWindow(session)
+            window.show()
+            if ready_file := os.environ.get(READY_FILE_ENV):
+                report_ready(window, Path(ready_file))
+            code = int(app.exec())
+        finally:
+            signals.close()
+            shut_down(window, started)
+        if window is None or not window.reopen_requested:
+            break
+        # new server or assistant chosen in Settings: reconnect in this process, no restart
+        settings = window.session.settings
+        connection = choose_connection(settings, None, None)
+        early = EarlyServer(paths, settings) if connection.embedded else None
+    reporter.uninstall()
+    return code
+
+
+def start_backend(paths: AppPaths, settings: AppSettings, connection: Connection,
+                  early: EarlyServer | None, tokens: TokenStore) -> Started | int:
+    """The running backend for ``connection`` (a token from the connection, the token store or
+    the prompt; a cancelled prompt offers the embedded server), or the exit code after saying on
+    stderr why there is none."""
     server: LocalServer | None = None
+    token = ""
+    if early is None:
+        typed = connection.token or tokens.get(connection.url) or ask_token(connection.url)
+        if typed:
+            token = typed
+            if connection.token or not tokens.get(connection.url):
+                tokens.set(connection.url, token)
+        elif offer_embedded(connection.url):  # cancelled: this computer's own server instead
+            connection = Connection(True)
+            early = EarlyServer(paths, settings)
+        else:
+            print(f"composer-app: no token for {connection.url}", file=sys.stderr)
+            return 1
     if early is not None:
         try:
             server = early.wait()
@@ -213,35 +264,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"composer-app: the embedded server did not start: {exc}", file=sys.stderr)
             return 1
         token = server.token
-    else:
-        typed = connection.token or tokens.get(connection.url) or ask_token(connection.url)
-        if not typed:
-            print(f"composer-app: no token for {connection.url}", file=sys.stderr)
-            return 1
-        token = typed
-        if connection.token or not tokens.get(connection.url):
-            tokens.set(connection.url, token)
     try:
-        started = connect_backend(paths, connection, token, server)
+        return connect_backend(paths, connection, token, server)
     except Exception as exc:
         if server is not None:
             stop_embedded_server(server)
         print(f"composer-app: the sync client did not start: {exc}", file=sys.stderr)
         return 1
-    window: MainWindow | None = None
-    signals = QuitSignals(quit_now)
-    try:
-        session = Session(started.bridge, paths, settings, tokens, started.embedded, started.url)
-        window = MainWindow(session)
-        window.show()
-        if ready_file := os.environ.get(READY_FILE_ENV):
-            report_ready(window, Path(ready_file))
-        code = int(app.exec())
-    finally:
-        signals.close()
-        shut_down(window, started)
-        reporter.uninstall()
-    return code
 
 
 if __name__ == "__main__":

@@ -89,6 +89,10 @@ class EngineCalls(QObject):
         """Take an unsent message back out of the outbox (text and context for the composer)."""
         return self._submit(lambda e: e.edit(message_id), then)
 
+    def set_token(self, token: str) -> int:
+        """``SyncEngine.set_token``: sign in again without a restart."""
+        return self._submit(lambda e: e.set_token(token), None)
+
     def retry_now(self) -> None:
         """*Retry now*: wake the socket's backoff and the queues."""
         if self._closed:

@@ -55,13 +55,21 @@ def test_reconnect_backoff_reports_reconnecting_then_offline(tmp_path: Path,
     assert all(c // 2 <= wait <= c for (_, wait), c in zip(seen, caps, strict=True))
 
 
-def test_a_refused_token_shows_error_until_retried(server: LoopbackServer,
-                                                   make_engine: Any) -> None:
+def test_a_refused_token_shows_unauthorized_until_retried(server: LoopbackServer,
+                                                          make_engine: Any) -> None:
     engine, rec = make_engine(server.base_url, "not-a-token")
-    rec.wait(lambda: rec.saw("state", "error", 0))
-    assert engine.connection_state == ("error", 0)
+    rec.wait(lambda: rec.saw("state", "unauthorized", 0))
+    assert engine.connection_state == ("unauthorized", 0)
     engine.retry_now()
-    rec.wait(lambda: [c for c in rec.calls if c == ("state", "error", 0)][1:])
+    rec.wait(lambda: [c for c in rec.calls if c == ("state", "unauthorized", 0)][1:])
+
+
+def test_a_new_token_reconnects_without_a_restart(server: LoopbackServer,
+                                                  make_engine: Any) -> None:
+    engine, rec = make_engine(server.base_url, "not-a-token")
+    rec.wait(lambda: rec.saw("state", "unauthorized", 0))
+    engine.set_token(server.token()).result(10)
+    rec.wait(lambda: engine.connection_state[0] == "connected")
 
 
 def test_unreadable_server_frames_are_skipped_and_the_stream_stays_up(

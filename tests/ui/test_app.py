@@ -36,11 +36,84 @@ def test_version_through_python_dash_m() -> None:
 def test_remote_server_without_token_fails_with_a_reason(tmp_path: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     code = ("import sys\nimport composer_app.ui.app as a\na.ask_token = lambda url: None\n"
+            "a.offer_embedded = lambda url: False\n"
             "sys.exit(a.main(['--server', 'http://127.0.0.1:9', '--data-dir', sys.argv[1]]))")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 1
     assert "no token for http://127.0.0.1:9" in out.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="offscreen Qt on POSIX")
+def test_cancelled_sign_in_offers_the_embedded_server(tmp_path: Path) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    code = (
+        "import sys\n"
+        "import composer_app.ui.app as a\n"
+        "import composer_app.ui.window.main_window as mw\n"
+        "from PySide6.QtCore import QTimer\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "offered = []\n"
+        "a.ask_token = lambda url: None\n"
+        "a.offer_embedded = lambda url: offered.append(url) or True\n"
+        "show = mw.MainWindow.show\n"
+        "def patched(self):\n"
+        "    show(self)\n"
+        "    def poll():\n"
+        "        if self.status.connection.text() == 'Embedded server':\n"
+        "            print('STATUS', offered, self.session.embedded, flush=True)\n"
+        "            QApplication.instance().quit()\n"
+        "        else:\n"
+        "            QTimer.singleShot(20, poll)\n"
+        "    poll()\n"
+        "mw.MainWindow.show = patched\n"
+        "sys.exit(a.main(['--server', 'http://127.0.0.1:9', '--data-dir', sys.argv[1]]))\n")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=90)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "STATUS ['http://127.0.0.1:9'] True"
+
+
+def test_a_new_server_in_settings_applies_without_a_restart(tmp_path: Path) -> None:
+    from composer_app.server.embedded import start_embedded
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    code = (
+        "import sys\n"
+        "import composer_app.ui.window.main_window as mw\n"
+        "from PySide6.QtCore import QTimer\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from composer_app.ui.settings.settings_logic import AppSettings, save_settings\n"
+        "url, token = sys.argv[1], sys.argv[2]\n"
+        "show = mw.MainWindow.show\n"
+        "def patched(self):\n"
+        "    show(self)\n"
+        "    def poll():\n"
+        "        text = self.status.connection.text()\n"
+        "        if text == 'Embedded server':\n"
+        "            print('FIRST', self.session.embedded, flush=True)\n"
+        "            settings = AppSettings(server_mode='remote', server_url=url)\n"
+        "            save_settings(self.session.paths.settings_file, settings)\n"
+        "            self.session.settings = settings\n"
+        "            self.session.tokens.set(url, token)\n"
+        "            self.request_reopen()\n"
+        "        elif text == 'Connected':\n"
+        "            print('SECOND', self.session.embedded, self.session.server_url == url,\n"
+        "                  flush=True)\n"
+        "            QApplication.instance().quit()\n"
+        "        else:\n"
+        "            QTimer.singleShot(20, poll)\n"
+        "    poll()\n"
+        "mw.MainWindow.show = patched\n"
+        "from composer_app.ui.app import main\n"
+        "sys.exit(main(sys.argv[3:]))\n")
+    with start_embedded(tmp_path / "server") as server:
+        out = subprocess.run(
+            [sys.executable, "-c", code, server.url, server.token,
+             "--data-dir", str(tmp_path / "client")],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=90)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["FIRST", "True", "SECOND", "False", "True"]
 
 
 def test_server_argument_connects_to_a_remote_server(tmp_path: Path) -> None:

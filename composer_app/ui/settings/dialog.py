@@ -37,7 +37,7 @@ from composer_app.ui.settings.settings_logic import (
     THEMES,
     AppSettings,
     normalize_url,
-    restart_needed,
+    restart_reasons,
     save_settings,
     theme_colors,
     validate,
@@ -103,7 +103,8 @@ class SettingsDialog(QDialog):
     """The three groups: Server, Assistant, Appearance."""
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None, *,
-                 keyring_available: bool = True, token_notice: str | None = None) -> None:
+                 keyring_available: bool = True, token_notice: str | None = None,
+                 connected: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.setMinimumWidth(520)
@@ -111,6 +112,13 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         self._keyring_ok = keyring_available
         layout.addWidget(self._server_group(settings, keyring_available, token_notice))
+        self.connected = QLabel(connected, self.server_box)
+        self.connected.setObjectName("connectedServer")
+        self.connected.setWordWrap(True)
+        self.connected.setVisible(bool(connected))
+        box_layout = self.server_box.layout()
+        if isinstance(box_layout, QVBoxLayout):
+            box_layout.insertWidget(0, self.connected)
         layout.addWidget(self._provider_group(settings, keyring_available))
         layout.addWidget(self._appearance_group(settings))
         self.problems = QLabel(self)
@@ -128,6 +136,7 @@ class SettingsDialog(QDialog):
     # -- groups ---------------------------------------------------------------------------------
     def _server_group(self, s: AppSettings, keyring_ok: bool, notice: str | None) -> QGroupBox:
         box = QGroupBox("Server", self)
+        self.server_box = box
         self.embedded = QRadioButton("Embedded server on this computer (works offline)", box)
         self.remote = QRadioButton("Remote server", box)
         self.server_group = QButtonGroup(box)
@@ -253,9 +262,10 @@ class SettingsDialog(QDialog):
 
 def apply_settings_result(session: Session, result: SettingsResult) -> str:
     """Save what the settings dialog returned into ``session`` and the settings file; the status
-    message to show (may be empty). A new token goes to the token store, a new API key to the
-    system keyring (only when there is one); the theme applies at once, a new server or assistant
-    after a restart."""
+    message to show (may be empty). A new token goes to the token store and, when it is for the
+    server this window is connected to, to the sync engine at once (it reconnects with it); a new
+    API key goes to the system keyring (only when there is one); the theme applies at once; a new
+    server or assistant after a restart, and the message names which."""
     import keyring
 
     from composer_app.server.providers.registry import keyring_user
@@ -264,8 +274,14 @@ def apply_settings_result(session: Session, result: SettingsResult) -> str:
     after = result.settings
     save_settings(session.paths.settings_file, after)
     session.settings = after
+    in_use = False
     if result.server_token and after.server_mode == "remote" and after.server_url:
         session.tokens.set(after.server_url, result.server_token)
+        if not session.embedded and normalize_url(after.server_url) == normalize_url(
+                session.server_url):
+            token = result.server_token
+            session.bridge.submit(lambda engine: engine.set_token(token))
+            in_use = True
     if result.api_key and session.tokens.uses_keyring:
         try:
             keyring.set_password(APP_ID, keyring_user(after.openai_base_url), result.api_key)
@@ -274,6 +290,9 @@ def apply_settings_result(session: Session, result: SettingsResult) -> str:
     app = QApplication.instance()
     if isinstance(app, QApplication):
         apply_theme(app, after.theme)
-    if restart_needed(before, after):
-        return "Settings saved. Restart Composer to use the new server or assistant."
-    return "Settings saved."
+    message = "Settings saved." + (" The new token is in use." if in_use else "")
+    reasons = restart_reasons(before, after)
+    if reasons:
+        names = " and ".join(reason.removeprefix("the ") for reason in reasons)
+        message += f" Restart Composer to use the new {names}."
+    return message

@@ -179,6 +179,30 @@ def choose_connection(settings: AppSettings, server_arg: str | None,
     return Connection(True)
 
 
+def connected_text(embedded: bool, url: str, settings: AppSettings) -> str:
+    """What the Settings dialog says this window is connected to; a server given for this run
+    only (``--server`` or a cancelled sign-in) is named as such, so the saved choice below it is
+    never mistaken for it."""
+    if embedded:
+        if settings.server_mode == "remote":
+            return ("Connected now: the embedded server on this computer (for this session only; "
+                    "the choice below is what Composer starts with).")
+        return "Connected now: the embedded server on this computer."
+    saved = normalize_url(settings.server_url) == normalize_url(url)
+    if settings.server_mode == "remote" and saved:
+        return f"Connected now: {url}."
+    return (f"Connected now: {url} (for this session only; the choice below is what Composer "
+            "starts with).")
+
+
+def restart_reasons(before: AppSettings, after: AppSettings) -> list[str]:
+    """What a change applies to only after a restart: ``the server`` and/or ``the assistant``."""
+    server = ("server_mode", "server_url")
+    assistant = ("provider", "knowledge_dir", "openai_base_url", "openai_model")
+    return [name for name, keys in (("the server", server), ("the assistant", assistant))
+            if any(getattr(before, key) != getattr(after, key) for key in keys)]
+
+
 def restart_needed(before: AppSettings, after: AppSettings) -> bool:
     """True when a change only takes effect after a restart (server or provider)."""
     keep = ("theme",)

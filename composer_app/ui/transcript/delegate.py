@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
+    QPointF,
     QRect,
     QRectF,
     QSize,
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 
 from composer_app.ui.transcript.render import BUBBLE_PAD, MARGIN_Y, RowLayout, is_dark
 from composer_app.ui.transcript.transcript_logic import TranscriptMessage
-from composer_app.ui.transcript.view_actions import action_rects
+from composer_app.ui.transcript.view_actions import STATUS_ICON_W, action_rects
 
 if TYPE_CHECKING:
     from composer_app.ui.transcript.view import TranscriptView
@@ -37,6 +38,7 @@ RELAYOUT_DELAY_MS = 120
 SCROLL_PAUSE_S = 0.2
 PREFETCH_ROWS = 12
 PREFETCH_SLICE_S = 0.006
+FAILED_COLOUR = "#dc2626"
 
 
 def _around(first: int, last: int, count: int, extra: int) -> list[int]:
@@ -127,15 +129,45 @@ class TranscriptDelegate(QStyledItemDelegate):
         muted = self.view.palette().color(QPalette.ColorRole.PlaceholderText)
         hover = self.view.hovered_action()
         for name, text, area in rects:
+            if name == "status":
+                self._paint_delivery(painter, area, text, message, muted)
+                continue
             if hover == (message.message_id, name):
                 painter.setPen(Qt.PenStyle.NoPen)
                 painter.setBrush(self.view.palette().color(QPalette.ColorRole.AlternateBase))
                 painter.drawRoundedRect(area.adjusted(-4, 0, 4, 0), 5, 5)
             painter.setPen(
-                muted if name != "sources" else self.view.palette().color(QPalette.ColorRole.Link)
+                muted if name == "copy" else self.view.palette().color(QPalette.ColorRole.Link)
             )
             painter.drawText(area, int(Qt.AlignmentFlag.AlignVCenter), text)
         painter.restore()
+
+    def _paint_delivery(self, painter: QPainter, area: QRect, text: str,
+                        message: TranscriptMessage, muted: QColor) -> None:
+        """A clock (queued) or a red exclamation mark (failed) and the delivery text."""
+        failed = message.delivery is not None and message.delivery[0] == "failed"
+        colour = QColor(FAILED_COLOUR) if failed else muted
+        size = min(area.height() - 4, 13)
+        icon = QRectF(area.left() + 1, area.center().y() - size / 2 + 0.5, size, size)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if failed:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(colour)
+            painter.drawEllipse(icon)
+            painter.setPen(QPen(QColor("white"), 1.6))
+            cx = icon.center().x()
+            painter.drawLine(QPointF(cx, icon.top() + 3), QPointF(cx, icon.bottom() - 5.5))
+            painter.drawPoint(QPointF(cx, icon.bottom() - 3))
+        else:
+            painter.setPen(QPen(colour, 1.3))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(icon.adjusted(0.5, 0.5, -0.5, -0.5))
+            centre = icon.center()
+            painter.drawLine(centre, QPointF(centre.x(), icon.top() + 3))
+            painter.drawLine(centre, QPointF(icon.right() - 3.5, centre.y()))
+        painter.setPen(colour)
+        painter.drawText(area.adjusted(STATUS_ICON_W, 0, 0, 0), int(Qt.AlignmentFlag.AlignVCenter),
+                         text)
 
     def schedule_relayout(self) -> None:
         """Replace estimated heights: right away when idle, once scrolling pauses otherwise (one

@@ -115,6 +115,8 @@ def row_items(view: TranscriptView, row: int) -> list[FocusItem]:
         shifted = area.translated(rect.left() + layout.x, rect.top() + layout.y)
         items.append(FocusItem(row, what, value, shifted.toAlignedRect()))
     for name, _text, bar in action_rects(message, layout, rect, view.fontMetrics()):
+        if name == "status":
+            continue
         items.append(FocusItem(row, "action", name, bar.adjusted(-4, 0, 4, 0)))
     return items
 

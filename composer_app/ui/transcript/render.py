@@ -142,7 +142,7 @@ class RowRenderer:
     def _chrome(self, message: TranscriptMessage) -> int:
         extra = 2 * MARGIN_Y
         if message.role == "user":
-            return extra + 2 * BUBBLE_PAD
+            return extra + 2 * BUBBLE_PAD + (ACTIONS_H if message.delivery else 0)
         return extra + (ACTIONS_H if not message.streaming else 4)
 
     # -- layouts ---------------------------------------------------------------------------------

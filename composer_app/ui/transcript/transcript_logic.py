@@ -89,6 +89,15 @@ class TranscriptMessage:
     _segments: list[Segment] | None = None
     attachments: Any = None
     _loose: dict[str, RecordBase] | None = None
+    local_state: str | None = None
+    local_error: str = ""
+
+    @property
+    def delivery(self) -> tuple[str, str] | None:
+        """``(state, text)`` under a user bubble that has not reached the server: ``queued``
+        (sending, or waiting behind an earlier message) or ``failed`` with its reason; ``None``
+        for a message the server has."""
+        return delivery_status(self.local_state, self.local_error)
 
     def touch(self) -> None:
         """Forget derived values after a change."""
@@ -266,7 +275,42 @@ def message_from_wire(obj: Mapping[str, Any] | Any) -> TranscriptMessage:
         str(get("createdAt") or ""),
         str(get("threadId") or ""),
         attachments=get("attachments"),
+        local_state=str(get("localState")) if get("localState") else None,
+        local_error=str(get("localError") or ""),
     )
+
+
+ERROR_REASONS = {
+    "unknown_attachment": "an attached file is no longer on the server",
+    "too_large": "the message or a file is too large for the server",
+    "unauthorized": "the server did not accept the token",
+    "forbidden": "the server did not accept the token",
+    "unknown_thread": "its thread is no longer on the server",
+    "invalid_command": "the server could not read it",
+    "rate_limited": "the server asked to slow down",
+}
+
+
+def reason_text(error: str | None) -> str:
+    """Why a message was not sent, in words: a bare error code the server answered with (alone
+    or after ``HTTP 422``) becomes a sentence, anything else is kept with its whitespace folded."""
+    folded = " ".join((error or "").split())
+    code = folded.rsplit(" ", 1)[-1] if folded.startswith("HTTP ") else folded
+    return ERROR_REASONS.get(code, folded)
+
+
+def delivery_status(local_state: str | None, error: str) -> tuple[str, str] | None:
+    """The status line of a local echo: ``("queued", "Sending…")``, ``("queued", "Waiting for
+    an earlier message…")`` or ``("failed", "Not sent: <reason>")``; ``None`` once sent."""
+    if not local_state:
+        return None
+    if local_state == "unsent":
+        return "failed", f"Not sent: {reason_text(error) or 'the server did not accept it'}"
+    if error:
+        return "queued", f"Waiting to retry: {reason_text(error)}"
+    if local_state == "blocked":
+        return "queued", "Waiting for an earlier message…"
+    return "queued", "Sending…"
 
 
 def message_to_wire(message: TranscriptMessage) -> dict[str, Any]:

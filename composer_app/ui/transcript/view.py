@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,7 @@ class TranscriptView(QListView):
     sources_requested = Signal(str)  # message id
     message_copied = Signal(str)  # message id
     link_activated = Signal(str)
+    unsent_action = Signal(str, str)  # message id, retry / edit / delete
 
     def __init__(
         self, parent: QWidget | None = None, *, registry: PresentationRegistry | None = None
@@ -281,7 +283,7 @@ class TranscriptView(QListView):
         rect = self.visualRect(index)
         layout = self.layout_for(message)
         for name, _text, area in action_rects(message, layout, rect, self.fontMetrics()):
-            if area.adjusted(-4, 0, 4, 0).contains(pos):
+            if name != "status" and area.adjusted(-4, 0, 4, 0).contains(pos):
                 return index.row(), "action", name, -1
         local = QPointF(pos.x() - rect.left() - layout.x, pos.y() - rect.top() - layout.y)
         doc_layout = layout.doc.documentLayout()
@@ -310,6 +312,8 @@ class TranscriptView(QListView):
             self.copy_message(message.message_id)
         elif what == "action" and value == "sources":
             self.sources_requested.emit(message.message_id)
+        elif what == "action" and value in ("retry", "edit", "delete"):
+            self.unsent_action.emit(message.message_id, value)
         elif what == "cite":
             self.set_active_source(message.message_id, value)
             self.citation_activated.emit(message.message_id, value)
@@ -440,6 +444,10 @@ class TranscriptView(QListView):
         menu.addAction("Copy message", lambda: self.copy_message(message.message_id))
         if message.sources_action():
             menu.addAction("Sources", lambda: self.sources_requested.emit(message.message_id))
+        if message.delivery is not None and message.delivery[0] == "failed":
+            menu.addSeparator()
+            for name, label in (("retry", "Retry"), ("edit", "Edit"), ("delete", "Delete")):
+                menu.addAction(label, partial(self.unsent_action.emit, message.message_id, name))
         menu.addSeparator()
         menu.addAction("Export thread as Markdown…", lambda: self.export_thread("markdown"))
         menu.addAction("Export thread as HTML…", lambda: self.export_thread("html"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QPoint, QRect
+from PySide6.QtCore import QByteArray, QPoint, QRect, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QFontMetrics,
@@ -28,7 +28,7 @@ from composer_app.ui.transcript.copy_logic import (
     plain_selection,
 )
 from composer_app.ui.transcript.popovers import DetailsPopover, MediaViewer
-from composer_app.ui.transcript.render import ACTIONS_H, RowLayout, is_dark
+from composer_app.ui.transcript.render import ACTIONS_H, BUBBLE_PAD, MARGIN_X, RowLayout, is_dark
 from composer_app.ui.transcript.sources_logic import build_row
 from composer_app.ui.transcript.transcript_logic import TranscriptMessage, selected_source
 
@@ -37,11 +37,45 @@ if TYPE_CHECKING:
     from composer_app.ui.transcript.view import TranscriptView
 
 
+UNSENT_ACTIONS = (("retry", "Retry"), ("edit", "Edit"), ("delete", "Delete"))
+STATUS_ICON_W = 18
+
+
+def delivery_rects(
+    message: TranscriptMessage, layout: RowLayout, rect: QRect, metrics: QFontMetrics
+) -> list[tuple[str, str, QRect]]:
+    """The line under a user bubble that has not reached the server, right-aligned with the
+    bubble: ``status`` (its text area starts after the icon) then, once it failed, Retry / Edit /
+    Delete."""
+    delivery = message.delivery
+    if message.role != "user" or delivery is None:
+        return []
+    state, text = delivery
+    top = round(rect.top() + layout.y + layout.text_height + BUBBLE_PAD + 4)
+    height = ACTIONS_H - 6
+    right = round(rect.left() + layout.x + layout.width + BUBBLE_PAD)
+    actions = UNSENT_ACTIONS if state == "failed" else ()
+    widths = [metrics.horizontalAdvance(label) for _, label in actions]
+    room = right - rect.left() - MARGIN_X - sum(w + 14 for w in widths) - STATUS_ICON_W
+    shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(40, room))
+    status_w = STATUS_ICON_W + metrics.horizontalAdvance(shown)
+    x = right - status_w - sum(w + 14 for w in widths)
+    out = [("status", shown, QRect(x, top, status_w, height))]
+    x += status_w + 14
+    for (name, label), width in zip(actions, widths, strict=True):
+        out.append((name, label, QRect(x, top, width, height)))
+        x += width + 14
+    return out
+
+
 def action_rects(
     message: TranscriptMessage, layout: RowLayout, rect: QRect, metrics: QFontMetrics
 ) -> list[tuple[str, str, QRect]]:
-    """``(action, text, area)`` of the row's action bar (assistant messages, once complete)."""
-    if message.role != "assistant" or message.streaming:
+    """``(action, text, area)`` of the row's action bar (assistant messages, once complete; the
+    delivery line of an unsent user message, whose ``status`` entry is not clickable)."""
+    if message.role == "user":
+        return delivery_rects(message, layout, rect, metrics)
+    if message.streaming:
         return []
     top = round(rect.top() + layout.y + layout.text_height + 4)
     height = ACTIONS_H - 6
@@ -154,7 +188,9 @@ def item_text(view: TranscriptView, row: int, what: str, value: str) -> str:
     if what == "cite":
         return token_card(message, value, view.transcript_model().public)
     if what == "action":
-        return "Show the sources of this answer" if value == "sources" else "Copy message"
+        return {"sources": "Show the sources of this answer", "copy": "Copy message",
+                "retry": "Send this message again", "edit": "Take this message back into the "
+                "composer", "delete": "Delete this unsent message"}.get(value, "")
     if what == "link":
         host = link_host(value) if is_safe_link(value) else None
         return f"{host} — {value}" if host else ""

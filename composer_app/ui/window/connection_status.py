@@ -3,9 +3,12 @@ sync engine.
 
 Invariants: the connection text and the unsent count always reflect the last state and outbox
 snapshot the engine reported (the outbox is re-read whenever an item changes or the socket
-connects); the keyring banner shows only for a remote server whose token has no safe place to
-live; Retry / Delete go to the engine, Edit hands the removed item back through ``edit_ready``;
-the controller reads the connection state only from the bridge (its snapshot, then its signal) and
+connects); an engine error (``Cannot save messages``, ``Connection problem``) stays in the bar
+until the connection is back; the keyring banner shows only for a remote server whose token has
+no safe place to live; Retry / Delete go to the engine, Edit hands the removed item back through
+``edit_ready``; *Sign in again* (shown while the server refuses the token) asks for a token, keeps
+it in the token store and hands it to the engine, which reconnects without a restart; the
+controller reads the connection state only from the bridge (its snapshot, then its signal) and
 talks to the engine only through ``EngineCalls`` (never blocking).
 """
 
@@ -19,9 +22,15 @@ from composer_app.sync.outbox import EditedMessage
 from composer_app.sync.secrets import REMEMBER_ACTION, TokenStore
 from composer_app.sync.store import OutboxRow
 from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.sign_in import ask_token
 from composer_app.ui.sync_bridge import SyncBridge
 from composer_app.ui.window import main_window_logic as logic
-from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog, outbox_line
+from composer_app.ui.window.status_bar import (
+    AppStatusBar,
+    UnsentDialog,
+    outbox_html,
+    outbox_line,
+)
 
 __all__ = ["MESSAGE_MS", "ConnectionStatus"]
 
@@ -37,7 +46,8 @@ class ConnectionStatus(QObject):
 
     def __init__(self, bar: AppStatusBar, dialog: UnsentDialog, bridge: SyncBridge,
                  calls: EngineCalls, tokens: TokenStore, *, embedded: bool,
-                 title_of: Callable[[str], str], parent: QObject | None = None) -> None:
+                 title_of: Callable[[str], str], server_url: str = "",
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.bar = bar
         self.dialog = dialog
@@ -46,8 +56,11 @@ class ConnectionStatus(QObject):
         self._embedded = embedded
         self._calls = calls
         self._title_of = title_of
+        self._server_url = server_url
+        self.ask_token: Callable[[str], str | None] = ask_token
         self._state = (bridge.connection_state[0], 0)
         self._outbox: list[OutboxRow] = []
+        self._sticky_error = False
         self._connect_signals()
         self.update_banner()
         self._render()
@@ -60,6 +73,7 @@ class ConnectionStatus(QObject):
         self.bar.retry_now_requested.connect(self.retry_now)
         self.bar.unsent_requested.connect(self.open_unsent)
         self.bar.remember_requested.connect(self._on_bar_remember_requested)
+        self.bar.sign_in_requested.connect(self.sign_in_again)
         self.dialog.retry_requested.connect(self._on_dialog_retry_requested)
         self.dialog.edit_requested.connect(self._on_dialog_edit_requested)
         self.dialog.delete_requested.connect(self._on_dialog_delete_requested)
@@ -84,7 +98,8 @@ class ConnectionStatus(QObject):
             logic.connection_text(state, next_try, embedded=self._embedded,
                                   syncing=summary.sending),
             logic.can_retry_now(state),
-            logic.connection_tone(state, syncing=summary.sending))
+            logic.connection_tone(state, syncing=summary.sending),
+            logic.can_sign_in_again(state))
         self.bar.set_unsent(logic.unsent_text(summary))
         self.unsent_changed.emit(summary.unsent)
 
@@ -101,6 +116,17 @@ class ConnectionStatus(QObject):
         """*Retry now*: wake the socket backoff and the queues."""
         self._calls.retry_now()
 
+    def sign_in_again(self) -> None:
+        """*Sign in again*: ask for a token, keep it, and reconnect with it (no restart)."""
+        token = self.ask_token(self._server_url or "this server")
+        if not token:
+            return
+        if self._server_url and not self._embedded:
+            self._tokens.set(self._server_url, token)
+            self.update_banner()
+        self._calls.set_token(token)
+        self.show_message("Signing in with the new token…")
+
     def open_unsent(self) -> None:
         """Show the queued messages."""
         self._fill_dialog()
@@ -112,8 +138,9 @@ class ConnectionStatus(QObject):
         for row in self._outbox:
             if row.message_id:
                 text = str(row.payload.get("message", {}).get("text", ""))
-                line = outbox_line(row, self._title_of(row.thread_id), text)
-                lines.append((row.message_id, row.state, line))
+                title = self._title_of(row.thread_id)
+                lines.append((row.message_id, row.state, outbox_line(row, title, text),
+                              outbox_html(row, title, text)))
         self.dialog.set_items(lines)
 
     def _on_edited(self, edited: EditedMessage | None, error: str) -> None:
@@ -128,6 +155,9 @@ class ConnectionStatus(QObject):
         self._state = (state, next_try)
         self._render()
         if state == "connected":
+            if self._sticky_error:
+                self._sticky_error = False
+                self.bar.clearMessage()
             self.connected.emit()
             self.refresh_outbox()
 
@@ -136,8 +166,13 @@ class ConnectionStatus(QObject):
         self.refresh_outbox()
 
     @Slot(str, str, str)
-    def _on_bridge_toast_requested(self, _level: str, title: str, body: str) -> None:
-        self.show_message(f"{title} {body}".strip(), 10000)
+    def _on_bridge_toast_requested(self, level: str, title: str, body: str) -> None:
+        text = f"{title}: {body}" if title and body else title or body
+        if level == "error":  # stays until the connection is back (or another message)
+            self._sticky_error = True
+            self.show_message(text, 0)
+        else:
+            self.show_message(text, 10000)
 
     def _on_bar_remember_requested(self) -> None:
         self._tokens.remember_on_device()

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QSplitter, QWidget
 
 from composer_app.core.contracts.environment import Environment
 from composer_app.core.document.store import DraftStore
@@ -71,6 +71,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Composer")
         self.setObjectName("composerMainWindow")
         self._closed = False
+        self.reopen_requested = False
         # parts that hold state
         self.state = WindowState(session.paths.config_dir, self)
         self.engine_calls = EngineCalls(self.bridge, self)
@@ -96,7 +97,8 @@ class MainWindow(QMainWindow):
         self.connection = ConnectionStatus(self.status, self.unsent_dialog, self.bridge,
                                            self.engine_calls, session.tokens,
                                            embedded=session.embedded,
-                                           title_of=self.navigator.thread_title, parent=self)
+                                           title_of=self.navigator.thread_title,
+                                           server_url=session.server_url, parent=self)
         self.window_actions = WindowActions(self)
         self.window_actions.build_menus(self.menuBar())
         self.pane_focus = PaneFocus(self._panes, self)
@@ -148,6 +150,8 @@ class MainWindow(QMainWindow):
         # connection
         conn.unsent_changed.connect(self._on_unsent_changed)
         conn.edit_ready.connect(self._on_edit_ready)
+        feed.edit_ready.connect(self._on_edit_ready)
+        b.outbox_item_changed.connect(lambda thread, _m, _s: feed.thread_changed(thread))
         # Sources
         feed.sources_visibility_changed.connect(acts.set_sources_checked)
         acts.sources_action.toggled.connect(feed.set_sources_visible)
@@ -241,15 +245,36 @@ class MainWindow(QMainWindow):
     # -- dialogs ---------------------------------------------------------------------------------
     def open_settings(self) -> None:
         from composer_app.ui.settings.dialog import SettingsDialog, apply_settings_result
+        from composer_app.ui.settings.settings_logic import connected_text, restart_reasons
 
-        tokens = self.session.tokens
-        dialog = SettingsDialog(self.session.settings, self,
-                                keyring_available=tokens.uses_keyring,
-                                token_notice=tokens.notice)
+        tokens, session = self.session.tokens, self.session
+        dialog = SettingsDialog(session.settings, self, keyring_available=tokens.uses_keyring,
+                                token_notice=tokens.notice, connected=connected_text(
+                                    session.embedded, session.server_url, session.settings))
+        before = session.settings
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
-            message = apply_settings_result(self.session, dialog.result_value())
-            if message:
+            message = apply_settings_result(session, dialog.result_value())
+            reasons = restart_reasons(before, session.settings)
+            if reasons and self.ask_reopen(reasons):
+                self.request_reopen()
+            elif message:
                 self.status.showMessage(message, SETTINGS_MESSAGE_MS)
+
+    def ask_reopen(self, reasons: list[str]) -> bool:
+        """Whether to reconnect now with the new server or assistant."""
+        answer = QMessageBox.question(
+            self, "Apply the new settings",
+            f"Reconnect now to use {' and '.join(reasons)}? The window reopens; drafts and "
+            "unsent messages are kept.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def request_reopen(self) -> None:
+        """Leave the event loop so the app starts the window again on the saved settings
+        (``reopen_requested``), without quitting."""
+        self.reopen_requested = True
+        QApplication.quit()
 
     def show_about(self) -> None:
         from composer_app import __version__

@@ -4,8 +4,9 @@ refresh plan and the message → wire conversion (the thread decisions are in
 
 Invariants: every function is pure; the status text names exactly one of the states the user can
 see (``Embedded server``, ``Connected``, ``Syncing…``, ``Connecting…``, ``Reconnecting…``,
-``Offline``, ``Connection error``); ``plan_refresh`` never asks to re-add a message whose row is
-unchanged and asks for a full reload only when a row disappeared.
+``Offline``, ``The server did not accept the token``, ``Connection error``); ``plan_refresh``
+never asks to re-add a message whose row and delivery error are unchanged and asks for a full
+reload only when a row disappeared.
 """
 
 from __future__ import annotations
@@ -15,6 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from composer_app.sync.store import MessageRow, OutboxRow
+
+REJECTED_TOKEN_TEXT = "The server did not accept the token"
+
+
+def can_sign_in_again(state: str) -> bool:
+    """Whether *Sign in again* applies (the server refused the token)."""
+    return state == "unauthorized"
 
 
 def connection_text(state: str, next_try: int, *, embedded: bool, syncing: bool) -> str:
@@ -29,6 +37,8 @@ def connection_text(state: str, next_try: int, *, embedded: bool, syncing: bool)
         return f"Reconnecting (next try in {next_try} s)" if next_try > 0 else "Reconnecting…"
     if state == "offline":
         return "Offline"
+    if state == "unauthorized":
+        return REJECTED_TOKEN_TEXT
     if state == "error":
         return "Connection error"
     return state.capitalize() if state else "Connecting…"
@@ -39,7 +49,7 @@ def connection_tone(state: str, *, syncing: bool) -> str:
     (connecting, reconnecting or syncing), ``down`` (offline) or ``error``."""
     if state == "connected":
         return "busy" if syncing else "ok"
-    if state in ("offline", "error"):
+    if state in ("offline", "error", "unauthorized"):
         return "down" if state == "offline" else "error"
     return "busy"
 
@@ -95,8 +105,9 @@ def next_pane(visible: Sequence[bool], current: int, step: int = 1) -> int:
     return -1
 
 
-def message_wire(row: MessageRow) -> dict[str, Any]:
-    """A cached message as the transcript's wire dict (camelCase keys)."""
+def message_wire(row: MessageRow, error: str = "") -> dict[str, Any]:
+    """A cached message as the transcript's wire dict (camelCase keys); a local echo also
+    carries ``localState`` and its outbox ``error`` as ``localError``."""
     wire: dict[str, Any] = {
         "messageId": row.message_id,
         "threadId": row.thread_id,
@@ -113,7 +124,16 @@ def message_wire(row: MessageRow) -> dict[str, Any]:
         wire["metadata"] = row.metadata
     if row.attachments:
         wire["attachments"] = list(row.attachments)
+    if row.local_state:
+        wire["localState"] = row.local_state
+        if error:
+            wire["localError"] = error
     return wire
+
+
+def outbox_errors(rows: Iterable[OutboxRow]) -> dict[str, str]:
+    """The last error of every queued message that has one, by message id."""
+    return {r.message_id: r.last_error for r in rows if r.message_id and r.last_error}
 
 
 @dataclass(frozen=True)
@@ -124,9 +144,13 @@ class RefreshPlan:
     upserts: tuple[MessageRow, ...]
 
 
-def plan_refresh(shown: Mapping[str, MessageRow], rows: Sequence[MessageRow]) -> RefreshPlan:
-    """Compare what the transcript shows with the cache's current rows."""
+def plan_refresh(shown: Mapping[str, MessageRow], rows: Sequence[MessageRow],
+                 changed: Iterable[str] = ()) -> RefreshPlan:
+    """Compare what the transcript shows with the cache's current rows (``changed``: ids
+    whose delivery error changed, re-added even when their row did not)."""
     current = {r.message_id for r in rows}
     if any(message_id not in current for message_id in shown):
         return RefreshPlan(True, tuple(rows))
-    return RefreshPlan(False, tuple(r for r in rows if shown.get(r.message_id) != r))
+    again = set(changed)
+    return RefreshPlan(False, tuple(r for r in rows
+                                    if shown.get(r.message_id) != r or r.message_id in again))

@@ -6,7 +6,9 @@ into one refresh; a refresh re-adds only the rows that changed and reloads the m
 row disappeared (``main_window_logic.plan_refresh``); switching threads empties the transcript and
 closes a Sources panel that showed a message; the Sources panel opens on the latest sourced answer;
 its visibility is reported with ``sources_visibility_changed``; an attachment opens through a
-signed URL from the engine, and a failure says so with ``status_message``.
+signed URL from the engine, and a failure says so with ``status_message``; a message that has not
+reached the server shows its delivery state and its outbox error on its bubble, whose *Retry* /
+*Edit* / *Delete* go to the engine (Edit hands the message back through ``edit_ready``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class TranscriptFeed(QObject):
 
     sources_visibility_changed = Signal(bool)
     status_message = Signal(str)
+    edit_ready = Signal(object)  # EditedMessage taken back from the outbox
 
     def __init__(self, transcript: TranscriptView, sources_dock: SourcesDock, calls: EngineCalls,
                  parent: QObject | None = None) -> None:
@@ -41,6 +44,7 @@ class TranscriptFeed(QObject):
         self._calls = calls
         self._thread_id = ""
         self._shown: dict[str, MessageRow] = {}
+        self._errors: dict[str, str] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_DELAY_MS)
@@ -48,6 +52,7 @@ class TranscriptFeed(QObject):
         transcript.url_opener = open_url_externally
         transcript.asset_opener = self.open_asset
         sources_dock.visibilityChanged.connect(self.sources_visibility_changed)
+        transcript.unsent_action.connect(self.unsent_action)
 
     @property
     def thread_id(self) -> str:
@@ -57,6 +62,7 @@ class TranscriptFeed(QObject):
         """Empty the transcript, close Sources that showed a message, and load ``thread_id``."""
         self._thread_id = thread_id
         self._shown.clear()
+        self._errors.clear()
         self._transcript.transcript_model().load([])
         if self._dock.panel.message_id:
             self._dock.hide()
@@ -86,17 +92,45 @@ class TranscriptFeed(QObject):
         if error or thread_id != self._thread_id:
             return
         rows = list(rows or [])
-        plan = logic.plan_refresh(self._shown, rows)
+        if any(r.local_state for r in rows) or self._errors:  # their reasons live in the outbox
+            self._calls.outbox_items(lambda items, failed: self._show_rows(
+                thread_id, rows, logic.outbox_errors(items or []) if not failed else {}))
+        else:
+            self._show_rows(thread_id, rows, {})
+
+    def _show_rows(self, thread_id: str, rows: list[MessageRow], errors: dict[str, str]) -> None:
+        if thread_id != self._thread_id:
+            return
+        changed = {k for k in errors.keys() | self._errors.keys()
+                   if errors.get(k) != self._errors.get(k)}
+        self._errors = errors
+        plan = logic.plan_refresh(self._shown, rows, changed)
         model = self._transcript.transcript_model()
         if plan.reload:
-            model.load([logic.message_wire(r) for r in rows])
+            model.load([logic.message_wire(r, errors.get(r.message_id, "")) for r in rows])
             self._shown = {r.message_id: r for r in rows}
         else:
             for row in plan.upserts:
-                model.add_message(logic.message_wire(row))
+                model.add_message(logic.message_wire(row, errors.get(row.message_id, "")))
                 self._shown[row.message_id] = row
         if plan.upserts and self._transcript.verticalScrollBar().value() >= 0:
             self._transcript.scrollToBottom()
+
+    # -- unsent messages ------------------------------------------------------------------------
+    def unsent_action(self, message_id: str, action: str) -> None:
+        """*Retry*, *Edit* or *Delete* on an unsent bubble."""
+        if action == "retry":
+            self._calls.retry(message_id)
+        elif action == "delete":
+            self._calls.delete(message_id)
+        elif action == "edit":
+            self._calls.edit(message_id, self._on_edited)
+
+    def _on_edited(self, edited: object, error: str) -> None:
+        if error:
+            self.status_message.emit(error)
+        elif edited is not None:
+            self.edit_ready.emit(edited)
 
     # -- attachments -----------------------------------------------------------------------------
     def open_asset(self, record: ContextRecord) -> None:

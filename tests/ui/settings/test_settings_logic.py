@@ -87,3 +87,24 @@ def test_theme_colours_follow_the_choice() -> None:
     assert theme_colors("dark")["Base"] != theme_colors("light")["Base"]
     assert theme_colors("system", system_dark=True) == theme_colors("dark")
     assert theme_colors("system", system_dark=False) == theme_colors("light")
+
+
+def test_restart_reasons_name_what_needs_a_restart() -> None:
+    from composer_app.ui.settings.settings_logic import restart_reasons
+
+    base = AppSettings()
+    assert restart_reasons(base, AppSettings(theme="dark")) == []
+    assert restart_reasons(base, AppSettings(provider="openai")) == ["the assistant"]
+    assert restart_reasons(base, AppSettings(server_mode="remote", server_url="https://a.b",
+                                             openai_model="m")) == ["the server", "the assistant"]
+
+
+def test_connected_text_tells_a_session_server_from_the_saved_one() -> None:
+    from composer_app.ui.settings.settings_logic import connected_text
+
+    saved = AppSettings(server_mode="remote", server_url="https://a.example")
+    assert connected_text(False, "https://a.example", saved) == "Connected now: https://a.example."
+    assert "for this session only" in connected_text(False, "https://b.example", saved)
+    assert "for this session only" in connected_text(False, "https://a.example", AppSettings())
+    assert connected_text(True, "", AppSettings()) == (
+        "Connected now: the embedded server on this computer.")

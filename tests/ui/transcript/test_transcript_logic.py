@@ -202,3 +202,18 @@ def test_attachments_bound_by_a_record_are_not_shown_twice() -> None:
     labels = [s.label for s in message.gallery()]
     assert labels.count("chart.png") == 1
     assert labels[-1] == "extra.csv"
+
+
+def test_delivery_status_names_queued_and_failed_messages_with_a_reason() -> None:
+    from composer_app.ui.transcript.transcript_logic import delivery_status, reason_text
+
+    assert delivery_status(None, "") is None
+    assert delivery_status("sending", "") == ("queued", "Sending…")
+    assert delivery_status("blocked", "") == ("queued", "Waiting for an earlier message…")
+    assert delivery_status("sending", "HTTP 503") == ("queued", "Waiting to retry: HTTP 503")
+    assert delivery_status("unsent", "unknown_attachment") == (
+        "failed", "Not sent: an attached file is no longer on the server")
+    assert delivery_status("unsent", "") == ("failed", "Not sent: the server did not accept it")
+    assert reason_text("HTTP 413 too_large") == (
+        "the message or a file is too large for the server")
+    assert reason_text("  notes.txt is\n missing ") == "notes.txt is missing"

@@ -77,3 +77,36 @@ def test_retry_delete_and_edit_reach_the_engine(qtbot: QtBot, tmp_path: Path) ->
         ("retry", row.message_id), ("delete", row.message_id), ("edit", row.message_id)]
     status.retry_now()
     assert engine.calls[-1] == ("retry_now",)
+
+
+def test_engine_failures_and_reconnects_show_in_the_bar(qtbot: QtBot, tmp_path: Path) -> None:
+    status, engine = _status(qtbot, tmp_path)
+    status.bar.show()
+    engine.emit("toast_requested", "error", "Cannot save messages",
+                "Cannot write to this device's storage: disk full")
+    qtbot.waitUntil(lambda: status.bar.currentMessage().startswith("Cannot save messages: "))
+    engine.emit("connection_state_changed", "reconnecting", 4)
+    qtbot.waitUntil(lambda: status.bar.connection.text() == "Reconnecting (next try in 4 s)")
+    assert status.bar.retry.isVisible() and status.bar.tone == "busy"
+    assert "disk full" in status.bar.currentMessage()  # an error stays while it applies
+    engine.emit("connection_state_changed", "offline", 64)
+    qtbot.waitUntil(lambda: status.bar.connection.text() == "Offline")
+    assert status.bar.tone == "down" and status.bar.retry.isVisible()
+    engine.emit("toast_requested", "error", "Connection problem", "The event stream failed: x")
+    qtbot.waitUntil(lambda: status.bar.currentMessage().startswith("Connection problem: "))
+    engine.connect()
+    qtbot.waitUntil(lambda: status.bar.currentMessage() == "")
+    assert status.bar.connection.text() == "Connected" and not status.bar.retry.isVisible()
+
+
+def test_rejected_token_state_offers_sign_in_only_then(qtbot: QtBot, tmp_path: Path) -> None:
+    status, engine = _status(qtbot, tmp_path)
+    status.bar.show()
+    engine.emit("connection_state_changed", "unauthorized", 0)
+    qtbot.waitUntil(lambda: status.bar.connection.text() == "The server did not accept the token")
+    assert status.bar.sign_in.isVisible() and status.bar.tone == "error"
+    status.ask_token = lambda _url: None  # cancelled: nothing changes
+    status.bar.sign_in.click()
+    assert status.bar.sign_in.isVisible()
+    engine.connect()
+    qtbot.waitUntil(lambda: not status.bar.sign_in.isVisible())

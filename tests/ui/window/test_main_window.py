@@ -349,3 +349,210 @@ def test_thread_assistant_menu_shows_and_changes_the_threads_provider(
     window.window_actions.assistant_actions["openai"].trigger()
     assert _assistant(window)["OpenAI-compatible"]
     assert window.windowTitle() == "New thread — Composer"  # the title was kept
+
+
+def _file_record(attachment_id: str) -> Any:
+    from composer_app.core.contracts.records import decode_record
+
+    return decode_record({"version": 1, "contextId": f"file_{attachment_id}", "kind": "file",
+                          "label": "notes.txt", "attachmentId": attachment_id,
+                          "name": "notes.txt", "mimeType": "text/plain", "sizeBytes": 4})
+
+
+def _bubble_line(window: MainWindow, message_id: str) -> list[tuple[str, str]]:
+    from composer_app.ui.transcript.view_actions import action_rects
+
+    view = window.transcript
+    row = view.transcript_model().transcript.row_of(message_id)
+    if row < 0:
+        return []
+    message = view.messages[row]
+    rect = view.visualRect(view.model().index(row, 0))
+    return [(name, text) for name, text, _ in
+            action_rects(message, view.layout_for(message), rect, view.fontMetrics())]
+
+
+def test_failed_send_shows_reason_and_retry_on_its_bubble(backend: _Backend,
+                                                            qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    engine = backend.started.bridge.engine
+    message_id = engine.send_message(
+        thread, "see [notes.txt](t3-context://v1/file/file_att_missing)",
+        [_file_record("att_missing")]).result(WAIT_MS / 1000)
+    qtbot.waitUntil(lambda: ("retry", "Retry") in _bubble_line(window, message_id),
+                    timeout=WAIT_MS)
+    line = dict(_bubble_line(window, message_id))
+    assert line["status"].startswith("Not sent: ")
+    assert len(line["status"]) > len("Not sent: ")  # the reason the outbox recorded
+    assert {"retry", "edit", "delete"} <= line.keys()
+    # the Unsent messages dialog shows the chip's label and the same reason
+    qtbot.waitUntil(lambda: window.status.unsent.isVisible(), timeout=WAIT_MS)
+    window.status.unsent.click()
+    shown = window.unsent_dialog.items.item(0).text()
+    assert "see notes.txt" in shown and "t3-context" not in shown
+    assert line["status"].removeprefix("Not sent: ").lower() in shown.lower()
+    window.unsent_dialog.close()
+    # the bubble's Delete removes the message from the transcript and the queue
+    window.transcript.unsent_action.emit(message_id, "delete")
+    qtbot.waitUntil(lambda: window.transcript.transcript_model().transcript.row_of(message_id)
+                    < 0, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not window.status.unsent.isVisible(), timeout=WAIT_MS)
+
+
+def test_queued_send_shows_a_clock_on_its_bubble(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    qtbot.waitUntil(lambda: window.status.connection.text() == "Embedded server",
+                    timeout=WAIT_MS)
+    stop_embedded_server(backend.server)
+    backend.started.bridge.engine.disconnect()
+    qtbot.waitUntil(lambda: window.status.retry.isVisible(), timeout=WAIT_MS)
+    window.editor.insertPlainText("waits for the server")
+    window.window_actions.send_action.trigger()
+    messages = window.transcript.transcript_model().transcript.messages
+    qtbot.waitUntil(lambda: bool(messages) and messages[-1].delivery is not None,
+                    timeout=WAIT_MS)
+    message_id = messages[-1].message_id
+    qtbot.waitUntil(lambda: bool(_bubble_line(window, message_id)), timeout=WAIT_MS)
+    assert [name for name, _ in _bubble_line(window, message_id)] == ["status"]
+    assert messages[-1].delivery is not None and messages[-1].delivery[0] == "queued"
+    backend.server = _Stopped()
+
+
+def test_rejected_token_says_so_and_offers_sign_in(backend: _Backend, qtbot: QtBot,
+                                                    tmp_path: Path) -> None:
+    from keyring.backends import fail
+
+    url = backend.server.url
+    started = connect_backend(backend.paths, Connection(False, url), "not-the-token")
+    tokens = TokenStore(tmp_path / "config", backend=fail.Keyring())
+    tokens.set(url, "not-the-token")
+    window = MainWindow(Session(started.bridge, backend.paths, backend.settings, tokens, False,
+                                url))
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: window.status.connection.text()
+                        == "The server did not accept the token", timeout=WAIT_MS)
+        assert window.status.sign_in.isVisible() and window.status.tone == "error"
+        assert not window.status.retry.isVisible()
+        asked: list[str] = []
+        window.connection.ask_token = lambda where: asked.append(where) or backend.server.token
+        window.status.sign_in.click()
+        assert asked == [url]
+        qtbot.waitUntil(lambda: window.status.connection.text() == "Connected", timeout=WAIT_MS)
+        assert not window.status.sign_in.isVisible()
+        assert tokens.get(url) == backend.server.token  # kept for the next start
+    finally:
+        window.close()
+        started.bridge.stop()
+
+
+def test_settings_show_the_connected_server(backend: _Backend, qtbot: QtBot,
+                                            tmp_path: Path) -> None:
+    from keyring.backends import fail
+    from PySide6.QtCore import QTimer
+
+    from composer_app.ui.settings.dialog import SettingsDialog
+    from composer_app.ui.settings.settings_logic import load_settings, save_settings
+
+    url = backend.started.url
+    save_settings(backend.paths.settings_file, backend.settings)  # the saved default: embedded
+    tokens = TokenStore(tmp_path / "config", backend=fail.Keyring())
+    tokens.set(url, backend.server.token)
+    # a session given --server: the saved default stays embedded
+    window = MainWindow(Session(backend.started.bridge, backend.paths, backend.settings, tokens,
+                                False, url))
+    qtbot.addWidget(window)
+    backend.windows.append(window)
+    window.show()
+    seen: list[str] = []
+
+    def inspect_and_save() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, SettingsDialog)
+        seen.append(dialog.connected.text())
+        seen.append("embedded" if dialog.embedded.isChecked() else "remote")
+        dialog.token.setText("ignored")  # a token for no chosen remote server is not used
+        dialog.buttons.accepted.emit()
+
+    QTimer.singleShot(0, inspect_and_save)
+    window.open_settings()
+    assert seen[0].startswith(f"Connected now: {url} (for this session only")
+    assert seen[1] == "embedded"
+    assert load_settings(backend.paths.settings_file).server_mode == "embedded"
+    assert window.status.currentMessage() == "Settings saved."
+
+
+def test_a_token_saved_in_settings_is_used_at_once(backend: _Backend, qtbot: QtBot,
+                                                   tmp_path: Path) -> None:
+    from keyring.backends import fail
+    from PySide6.QtCore import QTimer
+
+    from composer_app.ui.settings.dialog import SettingsDialog
+    from composer_app.ui.settings.settings_logic import AppSettings
+
+    url = backend.server.url
+    started = connect_backend(backend.paths, Connection(False, url), "not-the-token")
+    settings = AppSettings(server_mode="remote", server_url=url)
+    tokens = TokenStore(tmp_path / "config", backend=fail.Keyring())
+    window = MainWindow(Session(started.bridge, backend.paths, settings, tokens, False, url))
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: window.status.sign_in.isVisible(), timeout=WAIT_MS)
+
+        def type_token() -> None:
+            dialog = QApplication.activeModalWidget()
+            assert isinstance(dialog, SettingsDialog)
+            assert dialog.connected.text() == f"Connected now: {url}."
+            dialog.token.setText(backend.server.token)
+            dialog.buttons.accepted.emit()
+
+        QTimer.singleShot(0, type_token)
+        window.open_settings()
+        assert window.status.currentMessage() == "Settings saved. The new token is in use."
+        qtbot.waitUntil(lambda: window.status.connection.text() == "Connected", timeout=WAIT_MS)
+    finally:
+        window.close()
+        started.bridge.stop()
+
+
+def test_a_new_assistant_in_settings_offers_to_reconnect_now(backend: _Backend,
+                                                              qtbot: QtBot) -> None:
+    from PySide6.QtCore import QTimer
+
+    from composer_app.ui.settings.dialog import SettingsDialog
+
+    window = backend.window(qtbot)
+    asked: list[list[str]] = []
+    window.ask_reopen = lambda reasons: asked.append(reasons) or False  # type: ignore[method-assign]
+
+    def choose_openai() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, SettingsDialog)
+        assert dialog.connected.text() == "Connected now: the embedded server on this computer."
+        dialog.openai.setChecked(True)
+        dialog.model.setText("llama3.1")
+        dialog.buttons.accepted.emit()
+
+    QTimer.singleShot(0, choose_openai)
+    window.open_settings()
+    assert asked == [["the assistant"]] and not window.reopen_requested
+    assert window.status.currentMessage() == (
+        "Settings saved. Restart Composer to use the new assistant.")
+
+
+def test_edit_on_a_failed_bubble_brings_the_message_back_to_the_composer(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    text = "see [notes.txt](t3-context://v1/file/file_att_missing)"
+    message_id = backend.started.bridge.engine.send_message(
+        window.current_thread, text, [_file_record("att_missing")]).result(WAIT_MS / 1000)
+    qtbot.waitUntil(lambda: ("edit", "Edit") in _bubble_line(window, message_id),
+                    timeout=WAIT_MS)
+    window.transcript.unsent_action.emit(message_id, "edit")
+    qtbot.waitUntil(lambda: window.editor.markdown().startswith("see [notes.txt]("),
+                    timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.transcript.transcript_model().transcript.row_of(message_id)
+                    < 0, timeout=WAIT_MS)

@@ -5,7 +5,13 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from composer_app.sync.store import OutboxRow
-from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog, outbox_line
+from composer_app.ui.window.status_bar import (
+    RICH_ROLE,
+    AppStatusBar,
+    UnsentDialog,
+    outbox_html,
+    outbox_line,
+)
 
 
 def test_outbox_line_names_thread_state_and_preview() -> None:
@@ -14,6 +20,31 @@ def test_outbox_line_names_thread_state_and_preview() -> None:
         "Budget — Waiting for an earlier message: hello there")
     long = outbox_line(row, "B", "x" * 200)
     assert long.endswith("…") and len(long) < 120
+
+
+def test_unsent_line_shows_chips_as_labels_and_the_reason() -> None:
+    row = OutboxRow("cmd", "thr", "thread.turn.start", {}, "unsent", "msg",
+                    last_error="notes.txt is no longer on the server.")
+    text = "read [notes.txt](t3-context://v1/file/file_a1) please"
+    line = outbox_line(row, "Budget", text)
+    assert line == "Budget — Not sent: read notes.txt please\nNotes.txt is no longer on the server."
+    assert "t3-context" not in line
+    rich = outbox_html(row, "Budget", text)
+    assert "t3-context" not in rich and "&nbsp;notes.txt&nbsp;</span>" in rich
+    assert "no longer on the server" in rich
+
+
+def test_unsent_dialog_paints_the_rich_line(qtbot: QtBot) -> None:
+    dialog = UnsentDialog()
+    qtbot.addWidget(dialog)
+    row = OutboxRow("cmd", "thr", "thread.turn.start", {}, "unsent", "msg", last_error="Refused.")
+    text = "a [x](t3-context://v1/file/file_a1)"
+    dialog.set_items([("msg", "unsent", outbox_line(row, "T", text), outbox_html(row, "T", text))])
+    dialog.show()
+    item = dialog.items.item(0)
+    assert item.data(RICH_ROLE).count("Refused.") == 1
+    assert dialog.items.visualItemRect(item).height() > dialog.fontMetrics().height() * 1.5
+    assert dialog.retry_button.isEnabled()
 
 
 def test_bar_shows_only_what_applies(qtbot: QtBot) -> None:
