@@ -64,10 +64,11 @@ Notes:
   latency is about 50 / throughput (Little's law): the p99 target needs spare capacity.
 * SQLite writes run on the event loop thread (one writer connection; a command commits in well
   under a millisecond), so there is no thread hand-off per command.
-* PostgreSQL runs each command as one transaction of four round trips on a pooled async
-  connection (statements bound in the client and sent together), and its reply's transaction four
-  more; no lock is shared by all writers, and publication order is kept by a high-water mark
-  (docs/architecture.md). With `--processes N`, commands go round-robin over N processes.
+* PostgreSQL runs each command as one transaction of two round trips on a pooled async
+  connection (statements bound in the client and sent together, the appends' sequence numbers
+  reserved with the first reads), and its reply's transaction two more; no lock is shared by all
+  writers, and publication order is kept by a high-water mark (docs/architecture.md). With
+  `--processes N`, commands go round-robin over N processes.
 * The machine is shared; figures vary by about +/-20 % between runs.
 """
 

@@ -68,9 +68,7 @@ def _accepted(command_id: str, sequence: int) -> JsonObject:
 def execute_command(tx: Transaction, device: Device, command: Command, request_hash: str,
                     provider_of: Callable[[str], str] | None = None) -> CommandOutcome:
     """Apply ``command`` once per ``(device, commandId)``; see the module invariants."""
-    message = getattr(command, "message", None)
-    tx.prefetch(receipt=(device.device_id, command.command_id), thread_id=command.thread_id,
-                message_id=getattr(message, "message_id", None))
+    prefetch_command(tx, device, command)
     receipt = tx.receipt(device.device_id, command.command_id)
     if receipt is not None:
         if receipt.request_hash != request_hash:
@@ -94,6 +92,25 @@ def execute_command(tx: Transaction, device: Device, command: Command, request_h
                    request_hash, "accepted", sequence, None)
     return CommandOutcome(200, _accepted(command.command_id, sequence), outcome.turn,
                           outcome.interrupted_turn, outcome.released_files)
+
+
+def prefetch_command(tx: Transaction, device: Device, command: Command) -> None:
+    """Hint every read ``execute_command`` makes first, and whether ``device`` is active (one
+    round trip on stores that batch; calling it again in the transaction reads nothing more)."""
+    message = getattr(command, "message", None)
+    tx.prefetch(receipt=(device.device_id, command.command_id), thread_id=command.thread_id,
+                message_id=getattr(message, "message_id", None), reserve=_appends_of(command),
+                device_id=device.device_id)
+
+
+def _appends_of(command: Command) -> int:
+    """How many events ``command`` appends when accepted (a first message also appends a title
+    and a bootstrap a creation: those take their numbers as they go; an interrupt of a finished
+    turn leaves its number unused)."""
+    if isinstance(command, ThreadTurnStartCommand):
+        return 2
+    # an interrupt also locks its thread first, the way a turn's output does (no deadlock)
+    return 1
 
 
 def _owned_thread(tx: Transaction, device: Device, thread_id: str,
@@ -213,14 +230,15 @@ def _start_turn(tx: Transaction, device: Device, command: ThreadTurnStartCommand
 # Turn output ---------------------------------------------------------------------------------
 
 
-def _streaming(tx: Transaction, message_id: str) -> MessageRow | None:
-    row = tx.message(message_id)
+def _streaming(tx: Transaction, plan: TurnPlan, appends: int) -> MessageRow | None:
+    tx.prefetch(thread_id=plan.thread_id, message_id=plan.message_id, reserve=appends)
+    row = tx.message(plan.message_id)
     return row if row is not None and row.is_streaming else None
 
 
 def append_delta(tx: Transaction, plan: TurnPlan, text: str) -> bool:
     """Append a delta; False when the turn is no longer streaming."""
-    row = _streaming(tx, plan.message_id)
+    row = _streaming(tx, plan, 1)
     if row is None:
         return False
     row.text += text
@@ -250,7 +268,7 @@ def _complete(tx: Transaction, plan: TurnPlan, row: MessageRow, text: str,
 def finish_turn(tx: Transaction, plan: TurnPlan, last_delta: str, text: str,
                 sources: JsonObject | None, metadata: JsonObject | None) -> bool:
     """The last buffered delta (if any) and the completion, in one transaction."""
-    row = _streaming(tx, plan.message_id)
+    row = _streaming(tx, plan, 2 if last_delta else 1)
     if row is None:
         return False
     if last_delta:
@@ -260,7 +278,7 @@ def finish_turn(tx: Transaction, plan: TurnPlan, last_delta: str, text: str,
 
 
 def fail_turn(tx: Transaction, plan: TurnPlan, code: str, message: str) -> bool:
-    row = _streaming(tx, plan.message_id)
+    row = _streaming(tx, plan, 1)
     if row is None:
         return False
     at = format_timestamp()

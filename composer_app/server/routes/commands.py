@@ -24,7 +24,7 @@ from composer_app.core.contracts.wire import Command, decode_command
 from composer_app.server.auth import refused
 from composer_app.server.errors import invalid
 from composer_app.server.json_body import off_loop, parse_json
-from composer_app.server.ledger import CommandOutcome, execute_command
+from composer_app.server.ledger import CommandOutcome, execute_command, prefetch_command
 from composer_app.server.providers.registry import PROVIDER_NAMES
 from composer_app.server.routes.attachments import remove_files
 from composer_app.server.services import device_of, read_limited, services_of
@@ -50,6 +50,7 @@ async def post_command(request: Request) -> JSONResponse:
                  and hasattr(svc.settings.provider, "use_database"))
 
     def run(tx: Transaction) -> CommandOutcome:
+        prefetch_command(tx, device, command)  # with the device check: one round trip
         if not tx.device_active(device.device_id):  # revoked since it was cached
             raise refused()
         outcome = execute_command(tx, device, command, digest, names)

@@ -152,9 +152,13 @@ class Transaction(ABC):
     def max_sequence(self) -> int: ...
 
     def prefetch(self, *, receipt: tuple[str, str] | None = None, thread_id: str | None = None,
-                 message_id: str | None = None) -> None:
+                 message_id: str | None = None, reserve: int = 0,
+                 device_id: str | None = None) -> None:
         """Hint the reads a command is about to make: the receipt of ``(device, commandId)``, a
-        thread and a message. A store may fetch them together; answers are unchanged by it."""
+        thread and a message, whether a device is active (``device_id``), and how many events it
+        will likely append to that thread (``reserve``, once per thread and transaction). A store
+        may fetch them together and take sequence numbers ahead; answers and the appended
+        events' order are unchanged by it."""
         return None
 
     @abstractmethod

@@ -5,8 +5,10 @@ Invariants:
 * Serving (after ``bind_loop``), every command runs on the event loop over a pooled async
   connection (``psycopg_pool.AsyncConnectionPool``) as one transaction: statements are bound in
   the client and queued, and the statements whose results the command does not read travel with
-  the next one it does (one simple query, several results), so a ``thread.turn.start`` takes four
-  round trips (prefetched reads, two appends, commit) and its reply's transaction four. Before
+  the next one it does (one simple query, several results). A command's prefetch also locks its
+  thread and reserves the numbers of its appends, which then need no reply, so a
+  ``thread.turn.start`` takes two round trips (prefetched reads and numbers; writes and commit)
+  and its reply's transaction two (``round_trips`` counts them). Before
   ``bind_loop`` (administration, tests) the same transactions run on blocking connections.
 * No lock is shared by all writers. Sequence numbers come from the events identity sequence (no
   per-session cache, so numbers are handed out in time order); an append locks only its thread's
@@ -65,11 +67,21 @@ def conninfo_of(database_url: str) -> str:
 
 
 def announced_range(payload: str) -> int | None:
-    """The last sequence of a ``'<first>-<last>'`` (or ``'<last>'``) notification, else None."""
+    """The last sequence of a ``'<first>-<last>[;<unused>,…]'`` (or ``'<last>'``) notification,
+    else None."""
     try:
-        return int(payload.rsplit("-", 1)[-1])
+        return int(payload.split(";", 1)[0].rsplit("-", 1)[-1])
     except ValueError:
         return None
+
+
+def announced_unused(payload: str) -> list[int]:
+    """The numbers a notification's committed transaction took and left unused (may be none)."""
+    _, _, tail = payload.partition(";")
+    try:
+        return [int(n) for n in tail.split(",") if n]
+    except ValueError:
+        return []
 
 
 class _Statement:
@@ -105,6 +117,7 @@ class _Batch:
     def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
         self._cursor = psycopg.AsyncClientCursor(conn)
         self._queued: list[tuple[str, _Statement]] = []
+        self.round_trips = 0
 
     def __call__(self, sql: str, params: Sequence[Any]) -> _Statement:
         text = self._cursor.mogrify(sql.replace("?", "%s"), tuple(params)) if params else sql
@@ -115,6 +128,7 @@ class _Batch:
     def flush(self) -> None:
         if self._queued:
             queued, self._queued = self._queued, []
+            self.round_trips += 1
             await_only(self._send(queued))
 
     async def _send(self, queued: list[tuple[str, _Statement]]) -> None:
@@ -142,6 +156,7 @@ class PostgresStore(ExecutorStore):
         self._tasks: list[asyncio.Task[None]] = []
         self._fill_wakeup: asyncio.Event | None = None
         self._async_conns: list[psycopg.AsyncConnection[Any]] = []
+        self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
 
     # Blocking connections (administration, tests, before serving) ------------------------------
 
@@ -226,6 +241,7 @@ class PostgresStore(ExecutorStore):
         async for notify in conn.notifies():
             last = announced_range(notify.payload)
             if last is not None and self._order is not None:
+                self._order.resolved(announced_unused(notify.payload))  # committed without them
                 self._order.announced(last)
 
     async def _fill(self) -> None:
@@ -299,10 +315,13 @@ class PostgresStore(ExecutorStore):
             execute("BEGIN", ())
             execute("SELECT pg_current_xact_id()", ())  # before any sequence number
             tx = PostgresTransaction(execute, order.allocated)
-            result = fn(tx)
-            _notify(tx)
-            execute("COMMIT", ())
-            execute.flush()
+            try:
+                result = fn(tx)
+                _notify(tx)
+                execute("COMMIT", ())
+                execute.flush()
+            finally:
+                self.round_trips += execute.round_trips
             return result
 
         try:
@@ -345,6 +364,7 @@ class PostgresStore(ExecutorStore):
                 finally:
                     execute("ROLLBACK", ())
                     execute.flush()
+                    self.round_trips += execute.round_trips
 
             try:
                 async with self._pool.connection() as conn:
@@ -412,10 +432,14 @@ def _settle_blocking(conn: psycopg.Connection[Any]) -> None:
 
 
 def _notify(tx: PostgresTransaction) -> None:
-    """One notification per transaction with events, carrying its sequence range."""
-    if tx.events:
-        tx._x("SELECT pg_notify(?, ?)",
-              (CHANNEL, f"{tx.events[0].sequence}-{tx.events[-1].sequence}"))
+    """One notification per transaction that took numbers: their range, then those it leaves
+    unused (delivered only once it has committed, so other processes need not settle them)."""
+    if tx.allocated:
+        unused = tx.unused
+        payload = f"{min(tx.allocated)}-{max(tx.allocated)}"
+        if unused:
+            payload += ";" + ",".join(str(n) for n in unused)
+        tx._x("SELECT pg_notify(?, ?)", (CHANNEL, payload))
 
 
 async def _events_numbered(conn: psycopg.AsyncConnection[Any], numbers: list[int]

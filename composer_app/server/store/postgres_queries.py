@@ -5,8 +5,14 @@ thread's row only, so appends to one thread are serialized and appends to differ
 not), takes the next number of the events identity sequence, writes ``threads.last_sequence`` and
 inserts the event, returning its sequence and the thread's owner; reads a command is about to make
 (``prefetch``) are sent together and answered from a per-transaction cache, which any write to the
-same row, and any rollback to a savepoint, invalidates. ``PostgresReader.max_sequence`` never
-reports a watermark below which an event could still appear (see ``Unsettled``).
+same row, and any rollback to a savepoint, invalidates. ``prefetch(reserve=n)`` also locks the
+thread's row and then takes ``n`` numbers in the same round trip (so within a thread, sequence order
+stays stream-version order); an append to that thread whose owner is known (prefetched, or inserted
+by this transaction) then uses the next reserved number and needs no reply: it is queued and travels
+with the next read or with ``COMMIT``. It fails (NOT NULL) rather than insert nothing if the thread
+row is missing. Reserved numbers a transaction leaves unused are reported in ``unused``.
+``PostgresReader.max_sequence`` never reports a watermark below which an event could still appear
+(see ``Unsettled``).
 """
 
 from __future__ import annotations
@@ -45,6 +51,16 @@ _APPEND = (
     "SELECT t.last_sequence, ?, ?, t.stream_version, ?, ?, ?, ?, ? FROM t "
     "RETURNING sequence, (SELECT user_id FROM t)"
 )
+_APPEND_RESERVED = (
+    "WITH t AS (UPDATE threads SET stream_version = stream_version + 1, last_sequence = ? "
+    "WHERE thread_id = ? RETURNING stream_version) "
+    "INSERT INTO events (sequence, event_id, thread_id, stream_version, event_type, occurred_at, "
+    "device_id, command_id, payload_json) OVERRIDING SYSTEM VALUE "
+    "VALUES (?, ?, ?, (SELECT stream_version FROM t), ?, ?, ?, ?, ?)"
+)
+_RESERVE = ("SELECT nextval(pg_get_serial_sequence('events', 'sequence')) "
+            "FROM generate_series(1, ?)")
+_DEVICE_ACTIVE = "SELECT 1 FROM devices WHERE device_id = ? AND revoked_at IS NULL"
 _RECEIPT = ("SELECT command_type, request_hash, status, result_sequence, error_json "
             "FROM command_receipts WHERE device_id = ? AND command_id = ?")
 
@@ -71,24 +87,52 @@ class PostgresTransaction(SqlTransaction):
         self._receipts: dict[tuple[str, str], Receipt | None] = {}
         self._threads: dict[str, ThreadRow | None] = {}
         self._messages: dict[str, MessageRow | None] = {}
+        self._owners: dict[str, str] = {}  # thread -> owner, for appends that need no reply
+        self._reserved: dict[str, list[int]] = {}  # thread (row locked) -> numbers left
+        self._devices: dict[str, bool] = {}
+
+    @property
+    def unused(self) -> list[int]:
+        """Numbers this transaction took and did not use (yet)."""
+        used = {e.sequence for e in self.events}
+        return [n for n in self.allocated if n not in used]
 
     def prefetch(self, *, receipt: tuple[str, str] | None = None, thread_id: str | None = None,
-                 message_id: str | None = None) -> None:
+                 message_id: str | None = None, reserve: int = 0,
+                 device_id: str | None = None) -> None:
         pending: list[tuple[str, Any, Any]] = []
+        if thread_id is None or thread_id in self._reserved:
+            reserve = 0  # one reservation per thread and transaction
+        if device_id is not None and device_id not in self._devices:
+            pending.append(("d", device_id, self._x(_DEVICE_ACTIVE, (device_id,))))
         if receipt is not None and receipt not in self._receipts:
             pending.append(("r", receipt, self._x(_RECEIPT, receipt)))
-        if thread_id is not None and thread_id not in self._threads:
+        if thread_id is not None and (reserve > 0 or thread_id not in self._threads):
+            lock = " FOR UPDATE" if reserve > 0 else ""
             pending.append(("t", thread_id, self._x(
-                f"SELECT {_THREAD_READ_COLS} FROM threads WHERE thread_id = ?", (thread_id,))))
+                f"SELECT {_THREAD_READ_COLS} FROM threads WHERE thread_id = ?{lock}",
+                (thread_id,))))
+        if thread_id is not None and reserve > 0:  # after the lock: numbers in thread order
+            pending.append(("n", thread_id, self._x(_RESERVE, (reserve,))))
         if message_id is not None and message_id not in self._messages:
             pending.append(("m", message_id, self._x(
                 f"SELECT {_MESSAGE_COLS} FROM messages WHERE message_id = ?", (message_id,))))
         for kind, key, cursor in pending:  # the first fetch sends them all in one round trip
+            if kind == "n":
+                numbers = sorted(int(r[0]) for r in cursor.fetchall())
+                for n in numbers:
+                    self._allocate(n)
+                self._reserved.setdefault(key, []).extend(numbers)
+                continue
             row = cursor.fetchone()
-            if kind == "r":
+            if kind == "d":
+                self._devices[key] = row is not None
+            elif kind == "r":
                 self._receipts[key] = _receipt(row)
             elif kind == "t":
-                self._threads[key] = _thread(row)
+                thread = self._threads[key] = _thread(row)
+                if thread is not None:
+                    self._owners[key] = thread.user_id
             else:
                 self._messages[key] = _message(row)
 
@@ -99,10 +143,13 @@ class PostgresTransaction(SqlTransaction):
     def savepoint(self) -> Iterator[None]:
         """``SqlTransaction.savepoint``; a rolled-back block also drops the prefetched reads,
         which may describe rows it wrote."""
+        owners = dict(self._owners)
         try:
             with super().savepoint():
                 yield
         except BaseException:
+            self._owners = owners  # a thread inserted in the block is gone again
+            self._devices.clear()
             self._receipts.clear()
             self._threads.clear()
             self._messages.clear()
@@ -112,19 +159,34 @@ class PostgresTransaction(SqlTransaction):
                      device_id: str | None = None, command_id: str | None = None) -> StoredEvent:
         event_id = new_id("evt")
         at = format_timestamp()
-        row = self.one(_APPEND, (thread_id, event_id, thread_id, event_type, at, device_id,
-                                 command_id, dump(payload)))
-        if row is None:
-            raise LookupError(f"append_event: no thread {thread_id}")
-        sequence = int(row[0])
+        reserved = self._reserved.get(thread_id)
+        owner = self._owners.get(thread_id)
+        if reserved and owner is not None:
+            sequence = reserved.pop(0)
+            self._x(_APPEND_RESERVED, (sequence, thread_id, sequence, event_id, thread_id,
+                                       event_type, at, device_id, command_id, dump(payload)))
+        else:
+            row = self.one(_APPEND, (thread_id, event_id, thread_id, event_type, at, device_id,
+                                     command_id, dump(payload)))
+            if row is None:
+                raise LookupError(f"append_event: no thread {thread_id}")
+            sequence, owner = int(row[0]), row[1]
+            self._allocate(sequence)
+        self._threads.pop(thread_id, None)
+        event = StoredEvent(sequence, event_id, thread_id, event_type, at, command_id, payload,
+                            owner)
+        self.events.append(event)
+        return event
+
+    def device_active(self, device_id: str) -> bool:
+        if device_id in self._devices:
+            return self._devices[device_id]
+        return super().device_active(device_id)
+
+    def _allocate(self, sequence: int) -> None:
         self.allocated.append(sequence)
         if self._on_allocate is not None:
             self._on_allocate(sequence)
-        self._threads.pop(thread_id, None)
-        event = StoredEvent(sequence, event_id, thread_id, event_type, at, command_id, payload,
-                            row[1])
-        self.events.append(event)
-        return event
 
     def receipt(self, device_id: str, command_id: str) -> Receipt | None:
         key = (device_id, command_id)
@@ -147,6 +209,7 @@ class PostgresTransaction(SqlTransaction):
     def insert_thread(self, thread_id: str, user_id: str, title: str | None, at: str) -> None:
         self._threads.pop(thread_id, None)
         super().insert_thread(thread_id, user_id, title, at)
+        self._owners[thread_id] = user_id
 
     def update_thread(self, thread_id: str, *, title: str | None = None,
                       deleted_at: str | None = None, at: str) -> None:

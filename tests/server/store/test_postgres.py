@@ -1,0 +1,81 @@
+"""The PostgreSQL store's round trips per command, counted on a real server (so they cannot grow
+back unnoticed), and the notifications that tell other processes which numbers stay unused."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from composer_app.core.contracts.wire import decode_command
+from composer_app.server.ledger import TurnPlan, execute_command, finish_turn, prefetch_command
+from composer_app.server.store.base import Device, StoredEvent, Transaction
+from composer_app.server.store.postgres import PostgresStore, announced_range, announced_unused
+from tests.server.harness import create_thread, turn_start
+
+DEVICE = Device("dev_a", "u1", "laptop")
+
+
+def test_a_notification_names_its_range_and_the_numbers_it_left_unused() -> None:
+    assert announced_range("7-9") == 9 and announced_unused("7-9") == []
+    assert announced_range("7-9;8") == 9 and announced_unused("7-9;8") == [8]
+    assert announced_range("12") == 12 and announced_unused("12;x") == []
+    assert announced_range("nonsense") is None
+
+
+@pytest.mark.postgres
+def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str) -> None:
+    store = PostgresStore(postgres_dsn)
+    store.open()
+    seen: list[StoredEvent] = []
+    try:
+        async def run() -> tuple[int, int, int]:
+            store.set_commit_listener(seen.extend)
+            store.bind_loop(asyncio.get_running_loop())
+
+            def command(body: dict[str, object]) -> object:
+                def apply(tx: Transaction) -> object:  # the way POST /api/commands runs it
+                    decoded = decode_command(body)
+                    prefetch_command(tx, DEVICE, decoded)
+                    assert tx.device_active(DEVICE.device_id) is False  # no such device row
+                    return execute_command(tx, DEVICE, decoded, "hash")
+                return apply
+
+            await store.write(command(create_thread("thr_a", title="Named")))  # type: ignore[arg-type]
+            before = store.round_trips
+            outcome = await store.write(command(turn_start("thr_a", "hi")))  # type: ignore[arg-type]
+            start = store.round_trips - before
+            plan = outcome.turn  # type: ignore[attr-defined]
+            assert isinstance(plan, TurnPlan)
+            before = store.round_trips
+            assert await store.write(lambda tx: finish_turn(tx, plan, "last", "hello last",
+                                                            None, None))
+            reply = store.round_trips - before
+            before = store.round_trips
+            stale = await store.write(lambda tx: finish_turn(tx, plan, "", "again", None, None))
+            assert stale is False  # a finished turn takes no more output; its number is unused
+            await store.write(lambda tx: tx.append_event("thr_a", "thread.meta-updated",
+                                                         {"title": "after"}))
+            for _ in range(200):
+                if len(seen) >= 6:
+                    break
+                await asyncio.sleep(0.01)
+            return start, reply, store.round_trips - before
+
+        start, reply, _ = asyncio.run(run())
+        assert (start, reply) == (2, 2)
+        types = [e.event_type for e in seen]
+        assert types == ["thread.created", "thread.message-sent", "thread.turn-started",
+                         "thread.assistant.delta", "thread.assistant.completed",
+                         "thread.meta-updated"]
+        stored = store.read_sync(lambda r: r.events_after(0, "u1"))
+        assert [e.sequence for e in stored] == [e.sequence for e in seen]
+        versions = store.read_sync(lambda r: r.all(
+            "SELECT stream_version FROM events ORDER BY sequence"))
+        assert [int(v[0]) for v in versions] == [1, 2, 3, 4, 5, 6]
+        thread = store.read_sync(lambda r: r.thread("thr_a"))
+        assert thread is not None and thread.last_sequence == seen[-1].sequence
+        assert all(e.user_id == "u1" for e in seen)
+    finally:
+        store.set_commit_listener(None)
+        store.close()
