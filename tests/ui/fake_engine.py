@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from composer_app.core.contracts.environment import Environment
 from composer_app.sync.engine import EngineListener
 from composer_app.sync.outbox import EditedMessage
-from composer_app.sync.store import MessageRow, OutboxRow, ThreadRow
+from composer_app.sync.store import MessageRow, OutboxRow, ThreadRow, UploadRow
 from composer_app.ui.sync_bridge import SyncBridge
 
 T = TypeVar("T")
@@ -84,6 +84,10 @@ class FakeEngine:
 
     def messages(self, thread_id: str) -> concurrent.futures.Future[list[MessageRow]]:
         return self._answer("messages", list(self.messages_.get(thread_id, [])), thread_id)
+
+    def uploads(self) -> concurrent.futures.Future[list[UploadRow]]:
+        """No uploads: the composer restores none at start."""
+        return self._answer("uploads", [])
 
     def outbox_items(self) -> concurrent.futures.Future[list[OutboxRow]]:
         return self._answer("outbox_items", list(self.outbox))
