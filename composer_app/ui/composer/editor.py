@@ -7,7 +7,9 @@ send and stash) and owns its collaborators, each called through its own methods:
 * ``looks`` (``ChipLooks``): how chips look, their tooltips and the accessible summary;
 * ``attachments`` (``AttachmentInput``): clipboard, drag and drop, files, uploads, chip clicks;
 * ``keys`` (``ComposerKeys``): the one dispatch point of key presses (interceptors first);
-* ``a11y`` (``ComposerA11y``): announcements and the accessible description.
+* ``a11y`` (``ComposerA11y``): announcements and the accessible description;
+* ``context_input`` (``ContextInput``, made by ``set_context_catalog``): ``@`` / ``/`` / ``#``
+  completion, ``!`` command mode and pull-request offers.
 
 Invariants: the document holds text and chips only (each chip one U+FFFC object carrying kind,
 context id, label and a fresh reference id); ``markdown()`` is the canonical prompt; the draft's
@@ -59,6 +61,7 @@ from composer_app.ui.composer.chips import (
     is_chip,
     line_minimum,
 )
+from composer_app.ui.composer.context_input import ContextInput
 from composer_app.ui.composer.document_bridge import (
     insert_segments,
     markdown_from,
@@ -66,6 +69,7 @@ from composer_app.ui.composer.document_bridge import (
 )
 from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor, is_shortcut_override
 from composer_app.ui.composer.editor_looks import ChipLooks
+from composer_app.ui.context.completion_logic import ContextCatalog
 from composer_app.ui.external_open import open_url_externally
 
 _MOVE = QTextCursor.MoveMode
@@ -100,6 +104,7 @@ class ComposerEditor(QTextEdit):
         self.tracker = ChipTracker(self)
         self.attachments = AttachmentInput(self, environment_id)
         self.keys = ComposerKeys(self)
+        self._context_input: ContextInput | None = None
         self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
                                            self.looks.is_dark, self)
         self.setAcceptRichText(False)
@@ -207,7 +212,10 @@ class ComposerEditor(QTextEdit):
         return self.attachments.can_insert(source)
 
     def insertFromMimeData(self, source: QMimeData) -> None:
+        start = self.textCursor().selectionStart()
         self.attachments.insert_from(source)
+        if self._context_input is not None and source.hasText() and not source.hasUrls():
+            self._context_input.pull_requests.offer_range(start, self.textCursor().position())
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         super().mouseReleaseEvent(event)
@@ -259,6 +267,20 @@ class ComposerEditor(QTextEdit):
     def remove_key_interceptor(self, interceptor: KeyInterceptor) -> None:
         """Stop showing key presses to ``interceptor``."""
         self.keys.remove_interceptor(interceptor)
+
+    # -- typed context (``@`` / ``/`` / ``#``, ``!``, pull-request links) -------------------------
+    def set_context_catalog(self, catalog: ContextCatalog | None) -> None:
+        """Complete typed triggers from ``catalog`` (None: they stay plain text). The first call
+        installs ``context_input`` (completion, command mode, pull-request offers) as a key
+        interceptor."""
+        self.context_input.set_catalog(catalog)
+
+    @property
+    def context_input(self) -> ContextInput:
+        """The typed-context collaborator (made on first use)."""
+        if self._context_input is None:
+            self._context_input = ContextInput(self)
+        return self._context_input
 
     # -- reading -------------------------------------------------------------------------------
     def markdown(self) -> str:
