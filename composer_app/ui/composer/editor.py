@@ -75,6 +75,7 @@ from composer_app.ui.external_open import open_url_externally
 _MOVE = QTextCursor.MoveMode
 _OP = QTextCursor.MoveOperation
 _TOOLTIP = QEvent.Type.ToolTip
+_KEY_PRESS = QEvent.Type.KeyPress
 
 
 class ComposerEditor(QTextEdit):
@@ -193,6 +194,10 @@ class ComposerEditor(QTextEdit):
             if self.keys.shortcut_override(event):
                 event.accept()
                 return True
+        elif (event.type() == _KEY_PRESS and isinstance(event, QKeyEvent)
+              and event.key() == Qt.Key.Key_Tab and self.keys.intercepted(event)):
+            event.accept()  # Tab accepts a completion instead of moving the focus
+            return True
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
