@@ -265,3 +265,16 @@ def test_pull_request_entry_attaches_through_gh(backend: Backend, qtbot: QtBot, 
     assert record.pull_request is not None and record.pull_request.number == 7
     assert window.editor.pull_request_url(record.context_id) == (
         "https://github.com/octo/app/pull/7")
+
+
+def test_an_older_file_search_answer_is_dropped(backend: Backend, qtbot: QtBot,
+                                                project: Path) -> None:
+    window = backend.window(qtbot)
+    with_workspace(window, qtbot, project)
+    got: list[tuple[str, list[str]]] = []
+    catalog = window.context.catalog
+    catalog.search_files("main", 10, lambda paths: got.append(("old", paths)))
+    catalog.search_files("READ", 10, lambda paths: got.append(("new", paths)))
+    qtbot.waitUntil(lambda: bool(got), timeout=WAIT_MS)
+    qtbot.wait(200)
+    assert got == [("new", ["README.md"])]
