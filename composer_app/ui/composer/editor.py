@@ -91,6 +91,8 @@ class ComposerEditor(QTextEdit):
 
     url_opener: Callable[[str], Any] = staticmethod(open_url_externally)
     """Opens a chip's web address (a pull request); the app's external opener by default."""
+    chip_opener: Callable[[Any], bool] | None = None
+    """Opens what a chip's record points at (a file, a mention, a thread…); True when it did."""
 
     def __init__(self, parent: QWidget | None = None, *, environment_id: str | None = None) -> None:
         super().__init__(parent)
@@ -581,5 +583,9 @@ class ComposerEditor(QTextEdit):
         return self.attachments.pull_request_url(context_id)
 
     def activate_chip(self, context_id: str) -> bool:
-        """What a click on a chip does: open its pull request, or retry its failed upload."""
-        return self.attachments.activate_chip(context_id)
+        """What a click on a chip does: open its pull request, retry its failed upload, or open
+        what it points at through ``chip_opener``."""
+        if self.attachments.activate_chip(context_id):
+            return True
+        record = self.draft.records.get(context_id)
+        return record is not None and self.chip_opener is not None and self.chip_opener(record)

@@ -14,6 +14,8 @@ signals; no part knows the window:
 - ``window_actions`` (``WindowActions``): the actions, their shortcuts and the menu bar;
 - ``context`` (``ContextInsertion``): the *Insert* menu and ``+`` button, the thread's
   workspace folder and the Changes pane;
+- ``chip_opener`` (``ChipOpener``): a chip in the composer or the transcript opens what it
+  points at;
 - ``pane_focus`` (``PaneFocus``): F6 / Shift+F6;
 - ``state`` (``WindowState``): what ``window.ini`` remembers.
 
@@ -45,6 +47,7 @@ from composer_app.ui.threads.thread_list import ThreadListPane
 from composer_app.ui.transcript.sources_dock import SourcesDock
 from composer_app.ui.transcript.view import TranscriptView
 from composer_app.ui.window.actions import SOURCES_KEY, WindowActions
+from composer_app.ui.window.chip_opener import ChipOpener
 from composer_app.ui.window.composer_area import (
     SHUTDOWN_POLL_MS,
     SHUTDOWN_WAIT_MS,
@@ -104,6 +107,11 @@ class MainWindow(QMainWindow):
         self.window_actions.build_menus(self.menuBar())
         self.context = ContextInsertion(self, self.composer_area, self.engine_calls,
                                         self.navigator, embedded=session.embedded)
+        self.chip_opener = ChipOpener(self, self.engine_calls, self.uploads,
+                                      thread_of=lambda: self.navigator.current_thread,
+                                      workspace_of=lambda: self.context.workspace,
+                                      open_thread=self.navigator.open_thread,
+                                      local_workspace=session.embedded)
         self._add_context_menus()
         self.pane_focus = PaneFocus(self._panes, self)
         self._connect_parts()
@@ -197,6 +205,9 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, context.changes_dock)
         context.changes_dock.hide()
         context.status_message.connect(self._show_message)
+        self.chip_opener.status_message.connect(self._show_message)
+        self.editor.chip_opener = self.chip_opener.open_record
+        self.transcript.chip_opener = self.chip_opener.open_record
 
     # -- the parts, for callers that drive the window (the app, its self-test) -------------------
     @property
