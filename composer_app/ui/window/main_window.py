@@ -16,6 +16,8 @@ signals; no part knows the window:
   workspace folder and the Changes pane;
 - ``chip_opener`` (``ChipOpener``): a chip in the composer or the transcript opens what it
   points at;
+- ``drop_relay`` (``DropRelay``): drops on the transcript or the empty page attach to the
+  composer, which is outlined while dragging;
 - ``pane_focus`` (``PaneFocus``): F6 / Shift+F6;
 - ``state`` (``WindowState``): what ``window.ini`` remembers.
 
@@ -55,6 +57,7 @@ from composer_app.ui.window.composer_area import (
 )
 from composer_app.ui.window.connection_status import MESSAGE_MS, ConnectionStatus
 from composer_app.ui.window.context_insertion import ContextInsertion
+from composer_app.ui.window.drop_relay import DropRelay
 from composer_app.ui.window.layout import CentreStack
 from composer_app.ui.window.pane_focus import PaneFocus
 from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS, WindowState
@@ -112,6 +115,8 @@ class MainWindow(QMainWindow):
                                       workspace_of=lambda: self.context.workspace,
                                       open_thread=self.navigator.open_thread,
                                       local_workspace=session.embedded)
+        self.drop_relay = DropRelay(self.editor, [self.transcript.viewport(),
+                                                  self.transcript_stack.empty_page], self)
         self._add_context_menus()
         self.pane_focus = PaneFocus(self._panes, self)
         self._connect_parts()
