@@ -45,6 +45,13 @@ __all__ = ["ContextInsertion"]
 NO_FOLDER = "No workspace folder: Thread ▸ Workspace folder… chooses one"
 
 
+def folder_name(path: str) -> str:
+    """The last part of a folder path, as the label under the composer shows it (the whole path
+    is its tooltip)."""
+    trimmed = path.rstrip("/\\")
+    return trimmed.replace("\\", "/").rsplit("/", 1)[-1] or path
+
+
 def _choose_files(parent: QWidget) -> list[str]:
     paths, _filter = QFileDialog.getOpenFileNames(parent, "Attach files", str(Path.home()))
     return list(paths)
@@ -82,6 +89,8 @@ class ContextInsertion(QObject):
             window.addAction(action)
         self.insert_menu = self.insert_actions.menu(window.menuBar())
         self.add_button = self.insert_actions.add_context_button(area)
+        self.add_button.setStyleSheet("QToolButton { font-weight: bold; padding: 2px 8px; }"
+                                      "QToolButton::menu-indicator { image: none; width: 0; }")
         self.workspace_action = self._action("&Workspace folder…", "chooseWorkspace",
                                              "Choose the folder this thread works in")
         self.clear_workspace_action = self._action("&Clear workspace", "clearWorkspace",
@@ -154,9 +163,10 @@ class ContextInsertion(QObject):
         self.insert_actions.set_workspace_available(folder is not None)
         self._area.editor.context_input.set_command_runner(
             self.runner if folder is not None else None)
-        self.workspace_label.setText(f"Workspace: {folder}" if folder else NO_FOLDER)
+        self.workspace_label.setText(f"Workspace: {folder_name(folder)}" if folder else NO_FOLDER)
         self.workspace_label.setToolTip(folder or "")
-        self.workspace_label.setAccessibleName(self.workspace_label.text())
+        self.workspace_label.setAccessibleName(
+            f"Workspace folder {folder}" if folder else NO_FOLDER)
         if folder is None:
             self.changes_dock.set_unavailable("This thread has no workspace folder.")
         elif changed and self.changes_dock.isVisible():
@@ -176,7 +186,7 @@ class ContextInsertion(QObject):
         folder = (folder or "").strip()
         if folder:
             self._calls.set_thread_workspace(thread, folder)
-            self.status_message.emit(f"Workspace folder set to {folder}")
+            self.status_message.emit(f"Workspace folder set to {folder_name(folder)}")
 
     def clear_workspace(self) -> None:
         """*Thread ▸ Clear workspace*."""

@@ -92,7 +92,8 @@ def test_workspace_folder_enables_entries_and_clears(backend: Backend, qtbot: Qt
     thread_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Thread")
     assert {"chooseWorkspace", "clearWorkspace"} <= {a.objectName() for a in thread_menu.actions()}
     with_workspace(window, qtbot, project)
-    assert str(project) in window.context.workspace_label.text()
+    assert window.context.workspace_label.text() == "Workspace: project"
+    assert window.context.workspace_label.toolTip() == str(project)
     for name in NEEDS_WORKSPACE:
         assert window.context.insert_actions.action(name).isEnabled()
     window.context.clear_workspace_action.trigger()
