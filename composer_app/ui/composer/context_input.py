@@ -68,7 +68,6 @@ class ContextInput(QObject):
             return True
         if self.pull_requests.handle_key(event):
             return True
-        self.completion.environment_id = self._editor.environment_id
         return self.completion.handle_key(event)
 
     def wants_shortcut(self, event: QKeyEvent) -> bool:

@@ -535,6 +535,8 @@ class ComposerEditor(QTextEdit):
     @environment_id.setter
     def environment_id(self, value: str | None) -> None:
         self.attachments.environment_id = value
+        if self._context_input is not None:  # thread chips name this environment
+            self._context_input.completion.environment_id = self.attachments.environment_id
 
     @property
     def uploads(self) -> AttachmentUploads:

@@ -155,3 +155,15 @@ def test_esc_keeps_a_pasted_pull_request_url_as_text(editor: ComposerEditor,
     assert editor.context_input.pull_requests.offered is None
     assert editor.toPlainText() == "https://github.com/octo/app/pull/42"
     assert not editor.records()
+
+
+def test_a_clicked_thread_row_names_the_current_environment(composer: ComposerEditor,
+                                                            qtbot: QtBot) -> None:
+    composer.set_context_catalog(ListCatalog(FILES, SKILLS, THREADS))
+    composer.environment_id = "env_later"  # the window learns it after the catalog is set
+    qtbot.keyClicks(composer, "#kick")
+    view = popup(composer)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.visualRect(view.model().index(0, 0)).center())
+    record = next(iter(composer.records().values()))
+    assert record.kind == "thread" and record.environment_id == "env_later"
