@@ -33,7 +33,7 @@ from composer_app.ui.viewers.image_viewer import ImageViewer
 from composer_app.ui.viewers.review_comment_viewer import ReviewCommentViewer
 from composer_app.ui.viewers.text_viewer import TextViewer
 
-__all__ = ["ChipOpener"]
+__all__ = ["ChipOpener", "fetch_bytes"]
 
 FETCH_LIMIT = 64 * 1024 * 1024
 FETCH_TIMEOUT_S = 30.0

@@ -40,7 +40,7 @@ from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.threads.navigation import ThreadNavigator
 from composer_app.ui.window.composer_area import ComposerArea
 
-__all__ = ["ContextInsertion"]
+__all__ = ["ContextInsertion", "folder_name"]
 
 NO_FOLDER = "No workspace folder: Thread ▸ Workspace folder… chooses one"
 
