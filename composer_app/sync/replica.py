@@ -57,7 +57,8 @@ def message_row(message: Message, sequence: int | None) -> MessageRow:
 def thread_row(summary: ThreadSummary) -> ThreadRow:
     """The cache row of a server thread (with its provider when the server names one)."""
     return ThreadRow(summary.thread_id, summary.title, summary.updated_at, summary.last_sequence,
-                     provider=summary.provider)
+                     provider=summary.provider,
+                     workspace=summary.workspace.path if summary.workspace is not None else None)
 
 
 @dataclass
@@ -136,11 +137,14 @@ class Replica:
             changes.deleted_threads.append(tid)
             return
         if thread is not None:
-            title, provider = thread.title, thread.provider
+            title, provider, folder = thread.title, thread.provider, thread.workspace
             if isinstance(event, ThreadMetaUpdatedEvent):
                 title = event.payload.title
                 provider = event.payload.provider or provider  # a rename keeps the provider
-            store.upsert_thread(replace(thread, title=title, provider=provider,
+                if event.payload.updates_workspace:
+                    space = event.payload.workspace
+                    folder = space.path if space is not None else None
+            store.upsert_thread(replace(thread, title=title, provider=provider, workspace=folder,
                                         updated_at=event.occurred_at,
                                         last_sequence=event.sequence, local_state=None))
             changes.thread_list = True

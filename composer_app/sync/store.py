@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS environments(
     last_seen_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS threads(
     thread_id TEXT PRIMARY KEY, environment_id TEXT, title TEXT, updated_at TEXT,
-    last_sequence INTEGER, local_state TEXT, provider TEXT);
+    last_sequence INTEGER, local_state TEXT, provider TEXT, workspace TEXT);
 CREATE TABLE IF NOT EXISTS messages(
     message_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL,
     is_streaming INTEGER NOT NULL DEFAULT 0, attachments_json TEXT, context_json TEXT,
@@ -51,7 +51,7 @@ CREATE TABLE IF NOT EXISTS drafts(
 
 
 _THREAD_COLS = ("thread_id, title, updated_at, last_sequence, environment_id, local_state, "
-                "provider")
+                "provider, workspace")
 """The ``threads`` columns in ``ThreadRow`` field order."""
 _MESSAGE_COLS = ("message_id, thread_id, role, text, is_streaming, attachments_json, context_json, "
                  "sources_json, metadata_json, local_state, created_at, sequence, local_reason")
@@ -85,6 +85,8 @@ class ThreadRow:
     environment_id: str | None = None
     local_state: str | None = None
     provider: str | None = None
+    workspace: str | None = None
+    """The thread's workspace folder on the server, or None when it has none."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,8 @@ class ClientStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(threads)")}
         if "provider" not in columns:
             self._db.execute("ALTER TABLE threads ADD COLUMN provider TEXT")
+        if "workspace" not in columns:
+            self._db.execute("ALTER TABLE threads ADD COLUMN workspace TEXT")
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}
         if "local_reason" not in columns:
             self._db.execute("ALTER TABLE messages ADD COLUMN local_reason TEXT")
@@ -241,9 +245,9 @@ class ClientStore:
         """Insert or replace one thread."""
         self._exec(
             "INSERT OR REPLACE INTO threads(thread_id, environment_id, title, updated_at, "
-            "last_sequence, local_state, provider) VALUES(?,?,?,?,?,?,?)",
+            "last_sequence, local_state, provider, workspace) VALUES(?,?,?,?,?,?,?,?)",
             (row.thread_id, row.environment_id, row.title, row.updated_at, row.last_sequence,
-             row.local_state, row.provider),
+             row.local_state, row.provider, row.workspace),
         )
 
     def thread(self, thread_id: str) -> ThreadRow | None:

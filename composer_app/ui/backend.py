@@ -55,8 +55,10 @@ class LocalServer:
 
 
 def start_embedded_server(paths: AppPaths, settings: AppSettings,
-                          server_dir: Path | None = None) -> LocalServer:
-    """Start the embedded server with the chosen assistant provider."""
+                          server_dir: Path | None = None,
+                          workspace_roots: tuple[Path, ...] | None = None) -> LocalServer:
+    """Start the embedded server with the chosen assistant provider; thread workspaces may lie
+    under ``workspace_roots`` (the home folder by default) and run commands."""
     from composer_app.server.embedded import start_embedded
     from composer_app.server.providers.registry import ProviderOptions, ProviderRouter
     from composer_app.server.settings import ServerSettings
@@ -72,7 +74,8 @@ def start_embedded_server(paths: AppPaths, settings: AppSettings,
         openai_model=settings.openai_model or None,
     ))
     server = start_embedded(directory, settings=ServerSettings(
-        directory, provider=router, workspace_roots=(Path.home(),), allow_commands=True))
+        directory, provider=router, workspace_roots=workspace_roots or (Path.home(),),
+        allow_commands=True))
     return LocalServer(server, router)
 
 

@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from composer_app.sync.engine import SyncEngine
 from composer_app.sync.outbox import EditedMessage
 from composer_app.sync.store import MessageRow, OutboxRow, ThreadRow
+from composer_app.sync.workspace import SkillInfo, WorkspaceChanges, WorkspaceEntry, WorkspaceFile
 from composer_app.ui.sync_bridge import SyncBridge
 
 __all__ = ["EngineCalls", "Then"]
@@ -65,6 +66,47 @@ class EngineCalls(QObject):
     def asset_url(self, attachment_id: str, disposition: str, then: Then[str]) -> int:
         """``SyncEngine.asset_url``: a signed URL of an attachment."""
         return self._submit(lambda e: e.asset_url(attachment_id, disposition), then)
+
+    # -- the thread's workspace ------------------------------------------------------------------
+    def search_files(self, thread_id: str, query: str, limit: int,
+                     then: Then[list[WorkspaceEntry]]) -> int:
+        """``SyncEngine.search_files``: quick-open search in the thread's workspace."""
+        return self._submit(lambda e: e.search_files(thread_id, query, limit), then)
+
+    def read_file(self, thread_id: str, path: str, then: Then[WorkspaceFile]) -> int:
+        """``SyncEngine.read_file``: the text of a workspace file."""
+        return self._submit(lambda e: e.read_file(thread_id, path), then)
+
+    def changes(self, thread_id: str, then: Then[WorkspaceChanges]) -> int:
+        """``SyncEngine.changes``: the workspace's changes against ``HEAD``."""
+        return self._submit(lambda e: e.changes(thread_id), then)
+
+    def skills(self, thread_id: str | None, then: Then[list[SkillInfo]]) -> int:
+        """``SyncEngine.skills``: the server's skills (and the thread workspace's)."""
+        return self._submit(lambda e: e.skills(thread_id), then)
+
+    def run_command(self, thread_id: str, command: str, on_output: Callable[[str], None],
+                    then: Then[dict[str, Any]]) -> Callable[[], None]:
+        """``SyncEngine.run_command``; ``on_output`` runs on the engine thread. Returns a cancel
+        callable (the engine then ends the run and ``then`` gets the cancellation error)."""
+        started: list[concurrent.futures.Future[dict[str, Any]]] = []
+
+        def start(engine: SyncEngine) -> concurrent.futures.Future[dict[str, Any]]:
+            future = engine.run_command(thread_id, command, on_output=on_output)
+            started.append(future)
+            return future
+
+        self._submit(start, then)
+
+        def cancel() -> None:
+            for future in started:
+                future.cancel()
+
+        return cancel
+
+    def set_thread_workspace(self, thread_id: str, path: str | None) -> int:
+        """``SyncEngine.set_thread_workspace``: set (``None``: remove) the workspace folder."""
+        return self._submit(lambda e: e.set_thread_workspace(thread_id, path), None)
 
     # -- commands (queued by the engine like every change) ----------------------------------------
     def create_thread(self, title: str | None, then: Then[str]) -> int:

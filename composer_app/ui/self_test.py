@@ -5,7 +5,10 @@ main window, no dialogs; (2) every lazily loaded module (keyring backends, ``web
 ``httpx``, ``sqlite3``, ``ssl``, ``platformdirs``, the SQL migrations); (3) the embedded server on
 ``127.0.0.1`` port 0 in a throwaway data directory, the sync engine connected, two threads; (4) in
 thread one a message with an image chip (a generated PNG), a file, a terminal excerpt and a skill,
-sent, and the ``local`` provider's answer awaited with its sources; (5) the chips copied from
+sent, and the ``local`` provider's answer awaited with its sources; (4b) thread one gets a
+workspace folder and, through the real UI paths (Insert entries, typed triggers, the completion
+popup, command mode), a command's output, a file mention, a skill and a reference to thread two,
+sent and answered; (5) the chips copied from
 thread one's composer and pasted into thread two's through the real clipboard, records and labels
 checked; (6) no ``keyrings.alt`` and no plaintext keyring backend; (7) ``composer-app self-test ok``
 and exit 0. Invariant: any failure prints exactly one line (the reason) on stderr and exits 1;
@@ -173,6 +176,78 @@ def _compose_thread_one(window: Any, work: Path, wait: _Waiter) -> list[tuple[st
     return chips
 
 
+def _workspace(work: Path) -> Path:
+    """A small project folder with a file and a skill of its own."""
+    project = work / "project"
+    (project / "scripts").mkdir(parents=True)
+    (project / "scripts" / "deploy.sh").write_text("#!/bin/sh\necho deploying\n",
+                                                   encoding="utf-8")
+    skill = project / ".composer" / "skills" / "rollback"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: rollback\ndescription: Roll the release back\n"
+                                    "---\nSwitch the router back.\n", encoding="utf-8")
+    return project
+
+
+def _complete(window: Any, entry: str, typed: str, kind: str, wait: _Waiter) -> None:
+    """Choose an Insert entry, type, wait for the popup and press Enter: one ``kind`` chip."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    editor = window.editor
+    before = Counter(r.kind for r in editor.records().values())
+    window.context.insert_actions.action(entry).trigger()
+    QTest.keyClicks(editor, typed)
+    completion = editor.context_input.completion
+    wait.until(lambda: completion.is_open() and bool(completion.items()),
+               f"the {kind} completion popup")
+    QTest.keyClick(editor, Qt.Key.Key_Return)
+    after = Counter(r.kind for r in editor.records().values())
+    _check(after - before == Counter([kind]), f"completing {typed!r} did not insert a {kind}")
+
+
+def _insert_through_the_ui(window: Any, work: Path, wait: _Waiter) -> None:
+    """Step 4b: a workspace, then a command's output, a mention, a skill and a thread."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    project = _workspace(work)
+    context = window.context
+    context.choose_folder = lambda *_: str(project)
+    context.workspace_action.trigger()
+    wait.until(lambda: context.workspace == str(project), "the thread's workspace folder")
+    editor = window.editor
+    window.activateWindow()
+    editor.setFocus()
+    _check(editor.document().isEmpty(), "the composer is not empty after sending")
+    context.insert_actions.action("runCommand").trigger()
+    QTest.keyClicks(editor, "echo rollback-ready")
+    QTest.keyClick(editor, Qt.Key.Key_Return)
+    wait.until(lambda: any(r.kind == "terminal" for r in editor.records().values()),
+               "the command's output")
+    terminal = next(r for r in editor.records().values() if r.kind == "terminal")
+    _check("rollback-ready" in terminal.text, "the command's output is not in its chip")
+    QTest.keyClicks(editor, "Check ")
+    _complete(window, "insertMention", "deploy", "mention", wait)
+    _complete(window, "insertSkill", "roll", "skill", wait)
+    _complete(window, "insertThread", "Second", "thread", wait)
+    kinds = Counter(r.kind for r in editor.records().values())
+    _check(kinds == Counter(["terminal", "mention", "skill", "thread"]),
+           f"the composer holds {dict(kinds)}")
+    answers = sum(1 for m in window.transcript.messages if m.role == "assistant")
+    _check(editor.request_send(), "the composer refused to send the inserted context")
+
+    def answered() -> bool:
+        replies = [m for m in window.transcript.messages if m.role == "assistant"]
+        return len(replies) > answers and not replies[-1].streaming
+
+    wait.until(answered, "the answer to the inserted context")
+    sent = [m for m in window.transcript.messages if m.role == "user"][-1]
+    records = sent.context.get("records", []) if isinstance(sent.context, dict) else []
+    _check(Counter(r.get("kind") for r in records) == kinds,
+           "the sent message lost some of the inserted context")
+
+
 def _copy_all(editor: Any) -> None:
     from PySide6.QtGui import QGuiApplication
 
@@ -259,7 +334,7 @@ def _run(work: Path, deadline: float) -> None:
     knowledge.mkdir()
     (knowledge / "release-checklist.md").write_text(KNOWLEDGE_TEXT, encoding="utf-8")
     settings = AppSettings(knowledge_dir=str(knowledge))
-    server = start_embedded_server(paths, settings)
+    server = start_embedded_server(paths, settings, workspace_roots=(Path.home(), work))
     _check(server.url.startswith("http://127.0.0.1:"), f"the server listens on {server.url}")
     try:
         started = connect_backend(paths, Connection(True), server.token, server)
@@ -285,6 +360,7 @@ def _run(work: Path, deadline: float) -> None:
         expected = _compose_thread_one(window, work, wait)
         _copy_all(window.editor)
         _send_and_wait(window, wait)
+        _insert_through_the_ui(window, work, wait)
         created = {r.thread_id for r in window.bridge.engine.threads().result(10)}
         _check({thread_one, thread_two} <= created, "the two threads are not in the cache")
         _paste_into_thread_two(window, thread_two, expected, wait)

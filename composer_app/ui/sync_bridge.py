@@ -129,6 +129,9 @@ class SyncBridge(QObject):
         future = call(self._engine)
 
         def done(f: concurrent.futures.Future[Any]) -> None:
+            if f.cancelled():
+                self._posted.emit(("request_finished", request_id, None, "Cancelled."))
+                return
             exc = f.exception()
             result = None if exc is not None else f.result()
             self._posted.emit(("request_finished", request_id, result,

@@ -138,3 +138,21 @@ def test_a_database_from_before_send_reasons_gains_the_columns(tmp_path: Path) -
             ("cmd_new", "sending", False)]
     finally:
         store.close()
+
+
+def test_an_older_cache_gains_the_workspace_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE threads(thread_id TEXT PRIMARY KEY, environment_id TEXT, "
+               "title TEXT, updated_at TEXT, last_sequence INTEGER, local_state TEXT)")
+    db.execute("INSERT INTO threads(thread_id, title) VALUES('thr_1', 'Old')")
+    db.commit()
+    db.close()
+    store = ClientStore(path)
+    try:
+        assert store.thread("thr_1") == ThreadRow("thr_1", "Old")
+        store.upsert_thread(ThreadRow("thr_2", "New", workspace="/srv/project"))
+        assert store.thread("thr_2") is not None
+        assert store.thread("thr_2").workspace == "/srv/project"  # type: ignore[union-attr]
+    finally:
+        store.close()

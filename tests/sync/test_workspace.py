@@ -123,3 +123,28 @@ def test_commands_disabled_is_reported(tmp_path: Path, make_engine: Make, root: 
         assert refused.value.code == "commands_disabled"
     finally:
         srv.stop()
+
+
+def _row_workspace(engine: SyncEngine, thread: str, want: str | None) -> str | None:
+    deadline = time.monotonic() + WAIT
+    folder: str | None = "unset"
+    while time.monotonic() < deadline:
+        row = next((r for r in engine.threads().result(WAIT) if r.thread_id == thread), None)
+        folder = row.workspace if row is not None else "missing"
+        if folder == want:
+            break
+        time.sleep(0.02)
+    return folder
+
+
+def test_the_thread_list_keeps_each_threads_workspace(served: LoopbackServer, make_engine: Make,
+                                                      root: Path) -> None:
+    engine, _ = make_engine(served.base_url, served.token())
+    thread = _thread_with_workspace(served, engine, root)
+    assert _row_workspace(engine, thread, str(root)) == str(root)
+    engine.rename_thread(thread, "Renamed").result(WAIT)  # a rename keeps the folder
+    later, _ = make_engine(served.base_url, served.token(), name="second-client")
+    assert _row_workspace(later, thread, str(root)) == str(root)  # from the snapshot
+    engine.set_thread_workspace(thread, None).result(WAIT)
+    assert _row_workspace(engine, thread, None) is None
+    assert _row_workspace(later, thread, None) is None

@@ -21,7 +21,7 @@ from composer_app.core.limits import (
     REVIEW_TEXT_MAX_CHARS,
     TERMINAL_TEXT_MAX_CHARS,
 )
-from composer_app.core.text import cut_utf16
+from composer_app.core.text import cut_utf16, trim
 
 NAME_MAX_CHARS = 255
 SHORT_MAX_CHARS = 2048
@@ -70,6 +70,8 @@ def review_comment_record(change: FileChange, start: int, end: int, comment: str
     """A ``review-comment`` record on new-file lines ``start..end`` of ``change``."""
     if start < 0 or end < start:
         raise ValueError("the line range must satisfy 0 <= start <= end")
+    if not trim(change.path):
+        raise ValueError("a review comment needs a file path")
     path = change.path
     label = range_label(start, end)
     section = f"change:{path}"

@@ -437,7 +437,7 @@ class AttachmentInput(QObject):
         """A left click without selection at a viewport point: activate the chip there."""
         chip = self._editor.chip_at(point)
         if chip is not None:
-            self.activate_chip(chip[1])
+            self._editor.activate_chip(chip[1])
 
     def hover(self, point: QPoint | None) -> None:
         """The pointer moved (``None`` while a button is held): a hand over a linked chip."""

@@ -7,7 +7,9 @@ send and stash) and owns its collaborators, each called through its own methods:
 * ``looks`` (``ChipLooks``): how chips look, their tooltips and the accessible summary;
 * ``attachments`` (``AttachmentInput``): clipboard, drag and drop, files, uploads, chip clicks;
 * ``keys`` (``ComposerKeys``): the one dispatch point of key presses (interceptors first);
-* ``a11y`` (``ComposerA11y``): announcements and the accessible description.
+* ``a11y`` (``ComposerA11y``): announcements and the accessible description;
+* ``context_input`` (``ContextInput``, made by ``set_context_catalog``): ``@`` / ``/`` / ``#``
+  completion, ``!`` command mode and pull-request offers.
 
 Invariants: the document holds text and chips only (each chip one U+FFFC object carrying kind,
 context id, label and a fresh reference id); ``markdown()`` is the canonical prompt; the draft's
@@ -59,6 +61,7 @@ from composer_app.ui.composer.chips import (
     is_chip,
     line_minimum,
 )
+from composer_app.ui.composer.context_input import ContextInput
 from composer_app.ui.composer.document_bridge import (
     insert_segments,
     markdown_from,
@@ -66,11 +69,13 @@ from composer_app.ui.composer.document_bridge import (
 )
 from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor, is_shortcut_override
 from composer_app.ui.composer.editor_looks import ChipLooks
+from composer_app.ui.context.completion_logic import ContextCatalog
 from composer_app.ui.external_open import open_url_externally
 
 _MOVE = QTextCursor.MoveMode
 _OP = QTextCursor.MoveOperation
 _TOOLTIP = QEvent.Type.ToolTip
+_KEY_PRESS = QEvent.Type.KeyPress
 
 
 class ComposerEditor(QTextEdit):
@@ -86,6 +91,8 @@ class ComposerEditor(QTextEdit):
 
     url_opener: Callable[[str], Any] = staticmethod(open_url_externally)
     """Opens a chip's web address (a pull request); the app's external opener by default."""
+    chip_opener: Callable[[Any], bool] | None = None
+    """Opens what a chip's record points at (a file, a mention, a thread…); True when it did."""
 
     def __init__(self, parent: QWidget | None = None, *, environment_id: str | None = None) -> None:
         super().__init__(parent)
@@ -100,6 +107,7 @@ class ComposerEditor(QTextEdit):
         self.tracker = ChipTracker(self)
         self.attachments = AttachmentInput(self, environment_id)
         self.keys = ComposerKeys(self)
+        self._context_input: ContextInput | None = None
         self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
                                            self.looks.is_dark, self)
         self.setAcceptRichText(False)
@@ -188,6 +196,10 @@ class ComposerEditor(QTextEdit):
             if self.keys.shortcut_override(event):
                 event.accept()
                 return True
+        elif (event.type() == _KEY_PRESS and isinstance(event, QKeyEvent)
+              and event.key() == Qt.Key.Key_Tab and self.keys.intercepted(event)):
+            event.accept()  # Tab accepts a completion instead of moving the focus
+            return True
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -207,7 +219,10 @@ class ComposerEditor(QTextEdit):
         return self.attachments.can_insert(source)
 
     def insertFromMimeData(self, source: QMimeData) -> None:
+        start = self.textCursor().selectionStart()
         self.attachments.insert_from(source)
+        if self._context_input is not None and source.hasText() and not source.hasUrls():
+            self._context_input.pull_requests.offer_range(start, self.textCursor().position())
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         super().mouseReleaseEvent(event)
@@ -259,6 +274,20 @@ class ComposerEditor(QTextEdit):
     def remove_key_interceptor(self, interceptor: KeyInterceptor) -> None:
         """Stop showing key presses to ``interceptor``."""
         self.keys.remove_interceptor(interceptor)
+
+    # -- typed context (``@`` / ``/`` / ``#``, ``!``, pull-request links) -------------------------
+    def set_context_catalog(self, catalog: ContextCatalog | None) -> None:
+        """Complete typed triggers from ``catalog`` (None: they stay plain text). The first call
+        installs ``context_input`` (completion, command mode, pull-request offers) as a key
+        interceptor."""
+        self.context_input.set_catalog(catalog)
+
+    @property
+    def context_input(self) -> ContextInput:
+        """The typed-context collaborator (made on first use)."""
+        if self._context_input is None:
+            self._context_input = ContextInput(self)
+        return self._context_input
 
     # -- reading -------------------------------------------------------------------------------
     def markdown(self) -> str:
@@ -512,6 +541,8 @@ class ComposerEditor(QTextEdit):
     @environment_id.setter
     def environment_id(self, value: str | None) -> None:
         self.attachments.environment_id = value
+        if self._context_input is not None:  # thread chips name this environment
+            self._context_input.completion.environment_id = self.attachments.environment_id
 
     @property
     def uploads(self) -> AttachmentUploads:
@@ -560,5 +591,9 @@ class ComposerEditor(QTextEdit):
         return self.attachments.pull_request_url(context_id)
 
     def activate_chip(self, context_id: str) -> bool:
-        """What a click on a chip does: open its pull request, or retry its failed upload."""
-        return self.attachments.activate_chip(context_id)
+        """What a click on a chip does: open its pull request, retry its failed upload, or open
+        what it points at through ``chip_opener``."""
+        if self.attachments.activate_chip(context_id):
+            return True
+        record = self.draft.records.get(context_id)
+        return record is not None and self.chip_opener is not None and self.chip_opener(record)

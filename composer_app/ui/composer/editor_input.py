@@ -87,6 +87,10 @@ class ComposerKeys:
                 return True
         return QKeySequence(event.keyCombination()).toString() in _OWN_SHORTCUTS
 
+    def intercepted(self, event: QKeyEvent) -> bool:
+        """True when an interceptor took the key (Tab reaches them here before focus moves)."""
+        return any(interceptor.intercept_key(event) for interceptor in self._interceptors)
+
     def key_press(self, event: QKeyEvent) -> bool:
         """Handle a key press; True when it was handled (``QTextEdit`` must not see it)."""
         for interceptor in self._interceptors:

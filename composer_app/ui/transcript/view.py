@@ -87,6 +87,7 @@ class TranscriptView(QListView):
         self.environment_id = "local"
         self.url_opener: Callable[[str], Any] | None = None
         self.asset_opener: Callable[[Any], Any] | None = None
+        self.chip_opener: Callable[[Any], bool] | None = None  # opens what a record points at
         self.media_loader: Callable[[Any], bytes | None] | None = None
         self.popover: DetailsPopover | None = None
         self.media_viewer: MediaViewer | None = None

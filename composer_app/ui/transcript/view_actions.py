@@ -116,12 +116,15 @@ def _open_url(view: TranscriptView, url: str) -> bool:
 def open_chip(
     view: TranscriptView, message: TranscriptMessage, context_id: str, global_pos: QPoint | None
 ) -> str:
-    """Open the expanded surface of a chip; returns ``popover``, ``media``, ``asset``, ``url`` or
-    ``none``."""
+    """Open the expanded surface of a chip (what the record points at when ``view.chip_opener``
+    opens it); returns ``opened``, ``popover``, ``media``, ``asset``, ``url`` or ``none``."""
     segment = message.chip(context_id)
     if segment is None or segment.kind is None:
         return "none"
     record = message.record(context_id)
+    if (record is not None and view.chip_opener is not None
+            and not view.transcript_model().public and view.chip_opener(record)):
+        return "opened"
     registry = view.renderer.registry
     expanded = registry.expanded(segment.kind, segment.label, record)
     public = view.transcript_model().public

@@ -63,19 +63,31 @@ class ComposerArea(QWidget):
         column = QVBoxLayout(self)
         column.setContentsMargins(10, 6, 10, 8)
         column.setSpacing(4)
-        row = QHBoxLayout()
-        row.setSpacing(8)
-        row.addWidget(self.editor, 1)
-        row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
-        column.addLayout(row, 1)
+        self._row = QHBoxLayout()
+        self._row.setSpacing(8)
+        self._row.addWidget(self.editor, 1)
+        self._row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
+        column.addLayout(self._row, 1)
         column.addWidget(self.shelf)
         column.addWidget(self.notices)
         column.addWidget(self.hint)
+        self._column = column
         self.set_enabled(False)
         self.editor.send_requested.connect(self._on_editor_send_requested)
         self.editor.notice_posted.connect(self.notices.post)
         self.uploads.notice_posted.connect(self.notices.post)
         self.send_button.clicked.connect(self.send)
+
+    def add_context_widgets(self, add_button: QWidget, workspace_label: QWidget,
+                            *bars: QWidget) -> None:
+        """Place the ``+`` button left of the editor, ``bars`` (command mode, pull-request
+        offer) above it and the workspace label under the hint."""
+        self._row.insertWidget(0, add_button, 0, Qt.AlignmentFlag.AlignBottom)
+        for index, bar in enumerate(bars):
+            bar.setParent(self)
+            bar.hide()
+            self._column.insertWidget(index, bar)
+        self._column.addWidget(workspace_label)
 
     # -- the open thread -------------------------------------------------------------------------
     def show_thread(self, thread_id: str) -> None:

@@ -12,6 +12,12 @@ signals; no part knows the window:
 - ``composer_area`` (``ComposerArea``): the composer, its shelf and notices, and the sends;
 - ``connection`` (``ConnectionStatus``): the status bar and the *Unsent messages* dialog;
 - ``window_actions`` (``WindowActions``): the actions, their shortcuts and the menu bar;
+- ``context`` (``ContextInsertion``): the *Insert* menu and ``+`` button, the thread's
+  workspace folder and the Changes pane;
+- ``chip_opener`` (``ChipOpener``): a chip in the composer or the transcript opens what it
+  points at;
+- ``drop_relay`` (``DropRelay``): drops on the transcript or the empty page attach to the
+  composer, which is outlined while dragging;
 - ``pane_focus`` (``PaneFocus``): F6 / Shift+F6;
 - ``state`` (``WindowState``): what ``window.ini`` remembers.
 
@@ -27,7 +33,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QSplitter, QWidget
 
 from composer_app.core.contracts.environment import Environment
 from composer_app.core.document.store import DraftStore
@@ -43,12 +49,15 @@ from composer_app.ui.threads.thread_list import ThreadListPane
 from composer_app.ui.transcript.sources_dock import SourcesDock
 from composer_app.ui.transcript.view import TranscriptView
 from composer_app.ui.window.actions import SOURCES_KEY, WindowActions
+from composer_app.ui.window.chip_opener import ChipOpener
 from composer_app.ui.window.composer_area import (
     SHUTDOWN_POLL_MS,
     SHUTDOWN_WAIT_MS,
     ComposerArea,
 )
 from composer_app.ui.window.connection_status import MESSAGE_MS, ConnectionStatus
+from composer_app.ui.window.context_insertion import ContextInsertion
+from composer_app.ui.window.drop_relay import DropRelay
 from composer_app.ui.window.layout import CentreStack
 from composer_app.ui.window.pane_focus import PaneFocus
 from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS, WindowState
@@ -101,6 +110,16 @@ class MainWindow(QMainWindow):
                                            server_url=session.server_url, parent=self)
         self.window_actions = WindowActions(self)
         self.window_actions.build_menus(self.menuBar())
+        self.context = ContextInsertion(self, self.composer_area, self.engine_calls,
+                                        self.navigator, embedded=session.embedded)
+        self.chip_opener = ChipOpener(self, self.engine_calls, self.uploads,
+                                      thread_of=lambda: self.navigator.current_thread,
+                                      workspace_of=lambda: self.context.workspace,
+                                      open_thread=self.navigator.open_thread,
+                                      local_workspace=session.embedded)
+        self.drop_relay = DropRelay(self.editor, [self.transcript.viewport(),
+                                                  self.transcript_stack.empty_page], self)
+        self._add_context_menus()
         self.pane_focus = PaneFocus(self._panes, self)
         self._connect_parts()
         self.state.restore(self, self.splitter, self.centre)
@@ -177,6 +196,27 @@ class MainWindow(QMainWindow):
         acts.about_action.triggered.connect(self.show_about)
         # the editor claims Ctrl+Shift+S for itself; in this window it toggles Sources
         self.editor.installEventFilter(self)
+
+    def _add_context_menus(self) -> None:
+        """*Insert* before *View*, the workspace entries in *Thread*, the Changes dock."""
+        bar, context = self.menuBar(), self.context
+        menus = {a.text().replace("&", ""): a for a in bar.actions()}
+        view = menus.get("View")
+        if view is not None:
+            bar.insertMenu(view, context.insert_menu)
+        else:
+            bar.addMenu(context.insert_menu)
+        thread = menus.get("Thread")
+        thread_menu = thread.menu() if thread is not None else None
+        if isinstance(thread_menu, QMenu):
+            thread_menu.addSeparator()
+            thread_menu.addActions(context.thread_menu_actions())
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, context.changes_dock)
+        context.changes_dock.hide()
+        context.status_message.connect(self._show_message)
+        self.chip_opener.status_message.connect(self._show_message)
+        self.editor.chip_opener = self.chip_opener.open_record
+        self.transcript.chip_opener = self.chip_opener.open_record
 
     # -- the parts, for callers that drive the window (the app, its self-test) -------------------
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,7 +15,7 @@ from composer_app.core.codecs.workspace_records import (
 )
 from composer_app.core.contracts.records import decode_record, encode_record
 from composer_app.core.limits import REVIEW_DIFF_MAX_CHARS, TERMINAL_TEXT_MAX_CHARS
-from composer_app.core.text import utf16_len
+from composer_app.core.text import trim, utf16_len
 
 DIFF = """diff --git a/src/app.py b/src/app.py
 --- a/src/app.py
@@ -70,6 +71,10 @@ def test_review_comment_records_are_always_contract_valid(
     diff = f"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -0,0 +1,{len(body)} @@\n{lines}"
     change = parse_git_diff(diff)[0]
     change = type(change)(path, change.status, change.hunks)
+    if not trim(path):  # a file path of blanks only cannot make a record
+        with pytest.raises(ValueError):
+            review_comment_record(change, start, start + span, comment)
+        return
     record = review_comment_record(change, start, start + span, comment,
                                    source_revision=revision or None)
     assert decode_record(encode_record(record)) == record
@@ -84,3 +89,9 @@ def test_terminal_records_are_always_contract_valid(run_id: str, command: str, t
     assert decode_record(encode_record(record)) == record
     assert record.line_end >= record.line_start == 1
     assert utf16_len(record.text) <= TERMINAL_TEXT_MAX_CHARS
+
+
+def test_a_blank_file_path_is_refused() -> None:
+    change = parse_git_diff("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+x\n")[0]
+    with pytest.raises(ValueError, match="file path"):
+        review_comment_record(type(change)(" \r", change.status, change.hunks), 1, 1, "why")
