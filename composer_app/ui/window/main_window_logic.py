@@ -130,3 +130,9 @@ def plan_refresh(shown: Mapping[str, MessageRow], rows: Sequence[MessageRow]) ->
     if any(message_id not in current for message_id in shown):
         return RefreshPlan(True, tuple(rows))
     return RefreshPlan(False, tuple(r for r in rows if shown.get(r.message_id) != r))
+
+
+def sent_here(upserts: Iterable[MessageRow]) -> bool:
+    """Whether a refresh brings a message the user is sending (its local echo): the transcript
+    then goes to the bottom even for a reader who had scrolled up."""
+    return any(r.role == "user" and r.local_state == "sending" for r in upserts)

@@ -3,7 +3,9 @@
 Invariants: only the open thread's messages reach the transcript (an answer for a thread the user
 has left is dropped); changes reported for the open thread are gathered for ``REFRESH_DELAY_MS``
 into one refresh; a refresh re-adds only the rows that changed and reloads the model only when a
-row disappeared (``main_window_logic.plan_refresh``); switching threads empties the transcript and
+row disappeared (``main_window_logic.plan_refresh``); new rows and streamed deltas keep the view at
+the bottom only while the reader is there (or the user just sent), never pulling a reader who
+scrolled up back down; switching threads empties the transcript and
 closes a Sources panel that showed a message; the Sources panel opens on the latest sourced answer;
 its visibility is reported with ``sources_visibility_changed``; an attachment opens through a
 signed URL from the engine, and a failure says so with ``status_message``.
@@ -58,6 +60,7 @@ class TranscriptFeed(QObject):
         self._thread_id = thread_id
         self._shown.clear()
         self._transcript.transcript_model().load([])
+        self._transcript.follow_bottom()
         if self._dock.panel.message_id:
             self._dock.hide()
         self.refresh()
@@ -95,8 +98,9 @@ class TranscriptFeed(QObject):
             for row in plan.upserts:
                 model.add_message(logic.message_wire(row))
                 self._shown[row.message_id] = row
-        if plan.upserts and self._transcript.verticalScrollBar().value() >= 0:
-            self._transcript.scrollToBottom()
+        if plan.upserts and (self._transcript.following
+                             or logic.sent_here(plan.upserts)):
+            self._transcript.follow_bottom()
 
     # -- attachments -----------------------------------------------------------------------------
     def open_asset(self, record: ContextRecord) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -175,3 +176,51 @@ def test_alone_an_attachment_that_cannot_open_says_so(qtbot: QtBot) -> None:
         parts.feed.open_asset(SimpleNamespace(attachment_id="att_gone"))  # type: ignore[arg-type]
     assert said.args == ["HTTP 404"]
     assert ("asset_url", "att_gone", "attachment") in parts.engine.calls
+
+
+def _stream(parts: _Feed, row: Any, text: str) -> Any:
+    """Replace an answer's text in the fake cache (a streamed delta) and announce it."""
+    grown = replace(row, text=text, is_streaming=True)
+    rows = parts.engine.messages_[row.thread_id]
+    rows[rows.index(row)] = grown
+    parts.engine.emit("message_upserted", row.thread_id, row.message_id)
+    return grown
+
+
+def _long_thread(parts: _Feed, qtbot: QtBot) -> tuple[str, Any]:
+    parts.window.resize(600, 400)
+    alpha = parts.engine.add_thread("Alpha")
+    for n in range(30):
+        parts.engine.add_message(alpha, "user", f"Question {n}\n\nwith a second paragraph")
+    answer = parts.engine.add_message(alpha, "assistant", "The answer begins", is_streaming=True)
+    parts.feed.show_thread(alpha)
+    qtbot.waitUntil(lambda: len(parts.ids()) == 31)
+    bar = parts.transcript.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 200 and bar.value() == bar.maximum())
+    return alpha, answer
+
+
+def test_streamed_delta_keeps_a_reader_scrolled_up(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    _alpha, answer = _long_thread(parts, qtbot)
+    bar = parts.transcript.verticalScrollBar()
+    bar.setValue(40)  # the reader scrolls up to read an older message
+    text = "The answer begins"
+    for n in range(5):
+        text += f"\n\nand grows by paragraph {n}"
+        answer = _stream(parts, answer, text)
+        qtbot.waitUntil(lambda t=text: parts.transcript.messages[-1].text == t)
+        qtbot.wait(50)  # the layout pass after the delta
+        assert bar.value() == 40
+    assert not parts.transcript.following
+
+
+def test_streamed_delta_keeps_a_reader_at_the_bottom_following(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    _alpha, answer = _long_thread(parts, qtbot)
+    bar = parts.transcript.verticalScrollBar()
+    before = bar.maximum()
+    answer = _stream(parts, answer, "The answer begins" + "\n\nand grows" * 8)
+    qtbot.waitUntil(lambda: bar.maximum() > before)
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum())
+    assert parts.transcript.following
