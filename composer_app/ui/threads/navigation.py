@@ -15,6 +15,7 @@ the checked provider or "").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal
@@ -30,6 +31,10 @@ from composer_app.ui.threads.thread_list_model import thread_title
 __all__ = ["APP_TITLE", "ThreadMemory", "ThreadNavigator"]
 
 APP_TITLE = "Composer"
+
+
+def _never() -> bool:
+    return False
 
 
 class ThreadMemory(Protocol):
@@ -50,6 +55,7 @@ class ThreadNavigator(QObject):
 
     thread_opened = Signal(str)
     thread_created = Signal(str)  # after it was opened: the composer takes the focus
+    empty_thread_kept = Signal(str)  # Ctrl+N on an empty open thread: it takes the focus
     title_changed = Signal(str)
     thread_state_changed = Signal(bool, bool)  # a thread is open, it is archived
     assistant_changed = Signal(bool, str)  # the menu applies, the provider to check ("": none)
@@ -70,8 +76,10 @@ class ThreadNavigator(QObject):
         self._threads: list[ThreadRow] = []
         self._creating_first = False
         self._awaiting_listing: set[str] = set()  # created here, not in a thread list yet
+        self.open_thread_is_empty: Callable[[], bool] = _never
+        """Whether the open thread has no message and nothing typed (the window's answer)."""
         pane.thread_selected.connect(self.open_thread)
-        pane.new_requested.connect(self.new_thread)
+        pane.new_requested.connect(self.request_new_thread)
         pane.rename_requested.connect(self.rename_thread_interactive)
         pane.archive_requested.connect(self.set_archived)
         switcher.thread_chosen.connect(self.open_thread)
@@ -116,6 +124,15 @@ class ThreadNavigator(QObject):
     def new_thread(self, title: str | None = None) -> None:
         """Create a thread and show it (Ctrl+N)."""
         self._calls.create_thread(title or None, self._on_thread_created)
+
+    def request_new_thread(self) -> None:
+        """Ctrl+N and *New thread*: a new thread, unless the open one is still empty (no message,
+        nothing typed) — that one is kept and takes the focus instead of leaving an empty
+        thread behind."""
+        if self.current_thread and self.open_thread_is_empty():
+            self.empty_thread_kept.emit(self.current_thread)
+            return
+        self.new_thread()
 
     def _on_thread_created(self, thread_id: str | None, error: str) -> None:
         if error:

@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QTextCursor
 
 from composer_app.core.contracts.messages import MessageContext, decode_message_context
 from composer_app.core.document.store import DraftStore
@@ -99,7 +100,9 @@ class ComposerArea(QWidget):
         self.editor.environment_id = environment_id
 
     def focus_editor(self) -> None:
-        self.editor.setFocus()
+        """Put the keyboard focus in the composer, the caret after the draft's last character."""
+        self.editor.moveCursor(QTextCursor.MoveOperation.End)
+        self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def load_edited(self, edited: EditedMessage) -> None:
         """Put an unsent message taken back with *Edit* into the composer."""

@@ -26,8 +26,8 @@ every dropped file is registered with the engine, before the engine may stop.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QSplitter, QWidget
 
 from composer_app.core.contracts.environment import Environment
 from composer_app.core.document.store import DraftStore
@@ -71,6 +71,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Composer")
         self.setObjectName("composerMainWindow")
         self._closed = False
+        self._shown_once = False
         # parts that hold state
         self.state = WindowState(session.paths.config_dir, self)
         self.engine_calls = EngineCalls(self.bridge, self)
@@ -137,6 +138,10 @@ class MainWindow(QMainWindow):
         nav.thread_opened.connect(area.show_thread)
         nav.thread_opened.connect(feed.show_thread)
         nav.thread_created.connect(area.focus_editor)
+        nav.empty_thread_kept.connect(area.focus_editor)
+        nav.thread_opened.connect(self._focus_composer_after_switch)
+        nav.open_thread_is_empty = self._open_thread_is_empty
+        self.thread_pane.list.activated.connect(lambda _index: area.focus_editor())
         nav.title_changed.connect(self.setWindowTitle)
         nav.thread_state_changed.connect(acts.set_thread_state)
         nav.assistant_changed.connect(acts.set_assistant)
@@ -155,7 +160,7 @@ class MainWindow(QMainWindow):
         self.thread_pane.show_archived.toggled.connect(acts.show_archived_action.setChecked)
         acts.show_archived_action.toggled.connect(self.thread_pane.show_archived.setChecked)
         # actions
-        acts.new_thread_action.triggered.connect(lambda: nav.new_thread())
+        acts.new_thread_action.triggered.connect(nav.request_new_thread)
         acts.switcher_action.triggered.connect(nav.open_switcher)
         acts.find_action.triggered.connect(nav.focus_search)
         acts.settings_action.triggered.connect(self.open_settings)
@@ -208,6 +213,24 @@ class MainWindow(QMainWindow):
         """The panes F6 cycles through, in order."""
         centre = self.transcript_stack.currentWidget() or self.transcript_stack
         return [self.thread_pane.list, centre, self.editor, self.sources_dock.panel]
+
+    def _open_thread_is_empty(self) -> bool:
+        """No message in the open thread and nothing in the composer (Ctrl+N keeps it)."""
+        return self.feed.shows_empty_thread() and not self.editor.toPlainText().strip()
+
+    def _focus_composer_after_switch(self, _thread_id: str) -> None:
+        """A switched-to thread is ready for typing, unless the user is walking the thread list
+        with the arrow keys (Enter there, or a click, still lands in the composer)."""
+        walking = (self.thread_pane.list.hasFocus()
+                   and QApplication.mouseButtons() == Qt.MouseButton.NoButton)
+        if not walking:
+            self.composer_area.focus_editor()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            self.composer_area.focus_editor()
 
     def _show_message(self, text: str) -> None:
         self.status.showMessage(text, MESSAGE_MS)

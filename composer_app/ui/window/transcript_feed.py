@@ -43,6 +43,7 @@ class TranscriptFeed(QObject):
         self._calls = calls
         self._thread_id = ""
         self._shown: dict[str, MessageRow] = {}
+        self._loaded = ""  # the thread whose messages were read at least once
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_DELAY_MS)
@@ -64,6 +65,10 @@ class TranscriptFeed(QObject):
         if self._dock.panel.message_id:
             self._dock.hide()
         self.refresh()
+
+    def shows_empty_thread(self) -> bool:
+        """The open thread's messages were read and it has none."""
+        return bool(self._thread_id) and self._loaded == self._thread_id and not self._shown
 
     def set_environment_id(self, environment_id: str) -> None:
         """Copies from the transcript name the environment the window is connected to."""
@@ -89,6 +94,7 @@ class TranscriptFeed(QObject):
         if error or thread_id != self._thread_id:
             return
         rows = list(rows or [])
+        self._loaded = thread_id
         plan = logic.plan_refresh(self._shown, rows)
         model = self._transcript.transcript_model()
         if plan.reload:

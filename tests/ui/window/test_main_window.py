@@ -78,6 +78,7 @@ def test_ctrl_n_creates_and_shows_a_thread_then_rename_and_search(backend: _Back
                                                                   qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     first = window.current_thread
+    window.editor.insertPlainText("an idea")  # not empty: Ctrl+N makes another thread
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
     second = window.current_thread
@@ -340,7 +341,7 @@ def test_thread_assistant_menu_shows_and_changes_the_threads_provider(
     qtbot.waitUntil(lambda: (r := window.navigator.thread_row(first)) is not None
                     and r.provider == "openai", timeout=WAIT_MS)
     # A new thread uses the server default; the menu follows the selected thread.
-    window.window_actions.new_thread_action.trigger()
+    window.new_thread()  # Ctrl+N would keep this empty thread
     qtbot.waitUntil(lambda: window.current_thread not in ("", first), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: _assistant(window)["Local (offline)"], timeout=WAIT_MS)
     window.open_thread(first)
@@ -349,3 +350,65 @@ def test_thread_assistant_menu_shows_and_changes_the_threads_provider(
     window.window_actions.assistant_actions["openai"].trigger()
     assert _assistant(window)["OpenAI-compatible"]
     assert window.windowTitle() == "New thread — Composer"  # the title was kept
+
+
+def _focused(window: MainWindow, qtbot: QtBot) -> None:
+    """Wait until the composer holds the keyboard focus of the active window."""
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.editor, timeout=WAIT_MS)
+
+
+def test_ctrl_n_on_an_empty_thread_focuses_it(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    qtbot.waitUntil(window.feed.shows_empty_thread, timeout=WAIT_MS)
+    window.thread_pane.search.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    _focused(window, qtbot)
+    with qtbot.waitSignal(backend.started.bridge.request_finished, timeout=WAIT_MS):
+        window.navigator.reload_threads()  # a later round trip: no creation was asked
+    assert window.current_thread == first
+    assert len(window.navigator.threads) == 1
+    window.thread_pane.new_button.click()
+    with qtbot.waitSignal(backend.started.bridge.request_finished, timeout=WAIT_MS):
+        window.navigator.reload_threads()
+    assert len(window.navigator.threads) == 1
+
+
+def test_composer_has_the_focus_when_the_window_opens(backend: _Backend, qtbot: QtBot) -> None:
+    backend.window(qtbot).close()  # the first run made a thread; the next start opens it
+    window = backend.window(qtbot)
+    _focused(window, qtbot)
+
+
+def test_composer_has_the_focus_after_a_switch_with_the_caret_after_the_draft(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.editor.insertPlainText("first draft\nsecond line")
+    window.new_thread("Other")
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    window.thread_pane.search.setFocus()
+    window.window_actions.switcher_action.trigger()
+    qtbot.keyClicks(window.switcher.query, "New thread")
+    qtbot.keyClick(window.switcher.query, Qt.Key.Key_Return)
+    assert window.current_thread == first
+    _focused(window, qtbot)
+    cursor = window.editor.textCursor()
+    assert window.editor.markdown() == "first draft\nsecond line"
+    assert cursor.atEnd() and not cursor.hasSelection()
+
+
+def test_arrow_keys_in_the_thread_list_keep_the_focus_there(backend: _Backend,
+                                                            qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.new_thread("Other")
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
+    window.activateWindow()
+    window.thread_pane.list.setFocus()
+    qtbot.waitUntil(window.thread_pane.list.hasFocus, timeout=WAIT_MS)
+    qtbot.keyClick(window.thread_pane.list, Qt.Key.Key_Down)
+    assert window.current_thread == first
+    assert window.thread_pane.list.hasFocus()
