@@ -98,3 +98,14 @@ def test_a_database_from_before_thread_providers_gains_the_column(tmp_path: Path
         assert [t.provider for t in store.threads()] == ["openai", None]
     finally:
         store.close()
+
+
+def test_last_messages_gives_each_threads_last_one_echoes_after_server_copies(
+        store: ClientStore) -> None:
+    store.upsert_message(MessageRow("msg_b", "thr_1", "assistant", "second", sequence=5))
+    store.upsert_message(MessageRow("msg_a", "thr_1", "user", "first", sequence=2))
+    store.upsert_message(MessageRow("msg_x", "thr_2", "user", "only", sequence=1))
+    last = store.last_messages()
+    assert {t: m.message_id for t, m in last.items()} == {"thr_1": "msg_b", "thr_2": "msg_x"}
+    store.upsert_message(MessageRow("msg_c", "thr_1", "user", "queued", local_state="sending"))
+    assert store.last_messages()["thr_1"].text == "queued"

@@ -21,10 +21,11 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
-from composer_app.sync.store import ThreadRow
+from composer_app.sync.store import MessageRow, ThreadRow
 from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.threads import navigation_logic as logic
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
+from composer_app.ui.threads.quick_switcher_logic import switcher_entries
 from composer_app.ui.threads.thread_list import ThreadListPane
 from composer_app.ui.threads.thread_list_model import thread_title
 
@@ -157,10 +158,19 @@ class ThreadNavigator(QObject):
         self._report()
 
     def open_switcher(self) -> None:
-        """Ctrl+K."""
-        self.switcher.set_threads([(r.thread_id, thread_title(r))
-                                   for r in self.pane.model_rows(all_rows=True)])
+        """Ctrl+K: open at once on the listed threads, then add each one's last message (read
+        from the cache off the GUI thread) and order them by it."""
+        self._fill_switcher({})
         self.switcher.open_switcher()
+        self._calls.last_messages(self._on_last_messages)
+
+    def _fill_switcher(self, last: dict[str, MessageRow]) -> None:
+        self.switcher.set_threads(switcher_entries(self.pane.model_rows(all_rows=True), last,
+                                                   self.current_thread, thread_title))
+
+    def _on_last_messages(self, last: dict[str, MessageRow] | None, error: str) -> None:
+        if not error and self.switcher.isVisible():
+            self._fill_switcher(dict(last or {}))
 
     def focus_search(self) -> None:
         """Ctrl+F: the list's search field."""

@@ -82,6 +82,10 @@ class ThreadListPane(QWidget):
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setUniformItemSizes(True)
+        # rows elide a long title and keep the time visible: never a sideways scroll bar
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)  # rows follow the pane's width
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.setStyleSheet(LIST_STYLE)
         self.model = ThreadListModel(self)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from composer_app.core.contracts.messages import MessageContext, decode_message_context
 from composer_app.core.document.store import DraftStore

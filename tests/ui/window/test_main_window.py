@@ -412,3 +412,64 @@ def test_arrow_keys_in_the_thread_list_keep_the_focus_there(backend: _Backend,
     qtbot.keyClick(window.thread_pane.list, Qt.Key.Key_Down)
     assert window.current_thread == first
     assert window.thread_pane.list.hasFocus()
+
+
+def test_ctrl_k_lists_threads_by_recent_activity_with_preview_time_and_current(
+        backend: _Backend, qtbot: QtBot) -> None:
+    from composer_app.ui.threads.quick_switcher_logic import first_line
+
+    window = backend.window(qtbot)
+    alpha = window.current_thread
+    window.navigator.rename_thread(alpha, "Alpha")
+    beta = window.current_thread
+    window.new_thread("Beta")
+    qtbot.waitUntil(lambda: window.current_thread != alpha, timeout=WAIT_MS)
+    beta = window.current_thread
+    window.open_thread(alpha)
+    window.editor.insertPlainText("Deploy notes for Friday\nsecond line")
+    assert window.editor.request_send()
+    engine = backend.started.bridge.engine
+    qtbot.waitUntil(lambda: any(m.role == "assistant" and not m.is_streaming
+                                for m in engine.messages(alpha).result(10)), timeout=WAIT_MS)
+    window.open_thread(beta)
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    assert window.switcher.isVisible()
+    last = engine.messages(alpha).result(10)[-1]
+    qtbot.waitUntil(lambda: [e.preview for e in window.switcher.entries()][:1]
+                    == [first_line(last.text)], timeout=WAIT_MS)
+    entries = window.switcher.entries()
+    assert [e.thread_id for e in entries] == [alpha, beta]  # the active one first
+    assert [e.current for e in entries] == [False, True]
+    assert entries[0].activity and entries[0].preview
+
+
+def test_one_sidebar_selection_after_a_ctrl_k_switch(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    alpha = window.current_thread
+    window.new_thread("Beta")
+    qtbot.waitUntil(lambda: window.current_thread != alpha, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
+    window.thread_pane.list.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(window.switcher.query, "New thread")
+    qtbot.keyClick(window.switcher.query, Qt.Key.Key_Return)
+    assert window.current_thread == alpha
+    view = window.thread_pane.list
+    selected = view.selectionModel().selectedIndexes()
+    assert [i.row() for i in selected] == [window.thread_pane.model.row_of(alpha)]
+    assert view.currentIndex().row() == selected[0].row()  # no second, focus-only highlight
+
+
+def test_long_titles_elide_with_the_time_visible_and_no_sideways_scrolling(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    long_title = "A very long thread title about the quarterly planning of everything " * 3
+    window.navigator.rename_thread(window.current_thread, long_title.strip())
+    qtbot.waitUntil(lambda: _titles(window)[0].startswith("A very long"), timeout=WAIT_MS)
+    window.splitter.setSizes([180, 900])
+    qtbot.wait(50)
+    view = window.thread_pane.list
+    assert not view.horizontalScrollBar().isVisible()
+    assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    index = window.thread_pane.model.index(0)
+    assert view.visualRect(index).right() <= view.viewport().width()

@@ -5,8 +5,8 @@ entry mirrors the dock."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
