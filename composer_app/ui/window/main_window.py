@@ -25,7 +25,7 @@ every dropped file is registered with the engine, before the engine may stop.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QSplitter, QWidget
 
@@ -39,7 +39,10 @@ from composer_app.ui.session import Session
 from composer_app.ui.sync_bridge import SyncBridge
 from composer_app.ui.threads.navigation import ThreadNavigator
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
+from composer_app.ui.external_open import open_url_externally
 from composer_app.ui.threads.thread_list import ThreadListPane
+from composer_app.ui.transcript.share_dialog import ShareDialog
+from composer_app.ui.transcript.source_download import SourceDownloader
 from composer_app.ui.transcript.sources_dock import SourcesDock
 from composer_app.ui.transcript.view import TranscriptView
 from composer_app.ui.window.actions import SOURCES_KEY, WindowActions
@@ -83,6 +86,9 @@ class MainWindow(QMainWindow):
         self.transcript_stack = CentreStack(self.transcript, self)
         self.composer_area = ComposerArea(self.uploads, DraftStore(session.paths.drafts_dir), self)
         self.sources_dock = SourcesDock(self.transcript, self)
+        self.sources_dock.panel.downloader = SourceDownloader(self.bridge.engine)
+        self.share_dialog: ShareDialog | None = None  # the last one opened
+        self._share_dialogs: dict[str, ShareDialog] = {}
         self.switcher = QuickSwitcher(self)
         self.status = AppStatusBar(self)
         self.unsent_dialog = UnsentDialog(self)
@@ -176,6 +182,8 @@ class MainWindow(QMainWindow):
         acts.next_pane_action.triggered.connect(self.pane_focus.focus_next_pane)
         acts.previous_pane_action.triggered.connect(self.pane_focus.focus_previous_pane)
         acts.about_action.triggered.connect(self.show_about)
+        acts.share_action.triggered.connect(self.open_share)
+        acts.log_folder_action.triggered.connect(self.open_log_folder)
         # the editor claims Ctrl+Shift+S for itself; in this window it toggles Sources
         self.editor.installEventFilter(self)
 
@@ -275,12 +283,38 @@ class MainWindow(QMainWindow):
                 self.status.showMessage(message, SETTINGS_MESSAGE_MS)
 
     def show_about(self) -> None:
+        QMessageBox.about(self, "About Composer", self.about_text())
+
+    def about_text(self) -> str:
+        """*Help ▸ About*: the version, the server and the folders this app keeps files in."""
         from composer_app import __version__
+        from composer_app.ui.app import folders_text
 
         where = "the embedded server" if self.session.embedded else self.session.server_url
-        QMessageBox.about(self, "About Composer",
-                          f"Composer {__version__}\n\nA chat composer whose messages point at "
-                          f"typed context.\nConnected to {where}.")
+        return (f"Composer {__version__}\n\nA chat composer whose messages point at typed "
+                f"context.\nConnected to {where}.\n\nFolders:\n"
+                f"{folders_text(self.session.paths)}")
+
+    def open_share(self) -> None:
+        """*Thread ▸ Share…*: share links of the open thread. A thread's dialog is kept (hidden)
+        once made: an answer of the engine may still arrive for it after it closed."""
+        thread_id = self.current_thread
+        if not thread_id:
+            return
+        dialog = self._share_dialogs.get(thread_id)
+        if dialog is None:
+            dialog = ShareDialog(self.bridge.engine, thread_id,
+                                 self.navigator.thread_title(thread_id), parent=self)
+            self._share_dialogs[thread_id] = dialog
+        self.share_dialog = dialog
+        dialog.open()
+
+    def open_log_folder(self) -> None:
+        """*Help ▸ Open log folder* in the desktop's file manager."""
+        folder = self.session.paths.log_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        if not open_url_externally(QUrl.fromLocalFile(str(folder)).toString()):
+            self._show_message(f"Could not open the log folder: {folder}")
 
     # -- closing ---------------------------------------------------------------------------------
     def save_window(self) -> None:

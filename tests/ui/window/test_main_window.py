@@ -473,3 +473,83 @@ def test_long_titles_elide_with_the_time_visible_and_no_sideways_scrolling(
     assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
     index = window.thread_pane.model.index(0)
     assert view.visualRect(index).right() <= view.viewport().width()
+
+
+def test_edit_menu_has_the_standard_commands_acting_on_the_focused_widget(
+        backend: _Backend, qtbot: QtBot) -> None:
+    from PySide6.QtGui import QKeySequence
+
+    window = backend.window(qtbot)
+    edit = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Edit")
+    names = [a.objectName() for a in edit.actions() if a.objectName().startswith("edit:")]
+    assert names == ["edit:undo", "edit:redo", "edit:cut", "edit:copy", "edit:paste",
+                     "edit:selectAll"]
+    actions = window.window_actions.edit_commands.actions
+    assert actions["copy"].shortcut() == QKeySequence(QKeySequence.StandardKey.Copy)
+    assert actions["selectAll"].shortcut() == QKeySequence(QKeySequence.StandardKey.SelectAll)
+    window.activateWindow()
+    search = window.thread_pane.search
+    search.setFocus()
+    qtbot.waitUntil(search.hasFocus, timeout=WAIT_MS)
+    search.setText("budget")
+    actions["selectAll"].trigger()
+    assert search.selectedText() == "budget"
+    actions["cut"].trigger()
+    assert search.text() == "" and QApplication.clipboard().text() == "budget"
+    actions["undo"].trigger()
+    assert search.text() == "budget"
+    window.editor.setFocus()
+    qtbot.waitUntil(window.editor.hasFocus, timeout=WAIT_MS)
+    actions["paste"].trigger()
+    assert window.editor.markdown() == "budget"
+    qtbot.keyClick(window.editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert window.editor.textCursor().selectedText() == "budget"  # the key, in the editor
+
+
+def test_help_about_names_the_folders_and_open_log_folder_opens_it(
+        backend: _Backend, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    from composer_app.ui.window import main_window as module
+
+    window = backend.window(qtbot)
+    text = window.about_text()
+    paths = backend.paths
+    for folder in (paths.data_dir, paths.config_dir, paths.cache_dir, paths.log_dir):
+        assert str(folder) in text
+    opened: list[str] = []
+    monkeypatch.setattr(module, "open_url_externally", lambda url: opened.append(url) or True)
+    window.window_actions.log_folder_action.trigger()
+    assert opened == [paths.log_dir.as_uri()]
+    assert paths.log_dir.is_dir()
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    assert window.window_actions.log_folder_action in help_menu.actions()
+
+
+def test_thread_share_opens_the_share_dialog_on_the_engine(backend: _Backend,
+                                                          qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    window.navigator.rename_thread(thread, "Budget")
+    qtbot.waitUntil(lambda: _titles(window) == ["Budget"], timeout=WAIT_MS)
+    thread_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Thread")
+    assert window.window_actions.share_action in thread_menu.actions()
+    window.window_actions.share_action.trigger()
+    dialog = window.share_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.thread_id == thread and dialog.windowTitle() == "Share \u201cBudget\u201d"
+    assert dialog.service is backend.started.bridge.engine
+    qtbot.waitUntil(lambda: not dialog.state.busy and not dialog.state.error, timeout=WAIT_MS)
+    dialog.create_button.click()  # a link from the running server
+    qtbot.waitUntil(lambda: "/s/" in dialog.link_field.text(), timeout=WAIT_MS)
+    dialog.close()
+    window.window_actions.share_action.trigger()  # the thread's dialog again
+    assert window.share_dialog is dialog and dialog.isVisible()
+    dialog.close()
+
+
+def test_sources_panel_downloads_through_the_engine(backend: _Backend, qtbot: QtBot) -> None:
+    from composer_app.ui.transcript.source_download import SourceDownloader
+
+    window = backend.window(qtbot)
+    downloader = window.sources_dock.panel.downloader
+    assert isinstance(downloader, SourceDownloader)
+    assert downloader.service is backend.started.bridge.engine
