@@ -35,11 +35,11 @@ from composer_app.sync.outbox import EditedMessage
 from composer_app.ui.composer.attachment_uploads import AttachmentUploads
 from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.external_open import open_url_externally
 from composer_app.ui.session import Session
 from composer_app.ui.sync_bridge import SyncBridge
 from composer_app.ui.threads.navigation import ThreadNavigator
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
-from composer_app.ui.external_open import open_url_externally
 from composer_app.ui.threads.thread_list import ThreadListPane
 from composer_app.ui.transcript.share_dialog import ShareDialog
 from composer_app.ui.transcript.source_download import SourceDownloader
