@@ -54,7 +54,12 @@ from composer_app.ui.window.composer_area import (
 from composer_app.ui.window.connection_status import MESSAGE_MS, ConnectionStatus
 from composer_app.ui.window.layout import CentreStack
 from composer_app.ui.window.pane_focus import PaneFocus
-from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS, WindowState
+from composer_app.ui.window.state import (
+    DEFAULT_SIZE,
+    WINDOW_SETTINGS,
+    WindowState,
+    fit_window_on_screen,
+)
 from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog
 from composer_app.ui.window.transcript_feed import TranscriptFeed
 
@@ -238,6 +243,7 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True
+            fit_window_on_screen(self)  # again, now that the frame's size is known
             self.composer_area.focus_editor()
 
     def _show_message(self, text: str) -> None:
