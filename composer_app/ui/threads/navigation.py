@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
+from composer_app.sync.message_search import MessageHit
 from composer_app.sync.store import MessageRow, ThreadRow
 from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.threads import navigation_logic as logic
@@ -32,6 +33,8 @@ from composer_app.ui.threads.thread_list_model import thread_title
 __all__ = ["APP_TITLE", "ThreadMemory", "ThreadNavigator"]
 
 APP_TITLE = "Composer"
+MESSAGE_SEARCH_DELAY_MS = 150
+MESSAGE_HITS = 30
 
 
 def _never() -> bool:
@@ -61,6 +64,7 @@ class ThreadNavigator(QObject):
     thread_state_changed = Signal(bool, bool)  # a thread is open, it is archived
     assistant_changed = Signal(bool, str)  # the menu applies, the provider to check ("": none)
     status_message = Signal(str)
+    message_revealed = Signal(str)  # a chosen search hit: the transcript shows this message
 
     def __init__(self, pane: ThreadListPane, switcher: QuickSwitcher, calls: EngineCalls,
                  state: ThreadMemory, *, embedded: bool, dialog_parent: QWidget | None = None,
@@ -84,6 +88,12 @@ class ThreadNavigator(QObject):
         pane.rename_requested.connect(self.rename_thread_interactive)
         pane.archive_requested.connect(self.set_archived)
         switcher.thread_chosen.connect(self.open_thread)
+        pane.message_search_requested.connect(self._on_message_search_requested)
+        pane.message_chosen.connect(self.open_message)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(MESSAGE_SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(self.search_messages)
 
     # -- the list --------------------------------------------------------------------------------
     @property
@@ -172,8 +182,33 @@ class ThreadNavigator(QObject):
         if not error and self.switcher.isVisible():
             self._fill_switcher(dict(last or {}))
 
+    def search_messages(self) -> None:
+        """Find the search text in the cached messages (off the GUI thread)."""
+        query = self.pane.search.text()
+        if query.strip():
+            self._calls.search_messages(
+                query, MESSAGE_HITS,
+                lambda hits, error: self._on_message_hits(query, hits, error))
+
+    def _on_message_search_requested(self, _text: str) -> None:
+        self._search_timer.start()
+
+    def _on_message_hits(self, query: str, hits: list[MessageHit] | None, error: str) -> None:
+        if error:
+            self.status_message.emit(f"Could not search the messages: {error}")
+            return
+        self.pane.set_message_hits(query, [
+            (h.thread_id, h.message_id, self.thread_title(h.thread_id), h.excerpt)
+            for h in hits or [] if self.thread_row(h.thread_id) is not None])
+
+    def open_message(self, thread_id: str, message_id: str) -> None:
+        """Open a message search hit: its thread, scrolled to it."""
+        self.open_thread(thread_id)
+        if thread_id == self.current_thread:
+            self.message_revealed.emit(message_id)
+
     def focus_search(self) -> None:
-        """Ctrl+F: the list's search field."""
+        """Ctrl+F: the list's search field (thread titles and message text)."""
         self.pane.search.setFocus()
         self.pane.search.selectAll()
 

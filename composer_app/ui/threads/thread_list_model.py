@@ -24,7 +24,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QGuiApplication, QPainter, QPalette
 from PySide6.QtWidgets import (
-    QAbstractScrollArea,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -160,12 +159,10 @@ class ThreadRowDelegate(QStyledItemDelegate):
     GAP = 8
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        """As tall as the style says, never wider than the view: a long title is elided in the
-        row, and the time stays in sight."""
+        """As tall as the style says and narrow: the list stretches every row to its width, a
+        long title is elided in the row and the time stays in sight (no sideways scrolling)."""
         size = super().sizeHint(option, index)
-        view = option.widget
-        if isinstance(view, QAbstractScrollArea):
-            size.setWidth(min(size.width(), max(view.viewport().width(), 1)))
+        size.setWidth(1)
         return size
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:

@@ -34,7 +34,8 @@ class WindowActions(QObject):
         a = self._action
         self.new_thread_action = a("&New thread", "Ctrl+N", name="newThread")
         self.switcher_action = a("&Switch to thread…", "Ctrl+K", name="quickSwitcher")
-        self.find_action = a("&Find thread by title", "Ctrl+F", name="findThread")
+        self.find_action = a("&Find in threads and messages", "Ctrl+F",
+                                   name="findThread")
         self.settings_action = a("Se&ttings…", "Ctrl+,", name="settings")
         self.quit_action = a("&Quit", "Ctrl+Q", name="quit")
         self.send_action = a("S&end message", name="send")

@@ -152,6 +152,7 @@ class MainWindow(QMainWindow):
         nav.empty_thread_kept.connect(area.focus_editor)
         nav.thread_opened.connect(self._focus_composer_after_switch)
         nav.open_thread_is_empty = self._open_thread_is_empty
+        nav.message_revealed.connect(feed.reveal_message)
         self.thread_pane.list.activated.connect(lambda _index: area.focus_editor())
         nav.title_changed.connect(self.setWindowTitle)
         nav.thread_state_changed.connect(acts.set_thread_state)

@@ -14,6 +14,7 @@ signed URL from the engine, and a failure says so with ``status_message``.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QAbstractItemView
 
 from composer_app.core.contracts.records import ContextRecord
 from composer_app.sync.store import MessageRow
@@ -44,6 +45,7 @@ class TranscriptFeed(QObject):
         self._thread_id = ""
         self._shown: dict[str, MessageRow] = {}
         self._loaded = ""  # the thread whose messages were read at least once
+        self._reveal = ""  # a message to bring into view once it is shown
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_DELAY_MS)
@@ -65,6 +67,22 @@ class TranscriptFeed(QObject):
         if self._dock.panel.message_id:
             self._dock.hide()
         self.refresh()
+
+    def reveal_message(self, message_id: str) -> None:
+        """Scroll to ``message_id`` and select it (now, or once the open thread is read)."""
+        self._reveal = message_id
+        self._reveal_pending()
+
+    def _reveal_pending(self) -> None:
+        transcript = self._transcript
+        row = transcript.transcript_model().transcript.row_of(self._reveal) if self._reveal else -1
+        if row < 0:
+            return
+        self._reveal = ""
+        index = transcript.model().index(row, 0)
+        transcript.doItemsLayout()
+        transcript.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        transcript.setCurrentIndex(index)
 
     def shows_empty_thread(self) -> bool:
         """The open thread's messages were read and it has none."""
@@ -104,8 +122,10 @@ class TranscriptFeed(QObject):
             for row in plan.upserts:
                 model.add_message(logic.message_wire(row))
                 self._shown[row.message_id] = row
-        if plan.upserts and (self._transcript.following
-                             or logic.sent_here(plan.upserts)):
+        if self._reveal:
+            self._reveal_pending()
+        elif plan.upserts and (self._transcript.following
+                               or logic.sent_here(plan.upserts)):
             self._transcript.follow_bottom()
 
     # -- attachments -----------------------------------------------------------------------------

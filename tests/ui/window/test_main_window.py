@@ -472,7 +472,8 @@ def test_long_titles_elide_with_the_time_visible_and_no_sideways_scrolling(
     assert not view.horizontalScrollBar().isVisible()
     assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
     index = window.thread_pane.model.index(0)
-    assert view.visualRect(index).right() <= view.viewport().width()
+    qtbot.waitUntil(lambda: view.visualRect(index).right() <= view.viewport().width(),
+                    timeout=2000)  # the row (and the time drawn at its right) fits the pane
 
 
 def test_edit_menu_has_the_standard_commands_acting_on_the_focused_widget(
@@ -553,3 +554,39 @@ def test_sources_panel_downloads_through_the_engine(backend: _Backend, qtbot: Qt
     downloader = window.sources_dock.panel.downloader
     assert isinstance(downloader, SourceDownloader)
     assert downloader.service is backend.started.bridge.engine
+
+
+def test_ctrl_f_finds_message_text_and_opens_the_thread_at_that_message(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    alpha = window.current_thread
+    window.navigator.rename_thread(alpha, "Alpha")
+    engine = backend.started.bridge.engine
+    for n in range(12):
+        word = "quokka migration" if n == 3 else f"filler number {n}"
+        engine.send_message(alpha, f"Note {n}: {word}\n\nmore text here", [], []).result(10)
+    qtbot.waitUntil(lambda: len([m for m in engine.messages(alpha).result(10)
+                                 if m.role == "assistant" and not m.is_streaming]) == 12,
+                    timeout=WAIT_MS * 3)
+    window.new_thread("Beta")
+    qtbot.waitUntil(lambda: window.current_thread != alpha, timeout=WAIT_MS)
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(window.thread_pane.search, "quokka")
+    pane = window.thread_pane
+    qtbot.waitUntil(lambda: pane.message_hits.isVisible() and bool(pane.message_hit_ids()),
+                    timeout=WAIT_MS)
+    target = next(m.message_id for m in engine.messages(alpha).result(10)
+                  if "quokka" in m.text and m.role == "user")
+    assert pane.message_hit_ids()[0] == (alpha, target)
+    item = pane.message_hits.item(0)
+    assert item.text().startswith("Alpha\n") and "quokka" in item.text()
+    assert pane.model.rowCount() == 0  # no title matches: the messages answer
+    pane.message_hits.itemActivated.emit(item)
+    qtbot.waitUntil(lambda: window.current_thread == alpha, timeout=WAIT_MS)
+    view = window.transcript
+    qtbot.waitUntil(lambda: view.currentIndex().isValid()
+                    and view.messages[view.currentIndex().row()].message_id == target,
+                    timeout=WAIT_MS)
+    rect = view.visualRect(view.currentIndex())
+    assert view.viewport().rect().intersects(rect)
+    assert not view.following  # the reader is at the hit, not pulled to the bottom
