@@ -6,7 +6,8 @@ into one refresh; a refresh re-adds only the rows that changed and reloads the m
 row disappeared (``main_window_logic.plan_refresh``); new rows and streamed deltas keep the view at
 the bottom only while the reader is there (or the user just sent), never pulling a reader who
 scrolled up back down; switching threads empties the transcript and
-closes a Sources panel that showed a message; the Sources panel opens on the latest sourced answer;
+closes a Sources panel that showed a message; the Sources panel opens on the latest sourced answer
+and, while it shows the newest one, follows a newer answer when it arrives;
 its visibility is reported with ``sources_visibility_changed``; an attachment opens through a
 signed URL from the engine, and a failure says so with ``status_message``.
 """
@@ -46,6 +47,7 @@ class TranscriptFeed(QObject):
         self._shown: dict[str, MessageRow] = {}
         self._loaded = ""  # the thread whose messages were read at least once
         self._reveal = ""  # a message to bring into view once it is shown
+        self._newest_shown = ""  # the newest sourced answer when the panel last followed
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_DELAY_MS)
@@ -66,6 +68,7 @@ class TranscriptFeed(QObject):
         self._transcript.follow_bottom()
         if self._dock.panel.message_id:
             self._dock.hide()
+            self._dock.panel.clear()
         self.refresh()
 
     def reveal_message(self, message_id: str) -> None:
@@ -122,6 +125,7 @@ class TranscriptFeed(QObject):
             for row in plan.upserts:
                 model.add_message(logic.message_wire(row))
                 self._shown[row.message_id] = row
+        self._follow_newest_sources(plan.upserts)
         if self._reveal:
             self._reveal_pending()
         elif plan.upserts and (self._transcript.following
@@ -146,9 +150,24 @@ class TranscriptFeed(QObject):
             latest = self.latest_sourced_message()
             if latest and self._dock.panel.message_id != latest:
                 self._dock.show_sources(latest)
+            self._newest_shown = latest
             self._dock.show()
         elif not visible:
             self._dock.hide()
+
+    def _follow_newest_sources(self, changed: tuple[MessageRow, ...]) -> None:
+        """An open Sources panel that shows the newest sourced answer (or nothing) moves to a
+        newer one when it arrives, and shows the new sources of the answer it shows."""
+        if not self._dock.isVisible():
+            return
+        shown, latest = self._dock.panel.message_id, self.latest_sourced_message()
+        if not latest:
+            return
+        newer = latest != shown and (not shown or shown == self._newest_shown)
+        refreshed = latest == shown and any(r.message_id == latest for r in changed)
+        if newer or refreshed:
+            self._dock.show_sources(latest)
+        self._newest_shown = latest
 
     def latest_sourced_message(self) -> str:
         """The id of the newest assistant answer with sources ("" when there is none)."""

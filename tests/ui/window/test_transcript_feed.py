@@ -224,3 +224,35 @@ def test_streamed_delta_keeps_a_reader_at_the_bottom_following(qtbot: QtBot) -> 
     qtbot.waitUntil(lambda: bar.maximum() > before)
     qtbot.waitUntil(lambda: bar.value() == bar.maximum())
     assert parts.transcript.following
+
+
+def test_sources_panel_has_an_empty_state_and_follows_the_newest_answer(qtbot: QtBot) -> None:
+    from composer_app.ui.transcript.sources_panel import EMPTY_TEXT, MIN_WIDTH
+
+    parts = _Feed(qtbot)
+    alpha = parts.engine.add_thread("Alpha")
+    parts.feed.show_thread(alpha)
+    parts.feed.set_sources_visible(True)
+    panel = parts.dock.panel
+    assert panel.message_id == "" and panel.notice.isVisible()
+    assert panel.notice.text() == EMPTY_TEXT
+    assert panel.minimumWidth() >= MIN_WIDTH
+    assert (panel.scroll_area.horizontalScrollBarPolicy()
+            == Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    parts.engine.add_message(alpha, "user", "when?")
+    first = parts.engine.add_message(alpha, "assistant", sourced_message()["text"],
+                                     **_sourced_fields())
+    qtbot.waitUntil(lambda: panel.message_id == first.message_id)
+    assert not panel.notice.isVisible() or panel.notice.text() != EMPTY_TEXT
+    parts.engine.add_message(alpha, "user", "and again?")
+    second = parts.engine.add_message(alpha, "assistant", sourced_message()["text"],
+                                      **_sourced_fields())
+    qtbot.waitUntil(lambda: panel.message_id == second.message_id)
+    # a reader who went back to the older answer's sources stays there
+    parts.dock.show_sources(first.message_id)
+    parts.engine.add_message(alpha, "user", "third?")
+    third = parts.engine.add_message(alpha, "assistant", sourced_message()["text"],
+                                     **_sourced_fields())
+    qtbot.waitUntil(lambda: third.message_id in parts.ids())
+    qtbot.wait(50)
+    assert panel.message_id == first.message_id
