@@ -32,6 +32,7 @@ from composer_app.ui.threads.quick_switcher_logic import SwitcherEntry, rank
 from composer_app.ui.threads.thread_list_model import short_time
 
 MAX_RESULTS = 50
+MAX_VISIBLE_ROWS = 8
 _NAV_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
 EntryRole = int(Qt.ItemDataRole.UserRole) + 1
 CURRENT_TAG = "current"
@@ -101,7 +102,7 @@ class QuickSwitcher(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Switch to thread")
         self.setModal(True)
-        self.resize(520, 420)
+        self.setMinimumWidth(520)
         self._threads: list[SwitcherEntry] = []
         self.query = QLineEdit(self)
         self.query.setPlaceholderText("Type part of a thread title…")
@@ -172,7 +173,17 @@ class QuickSwitcher(QDialog):
                 chosen = row
         if self.results.count():
             self.results.setCurrentRow(chosen)
+        self._fit_height()
         self.empty.setVisible(not ranked)
+
+    def _fit_height(self) -> None:
+        """As tall as its rows (up to ``MAX_VISIBLE_ROWS``): no empty box under a short list."""
+        row = self.results.sizeHintForRow(0) if self.results.count() else 0
+        rows = min(max(self.results.count(), 1), MAX_VISIBLE_ROWS)
+        list_height = rows * max(row, 1) + 2 * self.results.frameWidth() + 2
+        self.results.setFixedHeight(list_height if row else 0)
+        self.results.setVisible(bool(row))
+        self.adjustSize()
 
     def _choose(self, item: QListWidgetItem | None) -> None:
         if item is None:
