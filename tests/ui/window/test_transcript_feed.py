@@ -256,3 +256,27 @@ def test_sources_panel_has_an_empty_state_and_follows_the_newest_answer(qtbot: Q
     qtbot.waitUntil(lambda: third.message_id in parts.ids())
     qtbot.wait(50)
     assert panel.message_id == first.message_id
+
+
+def test_a_source_downloads_from_the_window_s_sources_panel(backend: Backend, qtbot: QtBot,
+                                                            tmp_path: Path) -> None:
+    from composer_app.ui.transcript.source_download import SourceDownloader
+
+    window = backend.window(qtbot)
+    _ask(window, qtbot)
+    window.window_actions.sources_action.trigger()
+    panel = window.sources_dock.panel
+    downloader = panel.downloader
+    assert isinstance(downloader, SourceDownloader)
+    downloader.folder = tmp_path / "downloads"  # not the user's Downloads folder
+    downloader.folder.mkdir()
+    entry = next(e for e in panel._entries.values()
+                 if e.id in panel.rows and "download" in panel.rows[e.id].model.actions)
+    progress = panel.download_entry(entry)
+    assert progress is not None
+    with qtbot.waitSignal(progress.finished, timeout=WAIT_MS) as done:
+        pass
+    assert done.args[0] is True, done.args
+    saved = list(downloader.folder.iterdir())
+    assert [p.read_text(encoding="utf-8") for p in saved] == [
+        (tmp_path / "knowledge" / "release-checklist.md").read_text(encoding="utf-8")]
