@@ -295,12 +295,11 @@ class MainWindow(QMainWindow):
     def about_text(self) -> str:
         """*Help ▸ About*: the version, the server and the folders this app keeps files in."""
         from composer_app import __version__
-        from composer_app.ui.app import folders_text
 
         where = "the embedded server" if self.session.embedded else self.session.server_url
         return (f"Composer {__version__}\n\nA chat composer whose messages point at typed "
                 f"context.\nConnected to {where}.\n\nFolders:\n"
-                f"{folders_text(self.session.paths)}")
+                f"{self.session.paths.folders_text()}")
 
     def open_share(self) -> None:
         """*Thread ▸ Share…*: share links of the open thread. A thread's dialog is kept (hidden)
