@@ -125,8 +125,8 @@ def build(work: Path, dark: bool) -> tuple[Any, Any]:
     started = connect_backend(paths, Connection(True), server.token, server)
     window = MainWindow(Session(started.bridge, paths, settings, TokenStore(paths.config_dir),
                                 True, started.url))
-    window.resize(1440, 900)
     window.show()
+    window.resize(1440, 900)  # after the first show, which fits the window on the screen
     _wait(lambda: bool(window.current_thread), "the first thread")
     first = window.current_thread
     window.navigator.rename_thread(first, "Release notes for 0.1")

@@ -148,7 +148,8 @@ def insert_menu_shot(window: Any, out: Path) -> None:
 def _frame(window: Any) -> Any:
     from PySide6.QtCore import QPoint
 
-    return QPoint(window.pos().x() - window.geometry().x(), window.pos().y() - window.geometry().y())
+    return QPoint(window.pos().x() - window.geometry().x(),
+                  window.pos().y() - window.geometry().y())
 
 
 def completion_shot(window: Any, out: Path) -> None:

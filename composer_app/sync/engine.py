@@ -374,6 +374,12 @@ class SyncEngine:
             return self._store.outbox()
         return self._submit(go())
 
+    def last_messages(self) -> concurrent.futures.Future[dict[str, MessageRow]]:
+        """Each cached thread's last message, by thread id (previews of the quick switcher)."""
+        async def go() -> dict[str, MessageRow]:
+            return self._store.last_messages()
+        return self._submit(go())
+
     def search_messages(self, query: str, limit: int = 50,
                         thread_id: str | None = None) -> concurrent.futures.Future[
                             list[MessageHit]]:

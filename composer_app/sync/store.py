@@ -311,6 +311,14 @@ class ClientStore:
             "ORDER BY sequence IS NULL, sequence, rowid", (thread_id,)).fetchall()
         return [_message(r) for r in rows]
 
+    def last_messages(self) -> dict[str, MessageRow]:
+        """Each thread's last message (a local echo after the server copies), by thread id."""
+        rows = self._exec(
+            "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY thread_id "
+            "ORDER BY sequence IS NULL DESC, sequence DESC, rowid DESC) AS n FROM messages) "
+            "WHERE n = 1").fetchall()
+        return {r[1]: _message(r) for r in rows}
+
     def search_messages(self, query: str, limit: int = 50,
                         thread_id: str | None = None) -> list[MessageHit]:
         """Messages whose text (chips as their labels) holds every word of ``query``."""

@@ -68,10 +68,7 @@ _log = logging.getLogger(__name__)
 
 def folders_text(paths: AppPaths) -> str:
     """Where this app keeps its files, one folder a line (``--help`` and Help ▸ About)."""
-    return (f"data:   {paths.data_dir}\n"
-            f"config: {paths.config_dir}\n"
-            f"cache:  {paths.cache_dir}\n"
-            f"logs:   {paths.log_dir}")
+    return paths.folders_text()
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, Signal, Slot
 
 from composer_app.sync.engine import SyncEngine
+from composer_app.sync.message_search import MessageHit
 from composer_app.sync.outbox import EditedMessage
 from composer_app.sync.store import MessageRow, OutboxRow, ThreadRow
 from composer_app.sync.workspace import SkillInfo, WorkspaceChanges, WorkspaceEntry, WorkspaceFile
@@ -58,6 +59,14 @@ class EngineCalls(QObject):
     def messages(self, thread_id: str, then: Then[list[MessageRow]]) -> int:
         """``SyncEngine.messages``: a thread's cached messages, in order."""
         return self._submit(lambda e: e.messages(thread_id), then)
+
+    def last_messages(self, then: Then[dict[str, MessageRow]]) -> int:
+        """``SyncEngine.last_messages``: each thread's last message, by thread id."""
+        return self._submit(lambda e: e.last_messages(), then)
+
+    def search_messages(self, query: str, limit: int, then: Then[list[MessageHit]]) -> int:
+        """``SyncEngine.search_messages``: cached messages matching ``query``, best first."""
+        return self._submit(lambda e: e.search_messages(query, limit), then)
 
     def outbox_items(self, then: Then[list[OutboxRow]]) -> int:
         """``SyncEngine.outbox_items``: what has not reached the server yet."""

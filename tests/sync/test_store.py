@@ -156,3 +156,12 @@ def test_an_older_cache_gains_the_workspace_column(tmp_path: Path) -> None:
         assert store.thread("thr_2").workspace == "/srv/project"  # type: ignore[union-attr]
     finally:
         store.close()
+def test_last_messages_gives_each_threads_last_one_echoes_after_server_copies(
+        store: ClientStore) -> None:
+    store.upsert_message(MessageRow("msg_b", "thr_1", "assistant", "second", sequence=5))
+    store.upsert_message(MessageRow("msg_a", "thr_1", "user", "first", sequence=2))
+    store.upsert_message(MessageRow("msg_x", "thr_2", "user", "only", sequence=1))
+    last = store.last_messages()
+    assert {t: m.message_id for t, m in last.items()} == {"thr_1": "msg_b", "thr_2": "msg_x"}
+    store.upsert_message(MessageRow("msg_c", "thr_1", "user", "queued", local_state="sending"))
+    assert store.last_messages()["thr_1"].text == "queued"

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from composer_app.core.contracts.environment import Environment
 from composer_app.sync.engine import EngineListener
+from composer_app.sync.message_search import MessageHit
 from composer_app.sync.outbox import EditedMessage
 from composer_app.sync.store import MessageRow, OutboxRow, ThreadRow, UploadRow
 from composer_app.ui.sync_bridge import SyncBridge
@@ -88,6 +89,18 @@ class FakeEngine:
     def uploads(self) -> concurrent.futures.Future[list[UploadRow]]:
         """No uploads: the composer restores none at start."""
         return self._answer("uploads", [])
+    def last_messages(self) -> concurrent.futures.Future[dict[str, MessageRow]]:
+        return self._answer("last_messages",
+                            {t: rows[-1] for t, rows in self.messages_.items() if rows})
+
+    def search_messages(self, query: str, limit: int = 50,
+                        thread_id: str | None = None) -> concurrent.futures.Future[
+                            list[MessageHit]]:
+        words = query.casefold().split()
+        hits = [MessageHit(r.message_id, r.thread_id, r.role, r.text, r.created_at)
+                for rows in self.messages_.values() for r in rows
+                if words and all(w in r.text.casefold() for w in words)]
+        return self._answer("search_messages", hits[:limit], query)
 
     def outbox_items(self) -> concurrent.futures.Future[list[OutboxRow]]:
         return self._answer("outbox_items", list(self.outbox))

@@ -56,7 +56,7 @@ def test_with_the_engine_stopped_a_command_fails_at_once_and_says_so(
     backend.started.bridge.stop()
     window.navigator.rename_thread(window.current_thread, "Too late")
     assert window.status.currentMessage() == NOT_RUNNING
-    window.window_actions.new_thread_action.trigger()
+    window.new_thread()  # (Ctrl+N would keep the empty open thread instead)
     assert window.status.currentMessage() == f"Could not create a thread: {NOT_RUNNING}"
     answers: list[tuple[Any, str]] = []
     assert window.engine_calls.threads(lambda r, e: answers.append((r, e))) == -1

@@ -142,6 +142,24 @@ def badge_text(row: ShelfRow) -> str:
     return ""
 
 
+def progress_ring_rect(is_image: bool, tile: QRectF) -> QRectF:
+    """Where the progress ring of a tile goes: the middle of an image, the icon's place on a
+    file card — never over the file's name."""
+    ring = QRectF(0, 0, 26, 26)
+    ring.moveCenter(tile.center() if is_image
+                    else QPointF(tile.left() + _CARD_ICON_CENTRE, tile.center().y()))
+    return ring
+
+
+def card_text_left(tile: QRectF) -> float:
+    """Where a file card's name and detail begin (after its 22 px icon)."""
+    return tile.left() + _CARD_ICON_CENTRE + 11 + 8
+
+
+_CARD_ICON_CENTRE = 8 + 11
+"""The icon of a file card is 22 px wide, 8 px in from the tile's left edge."""
+
+
 def transit_progress(row: ShelfRow) -> float | None:
     """``None`` when nothing is in transit, else the fraction sent (0 when unknown)."""
     upload = row.upload
@@ -198,9 +216,10 @@ class _ShelfDelegate(QStyledItemDelegate):
         if row.is_image:  # still loading: the kind's glyph, centred
             draw_glyph(painter, "image", tile.adjusted(16, 16, -16, -16), ink, font)
             return
-        icon = QRectF(tile.left() + 8, tile.center().y() - 11, 22, 22)
-        draw_glyph(painter, row.kind, icon, ink, font)
-        left = icon.right() + 8
+        icon = QRectF(tile.left() + _CARD_ICON_CENTRE - 11, tile.center().y() - 11, 22, 22)
+        if transit_progress(row) is None:  # while bytes travel the ring takes the icon's place
+            draw_glyph(painter, row.kind, icon, ink, font)
+        left = card_text_left(tile)
         width = int(tile.right() - left - _REMOVE_SIZE - 4)
         name_font = QFont(font)
         name_font.setWeight(QFont.Weight.DemiBold)
@@ -242,8 +261,7 @@ class _ShelfDelegate(QStyledItemDelegate):
         """A progress ring in the middle while bytes travel; a pill bottom-left for trouble."""
         progress = transit_progress(row)
         if progress is not None:
-            ring = QRectF(0, 0, 26, 26)
-            ring.moveCenter(tile.center())
+            ring = progress_ring_rect(row.is_image, tile)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(15, 23, 42, 190))
             painter.drawEllipse(ring)

@@ -54,6 +54,13 @@ class AppPaths:
     def settings_file(self) -> Path:
         return self.config_dir / SETTINGS_FILE
 
+    def folders_text(self) -> str:
+        """The four folders, one a line (``--help`` and *Help ▸ About*)."""
+        return (f"data:   {self.data_dir}\n"
+                f"config: {self.config_dir}\n"
+                f"cache:  {self.cache_dir}\n"
+                f"logs:   {self.log_dir}")
+
     @property
     def server_dir(self) -> Path:
         """The embedded server's data directory."""

@@ -15,21 +15,30 @@ the checked provider or "").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
-from composer_app.sync.store import ThreadRow
+from composer_app.sync.message_search import MessageHit
+from composer_app.sync.store import MessageRow, ThreadRow
 from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.threads import navigation_logic as logic
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
+from composer_app.ui.threads.quick_switcher_logic import switcher_entries
 from composer_app.ui.threads.thread_list import ThreadListPane
 from composer_app.ui.threads.thread_list_model import thread_title
 
 __all__ = ["APP_TITLE", "ThreadMemory", "ThreadNavigator"]
 
 APP_TITLE = "Composer"
+MESSAGE_SEARCH_DELAY_MS = 150
+MESSAGE_HITS = 30
+
+
+def _never() -> bool:
+    return False
 
 
 class ThreadMemory(Protocol):
@@ -50,10 +59,12 @@ class ThreadNavigator(QObject):
 
     thread_opened = Signal(str)
     thread_created = Signal(str)  # after it was opened: the composer takes the focus
+    empty_thread_kept = Signal(str)  # Ctrl+N on an empty open thread: it takes the focus
     title_changed = Signal(str)
     thread_state_changed = Signal(bool, bool)  # a thread is open, it is archived
     assistant_changed = Signal(bool, str)  # the menu applies, the provider to check ("": none)
     status_message = Signal(str)
+    message_revealed = Signal(str)  # a chosen search hit: the transcript shows this message
 
     def __init__(self, pane: ThreadListPane, switcher: QuickSwitcher, calls: EngineCalls,
                  state: ThreadMemory, *, embedded: bool, dialog_parent: QWidget | None = None,
@@ -70,11 +81,19 @@ class ThreadNavigator(QObject):
         self._threads: list[ThreadRow] = []
         self._creating_first = False
         self._awaiting_listing: set[str] = set()  # created here, not in a thread list yet
+        self.open_thread_is_empty: Callable[[], bool] = _never
+        """Whether the open thread has no message and nothing typed (the window's answer)."""
         pane.thread_selected.connect(self.open_thread)
-        pane.new_requested.connect(self.new_thread)
+        pane.new_requested.connect(self.request_new_thread)
         pane.rename_requested.connect(self.rename_thread_interactive)
         pane.archive_requested.connect(self.set_archived)
         switcher.thread_chosen.connect(self.open_thread)
+        pane.message_search_requested.connect(self._on_message_search_requested)
+        pane.message_chosen.connect(self.open_message)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(MESSAGE_SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(self.search_messages)
 
     # -- the list --------------------------------------------------------------------------------
     @property
@@ -117,6 +136,15 @@ class ThreadNavigator(QObject):
         """Create a thread and show it (Ctrl+N)."""
         self._calls.create_thread(title or None, self._on_thread_created)
 
+    def request_new_thread(self) -> None:
+        """Ctrl+N and *New thread*: a new thread, unless the open one is still empty (no message,
+        nothing typed) — that one is kept and takes the focus instead of leaving an empty
+        thread behind."""
+        if self.current_thread and self.open_thread_is_empty():
+            self.empty_thread_kept.emit(self.current_thread)
+            return
+        self.new_thread()
+
     def _on_thread_created(self, thread_id: str | None, error: str) -> None:
         if error:
             self.status_message.emit(f"Could not create a thread: {error}")
@@ -140,13 +168,47 @@ class ThreadNavigator(QObject):
         self._report()
 
     def open_switcher(self) -> None:
-        """Ctrl+K."""
-        self.switcher.set_threads([(r.thread_id, thread_title(r))
-                                   for r in self.pane.model_rows(all_rows=True)])
+        """Ctrl+K: open at once on the listed threads, then add each one's last message (read
+        from the cache off the GUI thread) and order them by it."""
+        self._fill_switcher({})
         self.switcher.open_switcher()
+        self._calls.last_messages(self._on_last_messages)
+
+    def _fill_switcher(self, last: dict[str, MessageRow]) -> None:
+        self.switcher.set_threads(switcher_entries(self.pane.model_rows(all_rows=True), last,
+                                                   self.current_thread, thread_title))
+
+    def _on_last_messages(self, last: dict[str, MessageRow] | None, error: str) -> None:
+        if not error and self.switcher.isVisible():
+            self._fill_switcher(dict(last or {}))
+
+    def search_messages(self) -> None:
+        """Find the search text in the cached messages (off the GUI thread)."""
+        query = self.pane.search.text()
+        if query.strip():
+            self._calls.search_messages(
+                query, MESSAGE_HITS,
+                lambda hits, error: self._on_message_hits(query, hits, error))
+
+    def _on_message_search_requested(self, _text: str) -> None:
+        self._search_timer.start()
+
+    def _on_message_hits(self, query: str, hits: list[MessageHit] | None, error: str) -> None:
+        if error:
+            self.status_message.emit(f"Could not search the messages: {error}")
+            return
+        self.pane.set_message_hits(query, [
+            (h.thread_id, h.message_id, self.thread_title(h.thread_id), h.excerpt)
+            for h in hits or [] if self.thread_row(h.thread_id) is not None])
+
+    def open_message(self, thread_id: str, message_id: str) -> None:
+        """Open a message search hit: its thread, scrolled to it."""
+        self.open_thread(thread_id)
+        if thread_id == self.current_thread:
+            self.message_revealed.emit(message_id)
 
     def focus_search(self) -> None:
-        """Ctrl+F: the list's search field."""
+        """Ctrl+F: the list's search field (thread titles and message text)."""
         self.pane.search.setFocus()
         self.pane.search.selectAll()
 

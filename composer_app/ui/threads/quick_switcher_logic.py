@@ -4,12 +4,21 @@ Invariants: a title matches when every character of the query (spaces ignored, c
 appears in it in order; a better match scores higher: consecutive runs, matches at word starts
 and at the very start beat scattered ones, and a shorter title wins a tie; ``rank`` is stable (equal
 scores keep the given, most-recent-first order) and an empty query keeps every item in order.
+``switcher_entries`` orders threads by their last activity (the later of the thread's update and
+its last message; a thread not dated yet — just made here — first), marks exactly the current
+thread, and previews the last message's first line as read (chips by their labels).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from composer_app.core.codecs.references import Reference, replace_references
+from composer_app.core.contracts.wire import parse_timestamp
+from composer_app.core.errors import ContractError
+from composer_app.sync.store import MessageRow, ThreadRow
 
 _START_BONUS = 8
 _WORD_BONUS = 6
@@ -105,3 +114,60 @@ def rank[T](query: str, items: Sequence[T], title_of: Callable[[T], str],
     scored.sort(key=lambda entry: entry[:3])
     out = [(item, found) for _, _, _, item, found in scored]
     return out if limit is None else out[:limit]
+
+
+PREVIEW_CHARS = 90
+_OLDEST = datetime.min.replace(tzinfo=UTC)
+_NEWEST = datetime.max.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class SwitcherEntry:
+    """One thread of the quick switcher."""
+
+    thread_id: str
+    title: str
+    preview: str  # the last message's first line ("" for a thread without messages)
+    activity: str | None  # RFC 3339 time of the last activity (None: not dated yet)
+    current: bool  # the thread the window shows
+
+
+def first_line(text: str, limit: int = PREVIEW_CHARS) -> str:
+    """The first non-empty line of a message as read (references by their labels), cut to
+    ``limit`` characters with an ellipsis."""
+    plain = replace_references(text or "", _label)
+    line = next((ln.strip() for ln in plain.splitlines() if ln.strip()), "")
+    line = " ".join(line.lstrip("#>*- ").split())
+    return line if len(line) <= limit else line[:limit - 1].rstrip() + "\u2026"
+
+
+def _label(reference: Reference) -> str:
+    return reference.label
+
+
+def _moment(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        return parse_timestamp(text).astimezone(UTC)
+    except (ContractError, ValueError):
+        return None
+
+
+def last_activity(row: ThreadRow, last: MessageRow | None) -> str | None:
+    """The later of the thread's update time and its last message's creation time."""
+    stamps = [t for t in (row.updated_at, last.created_at if last else None) if _moment(t)]
+    return max(stamps, key=lambda t: _moment(t) or _OLDEST) if stamps else None
+
+
+def switcher_entries(rows: Sequence[ThreadRow], last_messages: Mapping[str, MessageRow],
+                     current: str, title_of: Callable[[ThreadRow], str]) -> list[SwitcherEntry]:
+    """The switcher's threads, most recently active first (ties keep the given order)."""
+    entries = []
+    for row in rows:
+        last = last_messages.get(row.thread_id)
+        entries.append(SwitcherEntry(row.thread_id, title_of(row),
+                                     first_line(last.text) if last else "",
+                                     last_activity(row, last), row.thread_id == current))
+    entries.sort(key=lambda e: _moment(e.activity) or _NEWEST, reverse=True)
+    return entries

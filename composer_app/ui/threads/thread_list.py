@@ -1,11 +1,14 @@
-"""``ThreadListPane``: the left pane — a title search, the thread list and a *New thread* button.
+"""``ThreadListPane``: the left pane — a search, the thread list, the messages that match the
+search, and a *New thread* button.
 
 Invariants: the pane renders what ``visible_threads`` returns for the rows it was given and the
 current search; it never talks to the engine — creating, renaming and archiving are requests
 (signals) the window carries out; the selection follows ``select_thread`` and the user's clicks,
 and a refresh keeps the selected thread selected when it is still shown; an empty list always
 says why (no match for the search, or every thread archived); Enter in the search opens the first
-match and Down moves into the list; on a dark palette the *Show archived* box gets an outline and
+match and Down moves into the list; message hits (given by the window for the search text) show
+under the list only while the search reads what they answer, and choosing one asks for its thread
+and message with ``message_chosen``; on a dark palette the *Show archived* box gets an outline and
 fill that stand out from the pane (the style derives both from the window colour, which leaves
 the square nearly invisible), and it follows palette changes.
 """
@@ -23,6 +26,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListView,
+    QListWidget,
+    QListWidgetItem,
     QMenu,
     QPushButton,
     QVBoxLayout,
@@ -66,6 +71,8 @@ class ThreadListPane(QWidget):
     new_requested = Signal()
     rename_requested = Signal(str)
     archive_requested = Signal(str, bool)  # thread id, archived
+    message_search_requested = Signal(str)  # the search text changed: find it in messages too
+    message_chosen = Signal(str, str)  # thread id, message id of a chosen message hit
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -82,6 +89,10 @@ class ThreadListPane(QWidget):
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setUniformItemSizes(True)
+        # rows elide a long title and keep the time visible: never a sideways scroll bar
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)  # rows follow the pane's width
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.setStyleSheet(LIST_STYLE)
         self.model = ThreadListModel(self)
@@ -94,6 +105,17 @@ class ThreadListPane(QWidget):
         self.empty_label.setMargin(12)
         self.empty_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.empty_label.hide()
+        self.hits_label = QLabel("Messages", self)
+        self.hits_label.setObjectName("messageHitsLabel")
+        self.hits_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.message_hits = QListWidget(self)
+        self.message_hits.setObjectName("messageHits")
+        self.message_hits.setAccessibleName("Messages that match the search")
+        self.message_hits.setWordWrap(True)
+        self.message_hits.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.message_hits.setStyleSheet("QListWidget::item { padding: 4px 6px; }")
+        self.hits_label.hide()
+        self.message_hits.hide()
         self.new_button = QPushButton("New thread", self)
         self.new_button.setToolTip("New thread (Ctrl+N)")
         self.show_archived = QCheckBox("Show archived", self)
@@ -104,6 +126,8 @@ class ThreadListPane(QWidget):
         layout.addWidget(self.search)
         layout.addWidget(self.empty_label)
         layout.addWidget(self.list, 1)
+        layout.addWidget(self.hits_label)
+        layout.addWidget(self.message_hits, 1)
         bottom = QHBoxLayout()
         bottom.addWidget(self.new_button)
         bottom.addStretch(1)
@@ -130,6 +154,8 @@ class ThreadListPane(QWidget):
         self.new_button.clicked.connect(self.new_requested)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
         self.list.customContextMenuRequested.connect(self._on_list_context_menu)
+        self.message_hits.itemActivated.connect(self._on_message_hit_activated)
+        self.message_hits.itemClicked.connect(self._on_message_hit_activated)
 
     # -- state ----------------------------------------------------------------------------------
     def set_threads(self, rows: Sequence[ThreadRow], archived: Collection[str] = ()) -> None:
@@ -183,6 +209,33 @@ class ThreadListPane(QWidget):
         finally:
             selection.blockSignals(blocked)
 
+    def set_message_hits(self, query: str, hits: Sequence[tuple[str, str, str, str]]) -> None:
+        """Messages matching ``query`` as ``(thread id, message id, thread title, excerpt)``,
+        best first; shown under the thread list while the search still reads ``query``."""
+        if query != self.search.text():
+            return  # an answer for an older query
+        self.message_hits.clear()
+        for thread_id, message_id, title, excerpt in hits:
+            item = QListWidgetItem(f"{title}\n{excerpt}")
+            item.setData(Qt.ItemDataRole.UserRole, (thread_id, message_id))
+            item.setToolTip(excerpt)
+            self.message_hits.addItem(item)
+        shown = bool(hits) and bool(query.strip())
+        self.hits_label.setText(f"Messages ({len(hits)})")
+        self.hits_label.setVisible(shown)
+        self.message_hits.setVisible(shown)
+        if shown and not self.model.rowCount():
+            self.empty_label.hide()  # the messages are the answer
+
+    def message_hit_ids(self) -> list[tuple[str, str]]:
+        """``(thread id, message id)`` of the message hits shown, in order."""
+        return [self.message_hits.item(i).data(Qt.ItemDataRole.UserRole)
+                for i in range(self.message_hits.count())]
+
+    def _on_message_hit_activated(self, item: QListWidgetItem) -> None:
+        thread_id, message_id = item.data(Qt.ItemDataRole.UserRole)
+        self.message_chosen.emit(str(thread_id), str(message_id))
+
     def open_first_match(self) -> None:
         """Enter in the search box: open the first thread shown and move to the list."""
         first = self.model.thread_at(0)
@@ -203,8 +256,11 @@ class ThreadListPane(QWidget):
         return super().eventFilter(watched, event)
 
     # -- handlers -------------------------------------------------------------------------------
-    def _on_search_text_changed(self, _text: str) -> None:
+    def _on_search_text_changed(self, text: str) -> None:
         self._refresh()
+        if not text.strip():
+            self.set_message_hits(text, [])
+        self.message_search_requested.emit(text)
 
     def _on_show_archived_toggled(self, _checked: bool) -> None:
         self._refresh()

@@ -14,9 +14,20 @@ from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import QGuiApplication, QPainter, QPalette
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import (
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+)
 
 from composer_app.core.contracts.wire import parse_timestamp
 from composer_app.core.errors import ContractError
@@ -146,6 +157,13 @@ class ThreadRowDelegate(QStyledItemDelegate):
     colour (archived threads in italics)."""
 
     GAP = 8
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        """As tall as the style says and narrow: the list stretches every row to its width, a
+        long title is elided in the row and the time stays in sight (no sideways scrolling)."""
+        size = super().sizeHint(option, index)
+        size.setWidth(1)
+        return size
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         when = str(index.data(WhenRole) or "")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
 from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
@@ -35,6 +35,12 @@ def _system_browser(url: QUrl) -> bool:
     """The default opener: the system browser, outside the app (no cookies, no referrer)."""
     return open_url_externally(url.toString())
 
+
+EMPTY_TEXT = ("Sources of an answer appear here. Ask a question, then choose Sources under "
+              "the answer or press Ctrl+Shift+S.")
+"""What the panel says before it shows an answer's sources."""
+MIN_WIDTH = 280
+"""The narrowest the panel gets: a source's title, kind and actions stay readable."""
 
 class DownloadProgress(QObject):
     """Progress of one download; safe to signal from any thread (queued to the panel)."""
@@ -105,8 +111,21 @@ class SourcesPanel(QWidget):
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        # rows wrap to the panel's width: never a sideways scroll bar
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer.addWidget(self.scroll_area)
-        self.notice.hide()
+        self.setMinimumWidth(MIN_WIDTH)
+        self.clear()
+
+    def clear(self) -> None:
+        """No answer shown: the panel says what will appear here."""
+        self.message_id = self.thread_id = ""
+        self._entries = {}
+        self._selected = None
+        self.model = sources_logic.SourcesPanelContent()
+        self._rebuild()
+        self.notice.setText(EMPTY_TEXT)
+        self.notice.setVisible(True)
 
     # -- content ---------------------------------------------------------------------------------
 

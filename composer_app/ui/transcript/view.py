@@ -191,6 +191,17 @@ class TranscriptView(QListView):
         """``(message id, action)`` under the mouse."""
         return self._hover
 
+    @property
+    def following(self) -> bool:
+        """True while the reader is at the bottom: new and growing rows then keep the view
+        there; a reader who scrolled up stays where they are."""
+        return self._stick
+
+    def follow_bottom(self) -> None:
+        """Go to the bottom and follow new rows again (a thread opened, the user sent)."""
+        self._stick = True
+        self.scrollToBottom()
+
     def scroll_to_message(self, message_id: str) -> None:
         """Bring a message into view."""
         row = self.transcript_model().transcript.row_of(message_id)

@@ -2,7 +2,8 @@
 
 Invariants: every action is added to the window (so its shortcut works wherever the focus is in
 it) and has exactly one menu entry; the shortcuts are those of the issue (Ctrl+N, Ctrl+K, Ctrl+S,
-Ctrl+Shift+V, Ctrl+Shift+S, F6); the actions only say what the user asked for — the composition
+Ctrl+Shift+V, Ctrl+Shift+S, F6) and Qt's standard keys for *Edit ▸ Undo … Select All*
+(``EditCommands``); the actions only say what the user asked for — the composition
 root connects ``triggered`` (``toggled`` for a checkable action) to the part that does it;
 *Thread ▸ Assistant* holds one checkable entry per provider choice, at most one of them checked,
 and reports a choice with ``assistant_chosen``.
@@ -15,6 +16,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar, QWidget
 
 from composer_app.ui.threads import navigation_logic as logic
+from composer_app.ui.window.edit_commands import EditCommands
 
 __all__ = ["SOURCES_KEY", "WindowActions"]
 
@@ -32,7 +34,8 @@ class WindowActions(QObject):
         a = self._action
         self.new_thread_action = a("&New thread", "Ctrl+N", name="newThread")
         self.switcher_action = a("&Switch to thread…", "Ctrl+K", name="quickSwitcher")
-        self.find_action = a("&Find thread by title", "Ctrl+F", name="findThread")
+        self.find_action = a("&Find in threads and messages", "Ctrl+F",
+                                   name="findThread")
         self.settings_action = a("Se&ttings…", "Ctrl+,", name="settings")
         self.quit_action = a("&Quit", "Ctrl+Q", name="quit")
         self.send_action = a("S&end message", name="send")
@@ -50,6 +53,9 @@ class WindowActions(QObject):
         self.next_pane_action = a("&Next pane", "F6", name="nextPane")
         self.previous_pane_action = a("&Previous pane", "Shift+F6", name="previousPane")
         self.about_action = a("&About Composer", name="about")
+        self.share_action = a("S&hare…", name="shareThread")
+        self.log_folder_action = a("Open &log folder", name="openLogFolder")
+        self.edit_commands = EditCommands(window)
         self.assistant_group = QActionGroup(self)
         self.assistant_group.setExclusionPolicy(
             QActionGroup.ExclusionPolicy.ExclusiveOptional)  # none checked for other providers
@@ -85,10 +91,14 @@ class WindowActions(QObject):
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = bar.addMenu("&Edit")
+        edit_menu.addActions(list(self.edit_commands.actions.values())[:2])
+        edit_menu.addSeparator()
+        edit_menu.addActions(list(self.edit_commands.actions.values())[2:])
+        edit_menu.addSeparator()
         edit_menu.addActions([self.send_action, self.stash_action, self.restore_stash_action,
                               self.plain_paste_action])
         thread_menu = bar.addMenu("&Thread")
-        thread_menu.addActions([self.rename_action, self.archive_action,
+        thread_menu.addActions([self.rename_action, self.share_action, self.archive_action,
                                 self.show_archived_action])
         thread_menu.addMenu(self.assistant_menu)
         thread_menu.addSeparator()
@@ -97,12 +107,13 @@ class WindowActions(QObject):
         view_menu.addActions([self.sources_action, self.next_pane_action,
                               self.previous_pane_action])
         help_menu = bar.addMenu("&Help")
-        help_menu.addAction(self.about_action)
+        help_menu.addActions([self.log_folder_action, self.about_action])
 
     # -- state shown by the actions ----------------------------------------------------------------
     def set_thread_state(self, has_thread: bool, archived: bool) -> None:
         """Rename and Archive apply to the open thread; Archive reads Unarchive when it is."""
         self.rename_action.setEnabled(has_thread)
+        self.share_action.setEnabled(has_thread)
         self.archive_action.setEnabled(has_thread)
         self.archive_action.setText("Un&archive thread" if archived else "&Archive thread")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, Qt, Signal
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from composer_app.core.contracts.messages import MessageContext, decode_message_context
@@ -111,7 +112,9 @@ class ComposerArea(QWidget):
         self.editor.environment_id = environment_id
 
     def focus_editor(self) -> None:
-        self.editor.setFocus()
+        """Put the keyboard focus in the composer, the caret after the draft's last character."""
+        self.editor.moveCursor(QTextCursor.MoveOperation.End)
+        self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def load_edited(self, edited: EditedMessage) -> None:
         """Put an unsent message taken back with *Edit* into the composer."""

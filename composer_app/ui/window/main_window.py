@@ -31,8 +31,8 @@ every dropped file is registered with the engine, before the engine may stop.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QSplitter, QWidget
 
 from composer_app.core.contracts.environment import Environment
@@ -41,11 +41,14 @@ from composer_app.sync.outbox import EditedMessage
 from composer_app.ui.composer.attachment_uploads import AttachmentUploads
 from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.external_open import open_url_externally
 from composer_app.ui.session import Session
 from composer_app.ui.sync_bridge import SyncBridge
 from composer_app.ui.threads.navigation import ThreadNavigator
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
 from composer_app.ui.threads.thread_list import ThreadListPane
+from composer_app.ui.transcript.share_dialog import ShareDialog
+from composer_app.ui.transcript.source_download import SourceDownloader
 from composer_app.ui.transcript.sources_dock import SourcesDock
 from composer_app.ui.transcript.view import TranscriptView
 from composer_app.ui.window.actions import SOURCES_KEY, WindowActions
@@ -60,7 +63,12 @@ from composer_app.ui.window.context_insertion import ContextInsertion
 from composer_app.ui.window.drop_relay import DropRelay
 from composer_app.ui.window.layout import CentreStack
 from composer_app.ui.window.pane_focus import PaneFocus
-from composer_app.ui.window.state import DEFAULT_SIZE, WINDOW_SETTINGS, WindowState
+from composer_app.ui.window.state import (
+    DEFAULT_SIZE,
+    WINDOW_SETTINGS,
+    WindowState,
+    fit_window_on_screen,
+)
 from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog
 from composer_app.ui.window.transcript_feed import TranscriptFeed
 
@@ -81,6 +89,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("composerMainWindow")
         self._closed = False
         self.reopen_requested = False
+        self._shown_once = False
         # parts that hold state
         self.state = WindowState(session.paths.config_dir, self)
         self.engine_calls = EngineCalls(self.bridge, self)
@@ -92,6 +101,9 @@ class MainWindow(QMainWindow):
         self.transcript_stack = CentreStack(self.transcript, self)
         self.composer_area = ComposerArea(self.uploads, DraftStore(session.paths.drafts_dir), self)
         self.sources_dock = SourcesDock(self.transcript, self)
+        self.sources_dock.panel.downloader = SourceDownloader(self.bridge.engine)
+        self.share_dialog: ShareDialog | None = None  # the last one opened
+        self._share_dialogs: dict[str, ShareDialog] = {}
         self.switcher = QuickSwitcher(self)
         self.status = AppStatusBar(self)
         self.unsent_dialog = UnsentDialog(self)
@@ -158,6 +170,11 @@ class MainWindow(QMainWindow):
         nav.thread_opened.connect(area.show_thread)
         nav.thread_opened.connect(feed.show_thread)
         nav.thread_created.connect(area.focus_editor)
+        nav.empty_thread_kept.connect(area.focus_editor)
+        nav.thread_opened.connect(self._focus_composer_after_switch)
+        nav.open_thread_is_empty = self._open_thread_is_empty
+        nav.message_revealed.connect(feed.reveal_message)
+        self.thread_pane.list.activated.connect(lambda _index: area.focus_editor())
         nav.title_changed.connect(self.setWindowTitle)
         nav.thread_state_changed.connect(acts.set_thread_state)
         nav.assistant_changed.connect(acts.set_assistant)
@@ -178,7 +195,7 @@ class MainWindow(QMainWindow):
         self.thread_pane.show_archived.toggled.connect(acts.show_archived_action.setChecked)
         acts.show_archived_action.toggled.connect(self.thread_pane.show_archived.setChecked)
         # actions
-        acts.new_thread_action.triggered.connect(lambda: nav.new_thread())
+        acts.new_thread_action.triggered.connect(nav.request_new_thread)
         acts.switcher_action.triggered.connect(nav.open_switcher)
         acts.find_action.triggered.connect(nav.focus_search)
         acts.settings_action.triggered.connect(self.open_settings)
@@ -194,6 +211,8 @@ class MainWindow(QMainWindow):
         acts.next_pane_action.triggered.connect(self.pane_focus.focus_next_pane)
         acts.previous_pane_action.triggered.connect(self.pane_focus.focus_previous_pane)
         acts.about_action.triggered.connect(self.show_about)
+        acts.share_action.triggered.connect(self.open_share)
+        acts.log_folder_action.triggered.connect(self.open_log_folder)
         # the editor claims Ctrl+Shift+S for itself; in this window it toggles Sources
         self.editor.installEventFilter(self)
 
@@ -252,6 +271,25 @@ class MainWindow(QMainWindow):
         """The panes F6 cycles through, in order."""
         centre = self.transcript_stack.currentWidget() or self.transcript_stack
         return [self.thread_pane.list, centre, self.editor, self.sources_dock.panel]
+
+    def _open_thread_is_empty(self) -> bool:
+        """No message in the open thread and nothing in the composer (Ctrl+N keeps it)."""
+        return self.feed.shows_empty_thread() and not self.editor.toPlainText().strip()
+
+    def _focus_composer_after_switch(self, _thread_id: str) -> None:
+        """A switched-to thread is ready for typing, unless the user is walking the thread list
+        with the arrow keys (Enter there, or a click, still lands in the composer)."""
+        walking = (self.thread_pane.list.hasFocus()
+                   and QApplication.mouseButtons() == Qt.MouseButton.NoButton)
+        if not walking:
+            self.composer_area.focus_editor()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            fit_window_on_screen(self)  # again, now that the frame's size is known
+            self.composer_area.focus_editor()
 
     def _show_message(self, text: str) -> None:
         self.status.showMessage(text, MESSAGE_MS)
@@ -317,12 +355,37 @@ class MainWindow(QMainWindow):
         QApplication.quit()
 
     def show_about(self) -> None:
+        QMessageBox.about(self, "About Composer", self.about_text())
+
+    def about_text(self) -> str:
+        """*Help ▸ About*: the version, the server and the folders this app keeps files in."""
         from composer_app import __version__
 
         where = "the embedded server" if self.session.embedded else self.session.server_url
-        QMessageBox.about(self, "About Composer",
-                          f"Composer {__version__}\n\nA chat composer whose messages point at "
-                          f"typed context.\nConnected to {where}.")
+        return (f"Composer {__version__}\n\nA chat composer whose messages point at typed "
+                f"context.\nConnected to {where}.\n\nFolders:\n"
+                f"{self.session.paths.folders_text()}")
+
+    def open_share(self) -> None:
+        """*Thread ▸ Share…*: share links of the open thread. A thread's dialog is kept (hidden)
+        once made: an answer of the engine may still arrive for it after it closed."""
+        thread_id = self.current_thread
+        if not thread_id:
+            return
+        dialog = self._share_dialogs.get(thread_id)
+        if dialog is None:
+            dialog = ShareDialog(self.bridge.engine, thread_id,
+                                 self.navigator.thread_title(thread_id), parent=self)
+            self._share_dialogs[thread_id] = dialog
+        self.share_dialog = dialog
+        dialog.open()
+
+    def open_log_folder(self) -> None:
+        """*Help ▸ Open log folder* in the desktop's file manager."""
+        folder = self.session.paths.log_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        if not open_url_externally(QUrl.fromLocalFile(str(folder)).toString()):
+            self._show_message(f"Could not open the log folder: {folder}")
 
     # -- closing ---------------------------------------------------------------------------------
     def save_window(self) -> None:

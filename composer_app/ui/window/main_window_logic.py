@@ -154,3 +154,25 @@ def plan_refresh(shown: Mapping[str, MessageRow], rows: Sequence[MessageRow],
     again = set(changed)
     return RefreshPlan(False, tuple(r for r in rows
                                     if shown.get(r.message_id) != r or r.message_id in again))
+
+
+def sent_here(upserts: Iterable[MessageRow]) -> bool:
+    """Whether a refresh brings a message the user is sending (its local echo): the transcript
+    then goes to the bottom even for a reader who had scrolled up."""
+    return any(r.role == "user" and r.local_state == "sending" for r in upserts)
+
+
+Rect = tuple[int, int, int, int]
+"""``(x, y, width, height)``."""
+
+
+def fit_on_screen(window: Rect, available: Rect) -> Rect:
+    """``window`` moved and, where it must, shrunk to lie wholly inside ``available`` (a screen's
+    area without panels): a geometry saved on a larger or less scaled screen is never restored
+    partly off-screen."""
+    ax, ay, aw, ah = available
+    x, y, w, h = window
+    w, h = min(w, aw), min(h, ah)
+    x = min(max(x, ax), ax + aw - w)
+    y = min(max(y, ay), ay + ah - h)
+    return x, y, w, h

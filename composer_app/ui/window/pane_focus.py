@@ -3,7 +3,8 @@
 Invariants: the panes are those ``panes()`` returns, in order (the window gives the thread list,
 the centre page — transcript or empty page —, the composer and the Sources panel); hidden or
 disabled panes are skipped (``main_window_logic.next_pane``); focusing a pane that takes no focus
-itself focuses its first visible child that does.
+itself focuses its first visible child that does; the pane F6 reached gets a visible
+``FocusFrame`` until the focus leaves it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
 from composer_app.ui.window import main_window_logic as logic
+from composer_app.ui.window.focus_frame import FocusFrame
 
 __all__ = ["PaneFocus"]
 
@@ -25,6 +27,7 @@ class PaneFocus(QObject):
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._panes = panes
+        self.frame: FocusFrame | None = None  # drawn around the pane F6 reached
 
     def panes(self) -> list[QWidget]:
         """The panes F6 cycles through, in order."""
@@ -52,6 +55,14 @@ class PaneFocus(QObject):
         index = logic.next_pane(visible, self.focused_pane(), step)
         if index >= 0:
             self._focus(panes[index])
+            self._show_frame(panes[index])
+
+    def _show_frame(self, pane: QWidget) -> None:
+        """Frame the pane F6 reached, so the user sees where the keys now go."""
+        window = pane.window()
+        if self.frame is None or self.frame.parentWidget() is not window:
+            self.frame = FocusFrame(window)
+        self.frame.frame(pane)
 
     @staticmethod
     def _focus(pane: QWidget) -> None:

@@ -2,7 +2,9 @@
 directory — geometry, dock state, both splitters, the last open thread and the archived threads.
 
 Invariants: geometry, dock state and both splitters are restored only from non-empty saved values
-(otherwise the defaults apply) and saved together with the last open thread; ``save`` writes the
+(otherwise the defaults apply), the restored window lies wholly on its screen (moved, and shrunk
+when it must, into the available area: a geometry saved at another scale never ends partly
+off-screen), and they are saved together with the last open thread; ``save`` writes the
 file through before it returns; the archived threads are kept sorted, on this device only.
 """
 
@@ -11,11 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QObject, QSettings
-from PySide6.QtWidgets import QMainWindow, QSplitter
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from composer_app.ui.threads import navigation_logic as logic
+from composer_app.ui.window import main_window_logic as window_logic
 
-__all__ = ["DEFAULT_CENTRE_SIZES", "DEFAULT_SIZE", "WINDOW_SETTINGS", "WindowState"]
+__all__ = ["DEFAULT_CENTRE_SIZES", "DEFAULT_SIZE", "WINDOW_SETTINGS", "WindowState",
+           "fit_window_on_screen"]
 
 WINDOW_SETTINGS = "window.ini"
 DEFAULT_SIZE = (1280, 800)
@@ -24,6 +29,21 @@ DEFAULT_CENTRE_SIZES = (640, 120)
 
 def _saved(value: object) -> QByteArray | None:
     return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+
+def fit_window_on_screen(window: QWidget) -> None:
+    """Move and shrink a window (with its frame) into its screen's available area."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None or window.isMaximized() or window.isFullScreen():
+        return
+    area = screen.availableGeometry()
+    inner, outer = window.geometry(), window.frameGeometry()
+    extra_w, extra_h = outer.width() - inner.width(), outer.height() - inner.height()
+    x, y, w, h = window_logic.fit_on_screen(
+        (outer.x(), outer.y(), outer.width(), outer.height()),
+        (area.x(), area.y(), area.width(), area.height()))
+    window.resize(max(w - extra_w, 1), max(h - extra_h, 1))
+    window.move(x, y)
 
 
 class WindowState(QObject):
@@ -63,6 +83,7 @@ class WindowState(QObject):
             centre.restoreState(centre_sizes)
         else:
             centre.setSizes(list(DEFAULT_CENTRE_SIZES))
+        fit_window_on_screen(window)
 
     def save(self, window: QMainWindow, splitter: QSplitter, centre: QSplitter,
              current_thread: str) -> None:

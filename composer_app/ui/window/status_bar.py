@@ -14,7 +14,13 @@ import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, SignalInstance
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -47,6 +53,20 @@ Index = QModelIndex | QPersistentModelIndex
 TONE_COLOURS = {"ok": "#16a34a", "busy": "#d97706", "down": "#9ca3af", "error": "#dc2626"}
 
 
+
+class _ElidedLabel(QLabel):
+    """A label that paints its text elided to its width (``text()`` stays whole)."""
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter),
+                         self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                                       rect.width()))
+
+CONNECTION_WIDTH_SAMPLE = "Reconnecting (next try in 999 s)"
+"""The widest connection text the status bar makes room for."""
+
 class AppStatusBar(QStatusBar):
     """Connection state, unsent count and the keyring banner."""
 
@@ -67,9 +87,12 @@ class AppStatusBar(QStatusBar):
         self.dot.setObjectName("connectionDot")
         self.dot.setAccessibleName("Connection indicator")
         self.tone = ""
-        self.connection = QLabel("Starting…", self)
+        self.connection = _ElidedLabel("Starting…", self)
         self.connection.setObjectName("connectionState")
         self.connection.setAccessibleName("Connection state")
+        # A fixed width: a growing countdown never widens the window (long texts are elided).
+        self.connection.setFixedWidth(self.connection.fontMetrics().horizontalAdvance(
+            CONNECTION_WIDTH_SAMPLE) + 8)
         self.retry = QToolButton(self)
         self.retry.setText("Retry now")
         self.retry.setAutoRaise(True)

@@ -3,8 +3,11 @@
 Invariants: only the open thread's messages reach the transcript (an answer for a thread the user
 has left is dropped); changes reported for the open thread are gathered for ``REFRESH_DELAY_MS``
 into one refresh; a refresh re-adds only the rows that changed and reloads the model only when a
-row disappeared (``main_window_logic.plan_refresh``); switching threads empties the transcript and
-closes a Sources panel that showed a message; the Sources panel opens on the latest sourced answer;
+row disappeared (``main_window_logic.plan_refresh``); new rows and streamed deltas keep the view at
+the bottom only while the reader is there (or the user just sent), never pulling a reader who
+scrolled up back down; switching threads empties the transcript and
+closes a Sources panel that showed a message; the Sources panel opens on the latest sourced answer
+and, while it shows the newest one, follows a newer answer when it arrives;
 its visibility is reported with ``sources_visibility_changed``; an attachment opens through a
 signed URL from the engine, and a failure says so with ``status_message``; a message that has not
 reached the server shows its delivery state and its outbox error on its bubble, whose *Retry* /
@@ -14,6 +17,7 @@ reached the server shows its delivery state and its outbox error on its bubble, 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QAbstractItemView
 
 from composer_app.core.contracts.records import ContextRecord
 from composer_app.sync.store import MessageRow
@@ -45,6 +49,9 @@ class TranscriptFeed(QObject):
         self._thread_id = ""
         self._shown: dict[str, MessageRow] = {}
         self._errors: dict[str, str] = {}
+        self._loaded = ""  # the thread whose messages were read at least once
+        self._reveal = ""  # a message to bring into view once it is shown
+        self._newest_shown = ""  # the newest sourced answer when the panel last followed
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_DELAY_MS)
@@ -64,9 +71,31 @@ class TranscriptFeed(QObject):
         self._shown.clear()
         self._errors.clear()
         self._transcript.transcript_model().load([])
+        self._transcript.follow_bottom()
         if self._dock.panel.message_id:
             self._dock.hide()
+            self._dock.panel.clear()
         self.refresh()
+
+    def reveal_message(self, message_id: str) -> None:
+        """Scroll to ``message_id`` and select it (now, or once the open thread is read)."""
+        self._reveal = message_id
+        self._reveal_pending()
+
+    def _reveal_pending(self) -> None:
+        transcript = self._transcript
+        row = transcript.transcript_model().transcript.row_of(self._reveal) if self._reveal else -1
+        if row < 0:
+            return
+        self._reveal = ""
+        index = transcript.model().index(row, 0)
+        transcript.doItemsLayout()
+        transcript.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        transcript.setCurrentIndex(index)
+
+    def shows_empty_thread(self) -> bool:
+        """The open thread's messages were read and it has none."""
+        return bool(self._thread_id) and self._loaded == self._thread_id and not self._shown
 
     def set_environment_id(self, environment_id: str) -> None:
         """Copies from the transcript name the environment the window is connected to."""
@@ -101,6 +130,7 @@ class TranscriptFeed(QObject):
     def _show_rows(self, thread_id: str, rows: list[MessageRow], errors: dict[str, str]) -> None:
         if thread_id != self._thread_id:
             return
+        self._loaded = thread_id
         changed = {k for k in errors.keys() | self._errors.keys()
                    if errors.get(k) != self._errors.get(k)}
         self._errors = errors
@@ -113,8 +143,12 @@ class TranscriptFeed(QObject):
             for row in plan.upserts:
                 model.add_message(logic.message_wire(row, errors.get(row.message_id, "")))
                 self._shown[row.message_id] = row
-        if plan.upserts and self._transcript.verticalScrollBar().value() >= 0:
-            self._transcript.scrollToBottom()
+        self._follow_newest_sources(plan.upserts)
+        if self._reveal:
+            self._reveal_pending()
+        elif plan.upserts and (self._transcript.following
+                               or logic.sent_here(plan.upserts)):
+            self._transcript.follow_bottom()
 
     # -- unsent messages ------------------------------------------------------------------------
     def unsent_action(self, message_id: str, action: str) -> None:
@@ -150,9 +184,24 @@ class TranscriptFeed(QObject):
             latest = self.latest_sourced_message()
             if latest and self._dock.panel.message_id != latest:
                 self._dock.show_sources(latest)
+            self._newest_shown = latest
             self._dock.show()
         elif not visible:
             self._dock.hide()
+
+    def _follow_newest_sources(self, changed: tuple[MessageRow, ...]) -> None:
+        """An open Sources panel that shows the newest sourced answer (or nothing) moves to a
+        newer one when it arrives, and shows the new sources of the answer it shows."""
+        if not self._dock.isVisible():
+            return
+        shown, latest = self._dock.panel.message_id, self.latest_sourced_message()
+        if not latest:
+            return
+        newer = latest != shown and (not shown or shown == self._newest_shown)
+        refreshed = latest == shown and any(r.message_id == latest for r in changed)
+        if newer or refreshed:
+            self._dock.show_sources(latest)
+        self._newest_shown = latest
 
     def latest_sourced_message(self) -> str:
         """The id of the newest assistant answer with sources ("" when there is none)."""

@@ -287,3 +287,16 @@ def test_enter_on_a_failed_thumbnail_retries_and_delete_removes(w, shelf, tmp_pa
     shelf.answers.append(True)
     QApplication.sendEvent(shelf, _key(Qt.Key.Key_Delete))
     assert image.context_id not in w.draft.records and shelf.isHidden()
+
+
+def test_upload_spinner_leaves_the_file_name_visible():
+    from PySide6.QtCore import QRectF
+
+    from composer_app.ui.composer.shelf import card_text_left, progress_ring_rect
+
+    tile = QRectF(0, 0, 220, 56)
+    ring = progress_ring_rect(False, tile)
+    assert ring.right() < card_text_left(tile)  # beside the name, in the icon's place
+    assert tile.contains(ring)
+    image_ring = progress_ring_rect(True, QRectF(0, 0, 72, 72))
+    assert image_ring.center() == QRectF(0, 0, 72, 72).center()  # an image: in its middle

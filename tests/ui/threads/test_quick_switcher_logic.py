@@ -49,3 +49,22 @@ def test_match_positions_spell_the_query_in_order(title: str, query: str) -> Non
 def test_a_title_always_matches_itself(title: str) -> None:
     if len(title.casefold()) == len(title):
         assert fuzzy_match(title, title) is not None
+
+
+def test_switcher_entries_order_by_last_activity_mark_the_current_and_preview() -> None:
+    from composer_app.sync.store import MessageRow, ThreadRow
+    from composer_app.ui.threads.quick_switcher_logic import first_line, switcher_entries
+
+    rows = [ThreadRow("t_old", "Old", updated_at="2026-01-02T10:00:00Z"),
+            ThreadRow("t_mid", "Mid", updated_at="2026-01-03T10:00:00Z"),
+            ThreadRow("t_new", None, updated_at=None)]
+    last = {"t_old": MessageRow("m1", "t_old", "user",
+                                "\n# Look at [spec.md](t3-context://v1/file/ctx_1) now\nmore",
+                                created_at="2026-01-04T09:00:00+00:00")}
+    entries = switcher_entries(rows, last, "t_mid", lambda r: r.title or "New thread")
+    assert [e.thread_id for e in entries] == ["t_new", "t_old", "t_mid"]
+    assert [e.current for e in entries] == [False, False, True]
+    assert entries[1].preview == "Look at spec.md now"
+    assert entries[1].activity == "2026-01-04T09:00:00+00:00"
+    assert entries[2].preview == ""
+    assert first_line("x" * 200, 10) == "x" * 9 + "\u2026"

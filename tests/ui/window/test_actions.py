@@ -66,6 +66,7 @@ def test_every_window_action_is_in_exactly_one_menu(window: MainWindow) -> None:
 def test_ctrl_n_from_the_search_box_creates_and_opens_a_thread(window: MainWindow,
                                                               qtbot: QtBot) -> None:
     first = window.current_thread
+    window.editor.insertPlainText("an idea")  # an empty thread would be kept instead
     window.thread_pane.search.setFocus()
     qtbot.keyClick(window.thread_pane.search, Qt.Key.Key_N, CTRL)
     qtbot.waitUntil(lambda: window.current_thread not in ("", first), timeout=WAIT_MS)

@@ -78,6 +78,7 @@ def test_ctrl_n_creates_and_shows_a_thread_then_rename_and_search(backend: _Back
                                                                   qtbot: QtBot) -> None:
     window = backend.window(qtbot)
     first = window.current_thread
+    window.editor.insertPlainText("an idea")  # not empty: Ctrl+N makes another thread
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
     second = window.current_thread
@@ -340,7 +341,7 @@ def test_thread_assistant_menu_shows_and_changes_the_threads_provider(
     qtbot.waitUntil(lambda: (r := window.navigator.thread_row(first)) is not None
                     and r.provider == "openai", timeout=WAIT_MS)
     # A new thread uses the server default; the menu follows the selected thread.
-    window.window_actions.new_thread_action.trigger()
+    window.new_thread()  # Ctrl+N would keep this empty thread
     qtbot.waitUntil(lambda: window.current_thread not in ("", first), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: _assistant(window)["Local (offline)"], timeout=WAIT_MS)
     window.open_thread(first)
@@ -556,3 +557,241 @@ def test_edit_on_a_failed_bubble_brings_the_message_back_to_the_composer(
                     timeout=WAIT_MS)
     qtbot.waitUntil(lambda: window.transcript.transcript_model().transcript.row_of(message_id)
                     < 0, timeout=WAIT_MS)
+def _focused(window: MainWindow, qtbot: QtBot) -> None:
+    """Wait until the composer holds the keyboard focus of the active window."""
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.editor, timeout=WAIT_MS)
+
+
+def test_ctrl_n_on_an_empty_thread_focuses_it(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    qtbot.waitUntil(window.feed.shows_empty_thread, timeout=WAIT_MS)
+    window.thread_pane.search.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    _focused(window, qtbot)
+    with qtbot.waitSignal(backend.started.bridge.request_finished, timeout=WAIT_MS):
+        window.navigator.reload_threads()  # a later round trip: no creation was asked
+    assert window.current_thread == first
+    assert len(window.navigator.threads) == 1
+    window.thread_pane.new_button.click()
+    with qtbot.waitSignal(backend.started.bridge.request_finished, timeout=WAIT_MS):
+        window.navigator.reload_threads()
+    assert len(window.navigator.threads) == 1
+
+
+def test_composer_has_the_focus_when_the_window_opens(backend: _Backend, qtbot: QtBot) -> None:
+    backend.window(qtbot).close()  # the first run made a thread; the next start opens it
+    window = backend.window(qtbot)
+    _focused(window, qtbot)
+
+
+def test_composer_has_the_focus_after_a_switch_with_the_caret_after_the_draft(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.editor.insertPlainText("first draft\nsecond line")
+    window.new_thread("Other")
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    window.thread_pane.search.setFocus()
+    window.window_actions.switcher_action.trigger()
+    qtbot.keyClicks(window.switcher.query, "New thread")
+    qtbot.keyClick(window.switcher.query, Qt.Key.Key_Return)
+    assert window.current_thread == first
+    _focused(window, qtbot)
+    cursor = window.editor.textCursor()
+    assert window.editor.markdown() == "first draft\nsecond line"
+    assert cursor.atEnd() and not cursor.hasSelection()
+
+
+def test_arrow_keys_in_the_thread_list_keep_the_focus_there(backend: _Backend,
+                                                            qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    first = window.current_thread
+    window.new_thread("Other")
+    qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
+    window.activateWindow()
+    window.thread_pane.list.setFocus()
+    qtbot.waitUntil(window.thread_pane.list.hasFocus, timeout=WAIT_MS)
+    qtbot.keyClick(window.thread_pane.list, Qt.Key.Key_Down)
+    assert window.current_thread == first
+    assert window.thread_pane.list.hasFocus()
+
+
+def test_ctrl_k_lists_threads_by_recent_activity_with_preview_time_and_current(
+        backend: _Backend, qtbot: QtBot) -> None:
+    from composer_app.ui.threads.quick_switcher_logic import first_line
+
+    window = backend.window(qtbot)
+    alpha = window.current_thread
+    window.navigator.rename_thread(alpha, "Alpha")
+    beta = window.current_thread
+    window.new_thread("Beta")
+    qtbot.waitUntil(lambda: window.current_thread != alpha, timeout=WAIT_MS)
+    beta = window.current_thread
+    window.open_thread(alpha)
+    window.editor.insertPlainText("Deploy notes for Friday\nsecond line")
+    assert window.editor.request_send()
+    engine = backend.started.bridge.engine
+    qtbot.waitUntil(lambda: any(m.role == "assistant" and not m.is_streaming
+                                for m in engine.messages(alpha).result(10)), timeout=WAIT_MS)
+    window.open_thread(beta)
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    assert window.switcher.isVisible()
+    last = engine.messages(alpha).result(10)[-1]
+    qtbot.waitUntil(lambda: [e.preview for e in window.switcher.entries()][:1]
+                    == [first_line(last.text)], timeout=WAIT_MS)
+    entries = window.switcher.entries()
+    assert [e.thread_id for e in entries] == [alpha, beta]  # the active one first
+    assert [e.current for e in entries] == [False, True]
+    assert entries[0].activity and entries[0].preview
+
+
+def test_one_sidebar_selection_after_a_ctrl_k_switch(backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    alpha = window.current_thread
+    window.new_thread("Beta")
+    qtbot.waitUntil(lambda: window.current_thread != alpha, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
+    window.thread_pane.list.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(window.switcher.query, "New thread")
+    qtbot.keyClick(window.switcher.query, Qt.Key.Key_Return)
+    assert window.current_thread == alpha
+    view = window.thread_pane.list
+    selected = view.selectionModel().selectedIndexes()
+    assert [i.row() for i in selected] == [window.thread_pane.model.row_of(alpha)]
+    assert view.currentIndex().row() == selected[0].row()  # no second, focus-only highlight
+
+
+def test_long_titles_elide_with_the_time_visible_and_no_sideways_scrolling(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    long_title = "A very long thread title about the quarterly planning of everything " * 3
+    window.navigator.rename_thread(window.current_thread, long_title.strip())
+    qtbot.waitUntil(lambda: _titles(window)[0].startswith("A very long"), timeout=WAIT_MS)
+    window.splitter.setSizes([180, 900])
+    qtbot.wait(50)
+    view = window.thread_pane.list
+    assert not view.horizontalScrollBar().isVisible()
+    assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    index = window.thread_pane.model.index(0)
+    qtbot.waitUntil(lambda: view.visualRect(index).right() <= view.viewport().width(),
+                    timeout=2000)  # the row (and the time drawn at its right) fits the pane
+
+
+def test_edit_menu_has_the_standard_commands_acting_on_the_focused_widget(
+        backend: _Backend, qtbot: QtBot) -> None:
+    from PySide6.QtGui import QKeySequence
+
+    window = backend.window(qtbot)
+    edit = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Edit")
+    names = [a.objectName() for a in edit.actions() if a.objectName().startswith("edit:")]
+    assert names == ["edit:undo", "edit:redo", "edit:cut", "edit:copy", "edit:paste",
+                     "edit:selectAll"]
+    actions = window.window_actions.edit_commands.actions
+    assert actions["copy"].shortcut() == QKeySequence(QKeySequence.StandardKey.Copy)
+    assert actions["selectAll"].shortcut() == QKeySequence(QKeySequence.StandardKey.SelectAll)
+    window.activateWindow()
+    search = window.thread_pane.search
+    search.setFocus()
+    qtbot.waitUntil(search.hasFocus, timeout=WAIT_MS)
+    search.setText("budget")
+    actions["selectAll"].trigger()
+    assert search.selectedText() == "budget"
+    actions["cut"].trigger()
+    assert search.text() == "" and QApplication.clipboard().text() == "budget"
+    actions["undo"].trigger()
+    assert search.text() == "budget"
+    window.editor.setFocus()
+    qtbot.waitUntil(window.editor.hasFocus, timeout=WAIT_MS)
+    actions["paste"].trigger()
+    assert window.editor.markdown() == "budget"
+    qtbot.keyClick(window.editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert window.editor.textCursor().selectedText() == "budget"  # the key, in the editor
+
+
+def test_help_about_names_the_folders_and_open_log_folder_opens_it(
+        backend: _Backend, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    from composer_app.ui.window import main_window as module
+
+    window = backend.window(qtbot)
+    text = window.about_text()
+    paths = backend.paths
+    for folder in (paths.data_dir, paths.config_dir, paths.cache_dir, paths.log_dir):
+        assert str(folder) in text
+    opened: list[str] = []
+    monkeypatch.setattr(module, "open_url_externally", lambda url: opened.append(url) or True)
+    window.window_actions.log_folder_action.trigger()
+    assert opened == [paths.log_dir.as_uri()]
+    assert paths.log_dir.is_dir()
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    assert window.window_actions.log_folder_action in help_menu.actions()
+
+
+def test_thread_share_opens_the_share_dialog_on_the_engine(backend: _Backend,
+                                                          qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    window.navigator.rename_thread(thread, "Budget")
+    qtbot.waitUntil(lambda: _titles(window) == ["Budget"], timeout=WAIT_MS)
+    thread_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Thread")
+    assert window.window_actions.share_action in thread_menu.actions()
+    window.window_actions.share_action.trigger()
+    dialog = window.share_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.thread_id == thread and dialog.windowTitle() == "Share \u201cBudget\u201d"
+    assert dialog.service is backend.started.bridge.engine
+    qtbot.waitUntil(lambda: not dialog.state.busy and not dialog.state.error, timeout=WAIT_MS)
+    dialog.create_button.click()  # a link from the running server
+    qtbot.waitUntil(lambda: "/s/" in dialog.link_field.text(), timeout=WAIT_MS)
+    dialog.close()
+    window.window_actions.share_action.trigger()  # the thread's dialog again
+    assert window.share_dialog is dialog and dialog.isVisible()
+    dialog.close()
+
+
+def test_sources_panel_downloads_through_the_engine(backend: _Backend, qtbot: QtBot) -> None:
+    from composer_app.ui.transcript.source_download import SourceDownloader
+
+    window = backend.window(qtbot)
+    downloader = window.sources_dock.panel.downloader
+    assert isinstance(downloader, SourceDownloader)
+    assert downloader.service is backend.started.bridge.engine
+
+
+def test_ctrl_f_finds_message_text_and_opens_the_thread_at_that_message(
+        backend: _Backend, qtbot: QtBot) -> None:
+    window = backend.window(qtbot)
+    alpha = window.current_thread
+    window.navigator.rename_thread(alpha, "Alpha")
+    engine = backend.started.bridge.engine
+    for n in range(12):
+        word = "quokka migration" if n == 3 else f"filler number {n}"
+        engine.send_message(alpha, f"Note {n}: {word}\n\nmore text here", [], []).result(10)
+    qtbot.waitUntil(lambda: len([m for m in engine.messages(alpha).result(10)
+                                 if m.role == "assistant" and not m.is_streaming]) == 12,
+                    timeout=WAIT_MS * 3)
+    window.new_thread("Beta")
+    qtbot.waitUntil(lambda: window.current_thread != alpha, timeout=WAIT_MS)
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(window.thread_pane.search, "quokka")
+    pane = window.thread_pane
+    qtbot.waitUntil(lambda: pane.message_hits.isVisible() and bool(pane.message_hit_ids()),
+                    timeout=WAIT_MS)
+    target = next(m.message_id for m in engine.messages(alpha).result(10)
+                  if "quokka" in m.text and m.role == "user")
+    assert pane.message_hit_ids()[0] == (alpha, target)
+    item = pane.message_hits.item(0)
+    assert item.text().startswith("Alpha\n") and "quokka" in item.text()
+    assert pane.model.rowCount() == 0  # no title matches: the messages answer
+    pane.message_hits.itemActivated.emit(item)
+    qtbot.waitUntil(lambda: window.current_thread == alpha, timeout=WAIT_MS)
+    view = window.transcript
+    qtbot.waitUntil(lambda: view.currentIndex().isValid()
+                    and view.messages[view.currentIndex().row()].message_id == target,
+                    timeout=WAIT_MS)
+    rect = view.visualRect(view.currentIndex())
+    assert view.viewport().rect().intersects(rect)
+    assert not view.following  # the reader is at the hit, not pulled to the bottom

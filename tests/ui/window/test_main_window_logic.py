@@ -70,3 +70,13 @@ def test_message_wire_uses_camel_case_and_omits_missing_parts() -> None:
     assert message_wire(row) == {"messageId": "m1", "threadId": "t1", "role": "assistant",
                                  "text": "x", "isStreaming": False, "createdAt": "2026",
                                  "sources": [{"id": "s"}]}
+
+
+def test_sent_here_only_for_the_users_own_sending_echo() -> None:
+    from composer_app.sync.store import MessageRow
+    from composer_app.ui.window.main_window_logic import sent_here
+
+    sending = MessageRow("m1", "t", "user", "hi", local_state="sending")
+    assert sent_here([sending])
+    assert not sent_here([MessageRow("m1", "t", "user", "hi")])
+    assert not sent_here([MessageRow("m2", "t", "assistant", "delta", is_streaming=True)])

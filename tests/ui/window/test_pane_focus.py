@@ -75,3 +75,30 @@ def test_a_hidden_pane_is_skipped(backend: Backend, qtbot: QtBot) -> None:
     window.editor.setFocus()
     walked = [_pane_of(window, _press(qtbot, Qt.Key.Key_F6)) for _ in range(2)]
     assert walked == ["centre", "composer"]
+
+
+def test_f6_focus_is_clearly_visible_as_a_frame_on_the_focused_pane(backend: Backend,
+                                                                    qtbot: QtBot) -> None:
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QPalette
+
+    window = backend.window(qtbot)
+    window.activateWindow()
+    window.editor.setFocus()
+    qtbot.waitUntil(window.editor.hasFocus, timeout=WAIT_MS)
+    _press(qtbot, Qt.Key.Key_F6)  # composer -> Sources (hidden) -> thread list
+    frame = window.pane_focus.frame
+    assert frame is not None and frame.isVisible()
+    view = window.thread_pane.list
+    assert frame.geometry().topLeft() == view.mapTo(window, QPoint(0, 0))
+    assert frame.size() == view.size()
+    qtbot.wait(20)
+    image = window.grab().toImage()
+    edge = view.mapTo(window, QPoint(0, view.height() // 2))
+    highlight = window.palette().color(QPalette.ColorRole.Highlight)
+    assert image.pixelColor(edge * window.devicePixelRatio()).name() == highlight.name()
+    _press(qtbot, Qt.Key.Key_F6)
+    assert frame.pane is not view and frame.isVisible()  # it moved to the next pane
+    window.editor.setFocus()  # a click in the composer: the frame goes
+    qtbot.waitUntil(lambda: not frame.isVisible() or frame.pane is window.editor,
+                    timeout=WAIT_MS)

@@ -25,6 +25,15 @@ def _saved(backend: Backend) -> QSettings:
     return QSettings(str(backend.paths.config_dir / WINDOW_SETTINGS), QSettings.Format.IniFormat)
 
 
+def _has_default_size(window: QWidget) -> bool:
+    """``DEFAULT_SIZE`` where the screen holds it, else (frame included) all the screen holds."""
+    area, frame = window.screen().availableGeometry(), window.frameGeometry()
+    return area.contains(frame) and all(
+        inner == default or outer == room for inner, default, outer, room in (
+            (window.width(), DEFAULT_SIZE[0], frame.width(), area.width()),
+            (window.height(), DEFAULT_SIZE[1], frame.height(), area.height())))
+
+
 def _resize(window: MainWindow, qtbot: QtBot, size: tuple[int, int]) -> None:
     window.resize(*size)
     qtbot.waitUntil(lambda: (window.width(), window.height()) == size, timeout=WAIT_MS)
@@ -32,7 +41,7 @@ def _resize(window: MainWindow, qtbot: QtBot, size: tuple[int, int]) -> None:
 
 def test_a_first_window_has_the_default_size(backend: Backend, qtbot: QtBot) -> None:
     window = backend.window(qtbot)
-    assert (window.width(), window.height()) == DEFAULT_SIZE
+    assert _has_default_size(window)
 
 
 def test_empty_saved_values_give_the_defaults(backend: Backend, qtbot: QtBot) -> None:
@@ -41,7 +50,7 @@ def test_empty_saved_values_give_the_defaults(backend: Backend, qtbot: QtBot) ->
         saved.setValue(key, QByteArray())
     saved.sync()
     window = backend.window(qtbot)
-    assert (window.width(), window.height()) == DEFAULT_SIZE
+    assert _has_default_size(window)
     assert not window.sources_dock.isVisible()
 
 
@@ -99,7 +108,7 @@ def test_alone_defaults_apply_until_something_was_saved(qtbot: QtBot, tmp_path: 
         s.addWidget(QWidget())
         s.addWidget(QWidget())
     state.restore(host, splitter, centre)
-    assert (host.width(), host.height()) == DEFAULT_SIZE
+    assert _has_default_size(host)
     assert state.last_thread() == "" and state.archived() == frozenset()
     state.set_archived(frozenset({"thr_b", "thr_a"}))
     host.resize(700, 500)
@@ -112,3 +121,26 @@ def test_alone_defaults_apply_until_something_was_saved(qtbot: QtBot, tmp_path: 
     qtbot.addWidget(other)
     again.restore(other, splitter, centre)
     assert (other.width(), other.height()) == (700, 500)
+
+
+def test_restored_window_is_on_screen_at_2x(backend: Backend, qtbot: QtBot) -> None:
+    """A geometry saved on a screen twice as large in logical pixels (the same monitor at 1x)
+    — far right, larger than this screen — comes back wholly inside the available area."""
+    window = backend.window(qtbot)
+    area = window.screen().availableGeometry()
+    window.setGeometry(area.x() + area.width() * 2 - 900, area.y() + area.height() * 2 - 700,
+                       min(area.width() * 2, 1800), min(area.height() * 2, 1400))
+    window.close()
+    again = backend.window(qtbot)
+    frame = again.frameGeometry()
+    assert area.contains(frame), (frame, area)
+    assert frame.width() > area.width() // 2 and frame.height() > area.height() // 2
+
+
+def test_fit_on_screen_moves_then_shrinks() -> None:
+    from composer_app.ui.window.main_window_logic import fit_on_screen
+
+    screen = (0, 30, 1000, 700)
+    assert fit_on_screen((100, 100, 400, 300), screen) == (100, 100, 400, 300)
+    assert fit_on_screen((900, 650, 400, 300), screen) == (600, 430, 400, 300)
+    assert fit_on_screen((-50, -50, 2000, 1400), screen) == (0, 30, 1000, 700)

@@ -73,3 +73,24 @@ def test_dialog_enables_retry_only_for_failed_items(qtbot: QtBot) -> None:
     assert retried.args == ["m2"]
     dialog.set_items([])
     assert not dialog.edit_button.isEnabled() and dialog.empty.isVisibleTo(dialog)
+
+
+def test_a_growing_reconnect_countdown_never_widens_the_window(qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QMainWindow
+
+    from composer_app.ui.window.main_window_logic import connection_text
+    from composer_app.ui.window.status_bar import AppStatusBar
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    bar = AppStatusBar(window)
+    window.setStatusBar(bar)
+    window.show()
+    bar.set_connection("Connected", False, "ok")
+    label_width, hint = bar.connection.width(), window.minimumSizeHint().width()
+    for seconds in (1, 9, 10, 99, 100, 999, 12345):
+        text = connection_text("reconnecting", seconds, embedded=False, syncing=False)
+        bar.set_connection(text, True, "down")
+        assert bar.connection.text() == text
+        assert bar.connection.width() == label_width
+    assert window.minimumSizeHint().width() <= hint + bar.retry.sizeHint().width() + 8

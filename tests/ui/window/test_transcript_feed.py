@@ -5,6 +5,7 @@ entry mirrors the dock."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -175,3 +176,107 @@ def test_alone_an_attachment_that_cannot_open_says_so(qtbot: QtBot) -> None:
         parts.feed.open_asset(SimpleNamespace(attachment_id="att_gone"))  # type: ignore[arg-type]
     assert said.args == ["HTTP 404"]
     assert ("asset_url", "att_gone", "attachment") in parts.engine.calls
+
+
+def _stream(parts: _Feed, row: Any, text: str) -> Any:
+    """Replace an answer's text in the fake cache (a streamed delta) and announce it."""
+    grown = replace(row, text=text, is_streaming=True)
+    rows = parts.engine.messages_[row.thread_id]
+    rows[rows.index(row)] = grown
+    parts.engine.emit("message_upserted", row.thread_id, row.message_id)
+    return grown
+
+
+def _long_thread(parts: _Feed, qtbot: QtBot) -> tuple[str, Any]:
+    parts.window.resize(600, 400)
+    alpha = parts.engine.add_thread("Alpha")
+    for n in range(30):
+        parts.engine.add_message(alpha, "user", f"Question {n}\n\nwith a second paragraph")
+    answer = parts.engine.add_message(alpha, "assistant", "The answer begins", is_streaming=True)
+    parts.feed.show_thread(alpha)
+    qtbot.waitUntil(lambda: len(parts.ids()) == 31)
+    bar = parts.transcript.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 200 and bar.value() == bar.maximum())
+    return alpha, answer
+
+
+def test_streamed_delta_keeps_a_reader_scrolled_up(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    _alpha, answer = _long_thread(parts, qtbot)
+    bar = parts.transcript.verticalScrollBar()
+    bar.setValue(40)  # the reader scrolls up to read an older message
+    text = "The answer begins"
+    for n in range(5):
+        text += f"\n\nand grows by paragraph {n}"
+        answer = _stream(parts, answer, text)
+        qtbot.waitUntil(lambda t=text: parts.transcript.messages[-1].text == t)
+        qtbot.wait(50)  # the layout pass after the delta
+        assert bar.value() == 40
+    assert not parts.transcript.following
+
+
+def test_streamed_delta_keeps_a_reader_at_the_bottom_following(qtbot: QtBot) -> None:
+    parts = _Feed(qtbot)
+    _alpha, answer = _long_thread(parts, qtbot)
+    bar = parts.transcript.verticalScrollBar()
+    before = bar.maximum()
+    answer = _stream(parts, answer, "The answer begins" + "\n\nand grows" * 8)
+    qtbot.waitUntil(lambda: bar.maximum() > before)
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum())
+    assert parts.transcript.following
+
+
+def test_sources_panel_has_an_empty_state_and_follows_the_newest_answer(qtbot: QtBot) -> None:
+    from composer_app.ui.transcript.sources_panel import EMPTY_TEXT, MIN_WIDTH
+
+    parts = _Feed(qtbot)
+    alpha = parts.engine.add_thread("Alpha")
+    parts.feed.show_thread(alpha)
+    parts.feed.set_sources_visible(True)
+    panel = parts.dock.panel
+    assert panel.message_id == "" and panel.notice.isVisible()
+    assert panel.notice.text() == EMPTY_TEXT
+    assert panel.minimumWidth() >= MIN_WIDTH
+    assert (panel.scroll_area.horizontalScrollBarPolicy()
+            == Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    parts.engine.add_message(alpha, "user", "when?")
+    first = parts.engine.add_message(alpha, "assistant", sourced_message()["text"],
+                                     **_sourced_fields())
+    qtbot.waitUntil(lambda: panel.message_id == first.message_id)
+    assert not panel.notice.isVisible() or panel.notice.text() != EMPTY_TEXT
+    parts.engine.add_message(alpha, "user", "and again?")
+    second = parts.engine.add_message(alpha, "assistant", sourced_message()["text"],
+                                      **_sourced_fields())
+    qtbot.waitUntil(lambda: panel.message_id == second.message_id)
+    # a reader who went back to the older answer's sources stays there
+    parts.dock.show_sources(first.message_id)
+    parts.engine.add_message(alpha, "user", "third?")
+    third = parts.engine.add_message(alpha, "assistant", sourced_message()["text"],
+                                     **_sourced_fields())
+    qtbot.waitUntil(lambda: third.message_id in parts.ids())
+    qtbot.wait(50)
+    assert panel.message_id == first.message_id
+
+
+def test_a_source_downloads_from_the_window_s_sources_panel(backend: Backend, qtbot: QtBot,
+                                                            tmp_path: Path) -> None:
+    from composer_app.ui.transcript.source_download import SourceDownloader
+
+    window = backend.window(qtbot)
+    _ask(window, qtbot)
+    window.window_actions.sources_action.trigger()
+    panel = window.sources_dock.panel
+    downloader = panel.downloader
+    assert isinstance(downloader, SourceDownloader)
+    downloader.folder = tmp_path / "downloads"  # not the user's Downloads folder
+    downloader.folder.mkdir()
+    entry = next(e for e in panel._entries.values()
+                 if e.id in panel.rows and "download" in panel.rows[e.id].model.actions)
+    progress = panel.download_entry(entry)
+    assert progress is not None
+    with qtbot.waitSignal(progress.finished, timeout=WAIT_MS) as done:
+        pass
+    assert done.args[0] is True, done.args
+    saved = list(downloader.folder.iterdir())
+    assert [p.read_text(encoding="utf-8") for p in saved] == [
+        (tmp_path / "knowledge" / "release-checklist.md").read_text(encoding="utf-8")]
