@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 OK_LINE = "composer-app self-test ok"
-TIMEOUT_SECONDS = 45.0
+TIMEOUT_SECONDS = 90.0
 LAZY_MODULES = (
     "keyring.backends.SecretService",
     "keyring.backends.chainer",

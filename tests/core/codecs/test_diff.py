@@ -67,3 +67,23 @@ def test_parse_never_raises_and_numbers_stay_consistent(text: str) -> None:
             news = [line.new_line for line in hunk.lines if line.new_line is not None]
             assert olds == list(range(hunk.old_start, hunk.old_start + len(olds)))
             assert news == list(range(hunk.new_start, hunk.new_start + len(news)))
+
+
+def test_a_c_quoted_path_with_octal_escapes_is_decoded() -> None:
+    text = ('diff --git "a/caf\\303\\251.txt" "b/caf\\303\\251.txt"\n'
+            "new file mode 100644\n"
+            "index 0000000..587be6b\n"
+            "--- /dev/null\n"
+            '+++ "b/caf\\303\\251.txt"\n'
+            "@@ -0,0 +1 @@\n"
+            "+x\n")
+    [change] = parse_git_diff(text)
+    assert change.path == "café.txt"
+    quoted = text.replace("caf\\303\\251", "tab\\there")
+    [change] = parse_git_diff(quoted)
+    assert change.path == "tab\there.txt"
+
+
+def test_hunks_that_are_not_objects_are_skipped_on_the_wire() -> None:
+    change = file_change_from_wire({"path": "a.py", "status": "modified", "hunks": ["junk", 3]})
+    assert change is not None and change.hunks == ()

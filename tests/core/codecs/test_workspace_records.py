@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from composer_app.core.codecs.diff import parse_git_diff
+from composer_app.core.codecs.diff import file_change_from_wire, parse_git_diff
 from composer_app.core.codecs.workspace_records import (
     fence_language,
     range_label,
@@ -95,3 +95,17 @@ def test_a_blank_file_path_is_refused() -> None:
     change = parse_git_diff("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+x\n")[0]
     with pytest.raises(ValueError, match="file path"):
         review_comment_record(type(change)(" \r", change.status, change.hunks), 1, 1, "why")
+
+
+def test_a_blank_path_from_the_wire_is_refused() -> None:
+    change = file_change_from_wire({"path": "  ", "status": "modified", "hunks": []})
+    assert change is not None
+    with pytest.raises(ValueError, match="file path"):
+        review_comment_record(change, 1, 1, "why?")
+
+
+def test_a_reversed_line_range_is_refused() -> None:
+    change = file_change_from_wire({"path": "a.py", "status": "modified", "hunks": []})
+    assert change is not None
+    with pytest.raises(ValueError, match="line range"):
+        review_comment_record(change, 5, 2, "why?")

@@ -101,3 +101,13 @@ def test_restore_with_an_empty_stash_and_joining_rules():
     assert restore_stash(Draft(), environment_id="env", new_id=ids()) is None
     assert joined_after_blank_line("", "b") == "b"
     assert joined_after_blank_line("a\n", "b") == "a\n\nb"
+
+
+def test_restored_file_the_draft_still_holds_is_not_added_twice():
+    draft = Draft()
+    add_record(draft, rec.file())
+    stash_prompt(draft, f"see {link(rec.file())}")
+    add_record(draft, rec.file())  # the same file, attached again meanwhile
+    text = restore_stash(draft, environment_id="env", new_id=ids())
+    assert [r.context_id for r in collect_references(text)] == [rec.file().context_id]
+    assert list(draft.records) == [rec.file().context_id]
