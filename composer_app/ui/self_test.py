@@ -196,6 +196,9 @@ def _complete(window: Any, entry: str, typed: str, kind: str, wait: _Waiter) -> 
 
     editor = window.editor
     before = Counter(r.kind for r in editor.records().values())
+    window.activateWindow()  # the popup opens only in a focused editor
+    editor.setFocus(Qt.FocusReason.OtherFocusReason)
+    wait.until(editor.hasFocus, "the composer to take the keyboard focus")
     window.context.insert_actions.action(entry).trigger()
     QTest.keyClicks(editor, typed)
     completion = editor.context_input.completion
