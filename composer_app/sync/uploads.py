@@ -127,7 +127,8 @@ class Uploader:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def cancel(self, local_id: str) -> bool:
-        """Stop an upload and release the server's pending upload."""
+        """Stop an upload, release the server's pending upload and the kept copy; the ``cancelled``
+        change is announced only after both (a listener may rely on them being gone)."""
         task = self._tasks.pop(local_id, None)
         if task is not None:
             task.cancel()
@@ -136,12 +137,12 @@ class Uploader:
             return False
         row = replace(row, state=CANCELLED)
         self._store.save_upload(row)
-        self._changed(row)
         if row.server_attachment_id and self.http is not None:
             # the server drops unattached pending uploads after 24 h anyway
             with contextlib.suppress(TransportError):
                 await self.http.delete(f"/api/attachments/{row.server_attachment_id}")
         Path(row.path).unlink(missing_ok=True)
+        self._changed(row)  # announced once the server and the kept copy have let go
         return True
 
     def _start(self, local_id: str) -> None:

@@ -172,7 +172,8 @@ def _compose_thread_one(window: Any, work: Path, wait: _Waiter) -> list[tuple[st
     wait.until(uploaded, "the attachments to upload")
     chips = _chips(editor)
     _check(Counter(k for k, _ in chips) == Counter(["image", "file", "terminal", "skill"]),
-           f"thread one's composer holds {chips}")
+           f"thread one's composer holds {chips} (open: {window.current_thread}, composer: "
+           f"{editor.thread_id}, records: {sorted(r.kind for r in editor.records().values())})")
     return chips
 
 

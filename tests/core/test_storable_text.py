@@ -31,3 +31,12 @@ def test_problems_are_named_with_their_position() -> None:
     with pytest.raises(ContractError, match="surrogate"):
         check_storable_value({"\ud83d": 1}, "message context")  # keys count too
     assert value_problem([[[[["\U0001f600"]]]]]) is None  # a real emoji is fine
+
+
+def test_nested_values_are_searched_through_lists_and_keys() -> None:
+    assert value_problem({"a": [1, None, ("ok", {"\ud800": 2})]}) is not None
+    assert value_problem({"a": [1, None, ("ok", {"b": 2.5})]}) is None
+    with pytest.raises(ContractError, match="remove that character"):
+        check_storable_text("x\ud800", "title")
+    check_storable_text("fine", "title")
+    check_storable_value(["fine"], "record")

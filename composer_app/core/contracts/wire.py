@@ -176,6 +176,8 @@ class ThreadMetaUpdateCommand(_CommandBase):
     names at least one of them); ``workspace`` absent keeps the project folder and
     ``"workspace": null`` removes it (``updates_workspace`` tells the two apart)."""
 
+    _null_when_set: ClassVar[frozenset[str]] = frozenset({"workspace"})
+
     type: Literal["thread.meta.update"] = "thread.meta.update"
     title: str | None = None
     provider: ProviderName | None = None
@@ -194,11 +196,6 @@ class ThreadMetaUpdateCommand(_CommandBase):
             raise ValueError("thread.meta.update needs a title or a workspace")
         return self
 
-    def to_wire(self) -> JsonObject:
-        data = super().to_wire()
-        if self.updates_workspace and self.workspace is None:
-            data["workspace"] = None
-        return data
 
 
 class ThreadDeleteCommand(_CommandBase):
@@ -292,6 +289,8 @@ class ThreadCreatedPayload(WireModel):
 class ThreadMetaUpdatedPayload(WireModel):
     """``provider`` is present only when the update chose one (a Composer extension)."""
 
+    _null_when_set: ClassVar[frozenset[str]] = frozenset({"workspace"})
+
     title: str | None = None
     provider: str | None = None
     workspace: Workspace | None = None
@@ -300,6 +299,7 @@ class ThreadMetaUpdatedPayload(WireModel):
     def updates_workspace(self) -> bool:
         """True when the update set or removed the thread's workspace."""
         return "workspace" in self.model_fields_set
+
 
 
 class ThreadDeletedPayload(WireModel):

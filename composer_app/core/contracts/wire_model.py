@@ -31,6 +31,9 @@ class WireModel(BaseModel):
     """Attribute names left out while ``None`` (computed per class from the field defaults)."""
     _null_written: ClassVar[frozenset[str]] = frozenset()
     _omitted: ClassVar[tuple[tuple[str, str], ...]] = ()
+    _null_when_set: ClassVar[frozenset[str]] = frozenset()
+    """Optional attributes whose explicit ``None`` is written (``null`` means "remove", absent
+    means "unchanged"); left out only while they were never set."""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -48,7 +51,9 @@ class WireModel(BaseModel):
     def _leave_out_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
         for name, alias in self._omitted:
-            if getattr(self, name) is None:
+            if getattr(self, name) is None and not (
+                name in self._null_when_set and name in self.model_fields_set
+            ):
                 data.pop(alias, None)
                 data.pop(name, None)
         return data

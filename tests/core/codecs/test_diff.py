@@ -87,3 +87,30 @@ def test_a_c_quoted_path_with_octal_escapes_is_decoded() -> None:
 def test_hunks_that_are_not_objects_are_skipped_on_the_wire() -> None:
     change = file_change_from_wire({"path": "a.py", "status": "modified", "hunks": ["junk", 3]})
     assert change is not None and change.hunks == ()
+
+
+def test_rename_preamble_and_no_trailing_newline_are_parsed_the_same_every_run() -> None:
+    text = (
+        "warning: a line before any file header is ignored\n"
+        'diff --git "a/old name.txt" "b/new name.txt"\n'
+        "similarity index 90%\n"
+        'rename from "old name.txt"\n'
+        'rename to "new name.txt"\n'
+        "--- a/old name.txt\n"
+        "+++ b/new name.txt\n"
+        "@@ -1 +1 @@\n"
+        "-a\n"
+        "+b\n"
+    )
+    [change] = parse_git_diff(text)
+    assert (change.path, change.status) == ("new name.txt", "renamed")
+    assert change.old_path == "old name.txt"
+    assert change.to_wire()["oldPath"] == "old name.txt"
+    assert file_change_from_wire(change.to_wire()) == change
+    untracked = untracked_change("n.txt", "one\ntwo")
+    assert [line.text for line in untracked.hunks[0].lines] == ["one", "two"]
+
+
+def test_header_only_files_take_their_path_from_the_header() -> None:
+    text = "diff --git a/one b/other\nold mode 100644\nnew mode 100755\ndiff --git odd header\n"
+    assert [c.path for c in parse_git_diff(text)] == ["other", "odd header"]

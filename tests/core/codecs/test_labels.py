@@ -191,3 +191,8 @@ def test_clamp_with_marker_bound(value: str, max_units: int) -> None:
         assert result.endswith(TRUNCATION_MARKER)
         assert value.startswith(result[: -len(TRUNCATION_MARKER)])
         assert utf16_len(result) >= max_units - 1
+
+
+def test_clamp_smaller_than_the_marker_cuts_the_marker() -> None:
+    assert clamp_with_marker("a" * 50, 1) == TRUNCATION_MARKER[:1]
+    assert clamp_with_marker("a" * 50, 0) == ""

@@ -602,6 +602,24 @@ def test_serializer_element_and_preview_blocks() -> None:
     )
 
 
+def test_serializer_element_source_carries_line_and_column() -> None:
+    element = {
+        "pageUrl": "http://x/",
+        "pageTitle": "T",
+        "tagName": "a",
+        "selector": "",
+        "htmlPreview": "",
+        "componentName": "",
+        "source": {"functionName": None, "fileName": "Nav.tsx", "lineNumber": 12,
+                   "columnNumber": 7},
+        "styles": "",
+    }
+    records = decoded(wire("element", "e1", **element))
+    assert serialize_legacy_message("", records) == (
+        "<element_context>\n- <a>:\n  url: http://x/\n  source: Nav.tsx:12:7\n</element_context>"
+    )
+
+
 def test_serializer_review_block_encoding_and_fence() -> None:
     record = decode_record(
         review_wire(

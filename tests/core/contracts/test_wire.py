@@ -185,3 +185,16 @@ def test_a_malformed_provider_name_is_refused_in_plain_words() -> None:
     assert check_provider_name("local") == "local"
     with pytest.raises(ContractError, match="not an assistant provider name"):
         check_provider_name("Local AI")
+
+
+def test_removing_a_workspace_keeps_its_explicit_null_both_ways() -> None:
+    command = decode_command({"type": "thread.meta.update", "commandId": "c", "threadId": "t",
+                              "workspace": None})
+    assert encode_command(command)["workspace"] is None
+    envelope = {"sequence": 2, "eventId": "evt_2", "type": "thread.meta-updated", "threadId": "t",
+                "occurredAt": "2026-11-30T14:02:11Z", "payload": {"workspace": None}}
+    event = decode_event(envelope)
+    assert event.payload.updates_workspace  # type: ignore[union-attr]
+    assert encode_event(event)["payload"]["workspace"] is None
+    kept = decode_event(envelope | {"payload": {"title": "x"}})
+    assert not kept.payload.updates_workspace  # type: ignore[union-attr]
