@@ -10,7 +10,8 @@ overflow.
 Invariants: ``changed`` is True when any such event arrived since the previous call (and then
 forgets them); ``add`` returns False when inotify is not available here or its watch limit is
 reached (the caller then compares modification times instead); a closed watch answers True (the
-caller rebuilds) and never reads a descriptor again. Pure standard library (``ctypes`` over the C
+caller rebuilds) and never reads a descriptor again; the descriptor is closed by ``close`` or,
+at the latest, when the watch is garbage-collected. Pure standard library (``ctypes`` over the C
 library); no native dependency.
 """
 
@@ -23,6 +24,7 @@ import os
 import struct
 import sys
 import threading
+import weakref
 from collections.abc import Iterable
 
 IN_CLOSE_WRITE = 0x00000008
@@ -89,6 +91,7 @@ class FolderWatch:
                 self.usable = False
             else:
                 self._fd = fd
+                self._finalizer = weakref.finalize(self, os.close, fd)  # an index dropped unclosed
 
     def add(self, folders: Iterable[str], *, git_dir: str | None = None) -> bool:
         """Watch ``folders`` (absolute paths; those already watched cost nothing) and git's
@@ -148,6 +151,6 @@ class FolderWatch:
         """Stop watching (idempotent)."""
         with self._lock:
             if self._fd >= 0:
-                os.close(self._fd)
+                self._finalizer()  # closes the descriptor, once
             self._fd = -1
             self.usable = False

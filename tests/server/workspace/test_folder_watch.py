@@ -84,3 +84,16 @@ def test_which_events_are_relevant() -> None:
     assert relevant(IN_CLOSE_WRITE, ".gitignore", False)
     assert relevant(IN_Q_OVERFLOW, "", False) and relevant(IN_DELETE_SELF, "", True)
     assert not relevant(IN_CREATE, "index.lock", True) and relevant(IN_MOVED_TO, "index", True)
+
+
+def test_a_watch_dropped_without_close_frees_its_descriptor(tmp_path: Path) -> None:
+    import gc
+
+    before = len(os.listdir("/proc/self/fd"))
+    watches = [FolderWatch() for _ in range(20)]
+    for watch in watches:
+        watch.add([str(tmp_path)])
+    assert len(os.listdir("/proc/self/fd")) >= before + 20
+    del watches, watch
+    gc.collect()
+    assert len(os.listdir("/proc/self/fd")) <= before + 1
