@@ -121,6 +121,7 @@ def test_a_watched_index_stats_no_folder_per_search(
     index = FileIndex(tmp_path)
     assert index.search("f7", 5)[0].path == "d7/f7.txt"
     assert _wait_until(lambda: index.watching)
+    index.search("", 1)  # waits for the background pass of file modification times to end
     calls: list[str] = []
     real = file_index._mtime
     monkeypatch.setattr(file_index, "_mtime", lambda path: calls.append(path) or real(path))
