@@ -9,7 +9,9 @@ used by reconnecting in the same process (window, engine and embedded server are
 order and started again), never by asking for a restart when the user agrees; the application id is
 ``APP_ID`` for the desktop entry; on every exit (window closed, Ctrl+Q, SIGTERM/SIGINT/SIGHUP) the
 window saves and hands over its pending sends, then the sync engine stops, then the embedded server,
-then the app's clipboard data is released;
+then the app's clipboard data is released; one process per data folder (``SingleInstance``): a
+second start on the same folder asks the running one to bring its window to the front and exits 0
+before it opens anything there;
 ``--self-test`` runs the offscreen end-to-end check and exits 0 or 1 with a one-line reason;
 with ``COMPOSER_READY_FILE=PATH`` set, ``ready <seconds since the epoch>`` is written to PATH (a
 file or a FIFO with a reader) once the window is shown, connected with its thread listed and its
@@ -50,12 +52,14 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
 
     from composer_app.sync.secrets import TokenStore
+    from composer_app.ui.single_instance import SingleInstance
     from composer_app.ui.window.main_window import MainWindow
 
 __all__ = [
     "READY_FILE_ENV",
     "QuitSignals",
     "ask_token",
+    "bring_to_front",
     "build_parser",
     "folders_text",
     "main",
@@ -193,6 +197,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     console.setLevel(logging.WARNING)
     logging.getLogger().addHandler(console)
     paths = app_paths(args.data_dir)
+    from composer_app.ui.single_instance import SingleInstance
+
+    instance = SingleInstance(paths.data_dir)
+    if not instance.claim():  # before anything opens the stores of this data folder
+        print("composer-app: Composer is already running with this data folder "
+              f"({paths.data_dir}); its window was asked to come to the front.", file=sys.stderr)
+        return 0
+    try:
+        return _run(args, paths, instance)
+    finally:
+        instance.release()
+
+
+def bring_to_front(window: MainWindow) -> None:
+    """Show ``window`` restored, raised and active (a second start asked for it)."""
+    from PySide6.QtCore import Qt
+
+    if window.isMinimized():
+        window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMinimized)
+    window.show()
+    window.raise_()
+    window.activateWindow()
+
+
+def _run(args: argparse.Namespace, paths: AppPaths, instance: SingleInstance) -> int:
     settings = load_settings(paths.settings_file)
     connection = choose_connection(settings, args.server, args.token)
     early = EarlyServer(paths, settings) if connection.embedded else None
@@ -208,6 +237,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_theme(app, settings.theme)
     tokens = TokenStore(paths.config_dir)
     code = 0
+    current: list[MainWindow] = []
+
+    def activate() -> None:
+        if current:
+            bring_to_front(current[0])
+
+    instance.listen()
+    instance.activation_requested.connect(activate)
     while True:
         started = start_backend(paths, settings, connection, early, tokens)
         if isinstance(started, int):
@@ -218,11 +255,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             session = Session(started.bridge, paths, settings, tokens, started.embedded,
                               started.url)
             window = MainWindow(session)
+            current[:] = [window]
             window.show()
             if ready_file := os.environ.get(READY_FILE_ENV):
                 report_ready(window, Path(ready_file))
             code = int(app.exec())
         finally:
+            current.clear()
             signals.close()
             shut_down(window, started)
         if window is None or not window.reopen_requested:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -19,7 +20,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from composer_app.sync.engine import SyncEngine
 from composer_app.sync.message_search import MessageHit
 from composer_app.sync.outbox import EditedMessage
-from composer_app.sync.store import MessageRow, OutboxRow, ThreadRow
+from composer_app.sync.store import MessageRow, OutboxRow, ThreadRow, UploadRow
 from composer_app.sync.workspace import SkillInfo, WorkspaceChanges, WorkspaceEntry, WorkspaceFile
 from composer_app.ui.sync_bridge import SyncBridge
 
@@ -76,6 +77,28 @@ class EngineCalls(QObject):
         """``SyncEngine.asset_url``: a signed URL of an attachment."""
         return self._submit(lambda e: e.asset_url(attachment_id, disposition), then)
 
+    def uploads(self, then: Then[list[UploadRow]]) -> int:
+        """``SyncEngine.uploads``: every upload the client store holds."""
+        return self._submit(lambda e: e.uploads(), then)
+
+    # -- attachments -----------------------------------------------------------------------------
+    def attach_file(self, path: Path, name: str, mime_type: str, local_id: str,
+                    then: Then[UploadRow]) -> int:
+        """``SyncEngine.attach_file``: copy a file into app data and start uploading it."""
+        return self._submit(lambda e: e.attach_file(path, name, mime_type, local_id), then)
+
+    def import_asset(self, attachment_id: str, name: str, mime_type: str, *, local_id: str,
+                     source_url: str | None, source_token: str | None,
+                     then: Then[UploadRow]) -> int:
+        """``SyncEngine.import_asset``: fetch another environment's attachment and upload it."""
+        return self._submit(lambda e: e.import_asset(
+            attachment_id, name, mime_type, source_url=source_url, source_token=source_token,
+            local_id=local_id), then)
+
+    def cancel_upload(self, local_id: str, then: Then[bool]) -> int:
+        """``SyncEngine.cancel_upload``: cancel an upload and release it on the server."""
+        return self._submit(lambda e: e.cancel_upload(local_id), then)
+
     # -- the thread's workspace ------------------------------------------------------------------
     def search_files(self, thread_id: str, query: str, limit: int,
                      then: Then[list[WorkspaceEntry]]) -> int:
@@ -118,6 +141,11 @@ class EngineCalls(QObject):
         return self._submit(lambda e: e.set_thread_workspace(thread_id, path), None)
 
     # -- commands (queued by the engine like every change) ----------------------------------------
+    def send_message(self, thread_id: str, text: str, context: Any, upload_ids: list[str],
+                     then: Then[str]) -> int:
+        """``SyncEngine.send_message``: queue a message; ``then`` gets its id."""
+        return self._submit(lambda e: e.send_message(thread_id, text, context, upload_ids), then)
+
     def create_thread(self, title: str | None, then: Then[str]) -> int:
         """``SyncEngine.create_thread``; ``then`` gets the new thread's id."""
         return self._submit(lambda e: e.create_thread(title), then)

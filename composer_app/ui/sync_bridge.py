@@ -6,8 +6,9 @@ plain tuple through a queued connection, and every public signal is emitted from
 never live engine objects. The GUI never reads the engine's attributes: ``connection_state`` and
 ``environment`` are GUI-thread snapshots of what the engine last reported (the environment is read
 on the engine's thread when the socket connects, and announced with ``environment_changed``).
-UI → engine goes through the engine's thread-safe API (``submit``, or ``request`` by name for older
-callers); completion is reported with ``request_finished`` (also on the GUI thread). No QtAsyncio.
+UI → engine goes through the engine's thread-safe API (``submit`` with a typed call; the window
+and the composer's uploads wrap it in ``EngineCalls``); completion is reported with
+``request_finished`` (also on the GUI thread). No QtAsyncio.
 """
 
 from __future__ import annotations
@@ -115,11 +116,6 @@ class SyncBridge(QObject):
     def retry_now(self) -> None:
         """Wake the socket's backoff and the queues (thread-safe, returns at once)."""
         self._engine.retry_now()
-
-    def request(self, method: str, *args: Any, **kwargs: Any) -> int:
-        """Call an engine method by name; ``request_finished(id, result, error)`` reports the
-        outcome. Prefer ``submit`` (typed)."""
-        return self.submit(lambda engine: getattr(engine, method)(*args, **kwargs))
 
     def submit(self, call: Callable[[SyncEngine], concurrent.futures.Future[Any]]) -> int:
         """Start ``call(engine)`` (an engine method returning a future) and return the request id;

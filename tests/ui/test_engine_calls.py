@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
-from composer_app.sync.store import MessageRow, ThreadRow
+from composer_app.sync.store import MessageRow, ThreadRow, UploadRow
 from composer_app.ui.engine_calls import EngineCalls
 from tests.ui.fake_engine import NOT_RUNNING as FAKE_NOT_RUNNING
 from tests.ui.fake_engine import fake_bridge
@@ -48,6 +48,27 @@ def test_a_failed_command_shows_its_error(backend: Backend, qtbot: QtBot) -> Non
     assert "provider" in window.status.currentMessage()
     row = window.navigator.thread_row(thread)
     assert row is not None and row.provider != "no-such-provider"
+
+
+def test_attachments_go_through_typed_calls(backend: Backend, qtbot: QtBot,
+                                            tmp_path: Path) -> None:
+    window = backend.window(qtbot)
+    source = tmp_path / "notes.txt"
+    source.write_text("remember the milk\n", encoding="utf-8")
+    got: dict[str, list[tuple[Any, str]]] = {"attach": [], "uploads": [], "cancel": []}
+    window.engine_calls.attach_file(source, "notes.txt", "text/plain", "local_cafe",
+                                    lambda r, e: got["attach"].append((r, e)))
+    qtbot.waitUntil(lambda: bool(got["attach"]), timeout=WAIT_MS)
+    [(row, error)] = got["attach"]
+    assert error == "" and isinstance(row, UploadRow)
+    assert (row.local_id, row.name, row.size) == ("local_cafe", "notes.txt", source.stat().st_size)
+    window.engine_calls.uploads(lambda r, e: got["uploads"].append((r, e)))
+    qtbot.waitUntil(lambda: bool(got["uploads"]), timeout=WAIT_MS)
+    [(rows, error)] = got["uploads"]
+    assert error == "" and "local_cafe" in [r.local_id for r in rows]
+    window.engine_calls.cancel_upload("local_cafe", lambda r, e: got["cancel"].append((r, e)))
+    qtbot.waitUntil(lambda: bool(got["cancel"]), timeout=WAIT_MS)
+    assert got["cancel"] == [(True, "")]
 
 
 def test_with_the_engine_stopped_a_command_fails_at_once_and_says_so(

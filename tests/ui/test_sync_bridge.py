@@ -57,18 +57,18 @@ def test_engine_callbacks_arrive_as_signals_on_the_gui_thread(qtbot: Any, tmp_pa
         assert bridge.environment is not None and environments == [bridge.environment]
         assert bridge.environment.environment_id == bridge.engine.environment.environment_id
         with qtbot.waitSignal(bridge.request_finished, timeout=WAIT_MS) as created:
-            bridge.request("create_thread", "From Qt")
+            bridge.submit(lambda e: e.create_thread("From Qt"))
         request_id, thread_id, error = created.args
         assert request_id == 1 and error == "" and thread_id.startswith("thr_")
         with qtbot.waitSignal(bridge.outbox_item_changed, timeout=WAIT_MS,
                               check_params_cb=lambda _t, _m, state: state == "sent"):
-            bridge.request("send_message", thread_id, "hello from the GUI")
+            bridge.submit(lambda e: e.send_message(thread_id, "hello from the GUI"))
         qtbot.waitUntil(lambda: any(name == "message_upserted" for name, _, _ in sink.seen),
                         timeout=WAIT_MS)
         assert sink.seen and all(on_gui for _, _, on_gui in sink.seen)
         assert plain_threads and all(plain_threads)
         with qtbot.waitSignal(bridge.request_finished, timeout=WAIT_MS) as failed:
-            bridge.request("import_asset", "att_missing", "x.png", "image/png")
+            bridge.submit(lambda e: e.import_asset("att_missing", "x.png", "image/png"))
         assert failed.args[1] is None
         assert failed.args[2] == "The original attachment is no longer available. HTTP 404"
     finally:

@@ -51,6 +51,11 @@ class FileChange:
     hunks: tuple[Hunk, ...] = ()
     old_path: str | None = None
 
+    @property
+    def title(self) -> str:
+        """The file as a section title (``old → new`` for a rename)."""
+        return f"{self.old_path} → {self.path}" if self.old_path else self.path
+
     def to_wire(self) -> dict[str, Any]:
         data: dict[str, Any] = {"path": self.path}
         if self.old_path is not None:

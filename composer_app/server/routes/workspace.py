@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import StreamingResponse
 
+from composer_app.server.auth import refused
 from composer_app.server.errors import ApiError, invalid, not_found
 from composer_app.server.json_body import parse_json
 from composer_app.server.services import device_of, read_limited, services_of
@@ -50,9 +51,13 @@ def indexes_of(request: Request) -> WorkspaceIndexes:
 
 
 async def owned_thread(request: Request, thread_id: str) -> ThreadRow:
-    """The token's user's live thread, else ``404``."""
-    device = await device_of(request)
-    row = await services_of(request).store.read(lambda r: r.thread(thread_id))
+    """The token's user's live thread, else ``404`` (``401`` for a revoked device). The device
+    check and the thread read are one store read (a search per keystroke pays one hop)."""
+    device = await device_of(request, cached=True)
+    active, row = await services_of(request).store.read(
+        lambda r: (r.device_active(device.device_id), r.thread(thread_id)))
+    if not active:  # revoked since it was cached
+        raise refused()
     if row is None or row.user_id != device.user_id or row.deleted_at is not None:
         raise not_found()
     return row

@@ -7,9 +7,14 @@ An empty query lists recently modified entries first. Only entries that still ex
 
 Invariants: a search that arrives while the first build runs waits for it; afterwards searches
 never wait for a rebuild of a large index (they answer from the previous one while a background
-rebuild runs) but a small one (``SYNC_REBUILD_MAX`` entries) is rebuilt before answering, so a new
-file is found at once; freshness is checked by the modification times of the listed folders (and
-git's index), at most every ``CHECK_INTERVAL`` seconds for a large index. Candidate filtering runs
+rebuild runs, and a change that arrives during it makes one more) but a small one
+(``SYNC_REBUILD_MAX`` entries) is rebuilt before answering, so a new file is found at once.
+Freshness costs a search almost nothing: the listed folders (and git's folder) are watched with
+inotify (``FolderWatch``), so a search reads pending folder events without blocking and stats
+nothing; a change between listing and watching is caught by comparing the folders' modification
+times once, in the background. Where inotify is not available (another system, the watch limit
+reached) the modification times of the listed folders (and git's index) are compared instead, at
+most every ``CHECK_INTERVAL`` seconds for a large index. Candidate filtering runs
 on per-character presence masks (Python integers, one byte per entry, entries ordered by path
 length) so a query touches only entries holding all its letters and digits; the in-order check
 (``rapidfuzz``'s LCS: the query is a subsequence when the LCS is the whole query) and the scorer
@@ -34,6 +39,7 @@ from pathlib import Path
 
 from rapidfuzz.distance import LCSseq
 
+from composer_app.server.workspace.folder_watch import FolderWatch
 from composer_app.server.workspace.listing import Entry, Listing, list_workspace
 
 _log = logging.getLogger(__name__)
@@ -121,6 +127,9 @@ class _Built:
     ones: int
     watched: dict[str, float]
     built_at: float
+    git_index: str | None = None
+    git_dir: str | None = None
+    changed_while_watching: bool = False
     recent: list[int] = field(default_factory=list)
     recent_ready: threading.Event = field(default_factory=threading.Event)
     masks: dict[str, int] = field(default_factory=dict)
@@ -147,12 +156,16 @@ class _Built:
 
 def _build(listing: Listing) -> _Built:
     paths = sorted(listing.paths, key=len)  # stable: ties keep the listing's order
-    lower = [p.lower() for p in paths]
-    name_starts = [p.rfind("/") + 1 for p in lower]
-    present = frozenset("".join(lower)) & frozenset(MASK_ALPHABET)
+    # whole-list string work in C: NUL cannot occur in a path
+    joined = "\0".join(paths).lower()
+    lower = joined.split("\0") if paths else []
+    name_starts = [slash + 1 for slash in map(str.rfind, lower, repeat("/"))]
+    present = frozenset(char for char in MASK_ALPHABET if char in joined)
     ones = int.from_bytes(b"\x01" * len(paths), "little")
+    git_index = os.path.join(listing.git_dir, "index") if listing.git_dir else None
     return _Built(paths, listing.directories, lower, name_starts, ones, listing.watched,
-                  time.monotonic(), present=present)
+                  time.monotonic(), git_index=git_index, git_dir=listing.git_dir,
+                  present=present)
 
 
 def _read_recency(root: Path, built: _Built) -> None:
@@ -172,7 +185,16 @@ class FileIndex:
         self._lock = threading.Lock()
         self._first = threading.Event()
         self._rebuilding = False
+        self._again = False
         self._checked = 0.0
+        self._watch = FolderWatch()
+        self._watching = False
+
+    @property
+    def watching(self) -> bool:
+        """True when folder events (inotify) keep the index fresh, False when it compares
+        modification times."""
+        return self._watching
 
     def start(self) -> None:
         """Start the first build in the background (no-op when built or building)."""
@@ -182,30 +204,65 @@ class FileIndex:
             self._rebuilding = True
         threading.Thread(target=self._rebuild, name="workspace-index", daemon=True).start()
 
+    def close(self) -> None:
+        """Stop watching the folder (the index answers on, from modification times)."""
+        self._watch.close()
+        self._watching = False
+
     def _rebuild(self) -> None:
-        built = None
-        try:
-            built = _build(list_workspace(self.root))
+        while True:
+            built = None
+            try:
+                built = _build(list_workspace(self.root))
+                with self._lock:
+                    self._built = built
+            except Exception:
+                _log.exception("workspace index of %s failed", self.root)
+            finally:
+                with self._lock:
+                    self._rebuilding = False
+                self._first.set()
+            if built is not None:
+                self._watch_folders(built)
+                _read_recency(self.root, built)
+                built.fill_masks()
             with self._lock:
-                self._built = built
-        except Exception:
-            _log.exception("workspace index of %s failed", self.root)
-        finally:
-            with self._lock:
-                self._rebuilding = False
-            self._first.set()
-        if built is not None:
-            _read_recency(self.root, built)
-            built.fill_masks()
+                if not self._again or self._rebuilding:
+                    return
+                self._again = False  # a change arrived while this build listed: once more
+                self._rebuilding = True
+
+    def _watch_folders(self, built: _Built) -> None:
+        """Watch the listed folders; a change between listing and watching is caught by
+        comparing their modification times once (then the next search rebuilds)."""
+        folders = [path for path in built.watched if path != built.git_index]
+        self._watching = self._watch.add(folders, git_dir=built.git_dir)
+        if self._watching and self._stale(built):
+            built.changed_while_watching = True
 
     def _build_now(self) -> _Built:
         built = _build(list_workspace(self.root))
+        self._watch_folders(built)
         _read_recency(self.root, built)
         self._built = built
         return built
 
     def _stale(self, built: _Built) -> bool:
         return any(_mtime(path) != mtime for path, mtime in built.watched.items())
+
+    def _changed(self, built: _Built) -> bool:
+        """Whether the listing may have changed: a non-blocking read of folder events when
+        watching (microseconds), else the folders' modification times (at most every
+        ``CHECK_INTERVAL`` for a large index)."""
+        if self._watching:
+            found = self._watch.changed() or built.changed_while_watching
+            built.changed_while_watching = False
+            return found
+        now = time.monotonic()
+        if len(built.paths) > SYNC_REBUILD_MAX and now - self._checked < CHECK_INTERVAL:
+            return False
+        self._checked = now
+        return self._stale(built)
 
     def current(self) -> _Built:
         """The index, fresh as the invariants promise (waits for the first build)."""
@@ -214,17 +271,13 @@ class FileIndex:
         built = self._built
         if built is None:  # the build failed: try once more, synchronously
             built = self._build_now()
-        now = time.monotonic()
-        small = len(built.paths) <= SYNC_REBUILD_MAX
-        if not small and now - self._checked < CHECK_INTERVAL:
+        if not self._changed(built):
             return built
-        self._checked = now
-        if not self._stale(built):
-            return built
-        if small:
+        if len(built.paths) <= SYNC_REBUILD_MAX:
             return self._build_now()
         with self._lock:
             if self._rebuilding:
+                self._again = True
                 return built
             self._rebuilding = True
         threading.Thread(target=self._rebuild, name="workspace-index", daemon=True).start()
@@ -297,7 +350,7 @@ class WorkspaceIndexes:
             if index is None:
                 index = self._indexes[root] = FileIndex(root)
                 while len(self._indexes) > self.capacity:
-                    self._indexes.popitem(last=False)
+                    self._indexes.popitem(last=False)[1].close()
             self._indexes.move_to_end(root)
         index.start()
         return index

@@ -2,7 +2,8 @@
 
 ``decode_changes`` reads the server's changes JSON (``{"revision", "files": [{"path", "oldPath"?,
 "status", "hunks": [{"header", "oldStart", "oldLines", "newStart", "newLines", "lines": [{"kind",
-"text", "oldLine", "newLine"}]}]}]}``) into frozen values; ``diff_rows`` flattens them into the
+"text", "oldLine", "newLine"}]}]}]}``) into core's frozen diff values (``FileChange``, ``Hunk``,
+``HunkLine``); ``diff_rows`` flattens them into the
 pane's rows (a file row, then per hunk a header row and its line rows); ``selected_range`` turns
 a row selection into the lines a comment is about.
 
@@ -18,49 +19,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from composer_app.core.codecs.diff import FileChange, Hunk, HunkLine
+
 STATUSES = ("modified", "added", "deleted", "renamed", "untracked")
 LINE_KINDS = (" ", "+", "-")
 
 
 class ChangesError(ValueError):
     """The changes answer is not the expected shape at all."""
-
-
-@dataclass(frozen=True)
-class DiffLine:
-    """One line of a hunk: ``kind`` is ``" "``, ``"+"`` or ``"-"``."""
-
-    kind: str
-    text: str
-    old_line: int | None
-    new_line: int | None
-
-
-@dataclass(frozen=True)
-class Hunk:
-    """One hunk of a file's change."""
-
-    header: str
-    old_start: int
-    old_lines: int
-    new_start: int
-    new_lines: int
-    lines: tuple[DiffLine, ...]
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """A changed file; ``old_path`` is set for renames."""
-
-    path: str
-    status: str
-    hunks: tuple[Hunk, ...]
-    old_path: str | None = None
-
-    @property
-    def title(self) -> str:
-        """The file as a section title (``old → new`` for a rename)."""
-        return f"{self.old_path} → {self.path}" if self.old_path else self.path
 
 
 @dataclass(frozen=True)
@@ -79,12 +45,12 @@ def _int_or_none(value: Any) -> int | None:
     return int(value)
 
 
-def _line(raw: Any) -> DiffLine:
+def _line(raw: Any) -> HunkLine:
     kind = raw["kind"]
     text = raw["text"]
     if kind not in LINE_KINDS or not isinstance(text, str):
         raise ValueError("bad line")
-    return DiffLine(kind, text, _int_or_none(raw.get("oldLine")), _int_or_none(raw.get("newLine")))
+    return HunkLine(kind, text, _int_or_none(raw.get("oldLine")), _int_or_none(raw.get("newLine")))
 
 
 def _hunk(raw: Any) -> Hunk:
@@ -197,7 +163,7 @@ def selected_range(rows: Sequence[DiffRow], selected: Sequence[int]) -> LineRang
     return LineRange(file, tuple(positions)) if positions else None
 
 
-def describe_line(line: DiffLine) -> str:
+def describe_line(line: HunkLine) -> str:
     """A row as a screen reader says it."""
     if line.kind == "+":
         return f"Line {line.new_line} added: {line.text}"

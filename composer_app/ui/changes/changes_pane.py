@@ -8,8 +8,8 @@ emits ``comment_created(record)`` (a ``review-comment`` record), Shift+Enter add
 cancels.
 
 Invariants: ``set_changes`` never raises for a malformed answer (the pane says it could not read
-it); the record comes from ``review_comment_for_change`` only; a selection never spans two files
-(the comment is about the first file's lines); the pane asks for data only through
+it); the record comes from core's ``review_comment_for_lines`` only; a selection never spans two
+files (the comment is about the first file's lines); the pane asks for data only through
 ``refresh_requested`` (the window answers with ``set_changes`` / ``set_unavailable``).
 """
 
@@ -57,12 +57,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from composer_app.ui.changes.change_comment import review_comment_for_change
+from composer_app.core.codecs.diff import FileChange
+from composer_app.core.codecs.ids import to_kind_scoped_context_id
+from composer_app.core.codecs.workspace_records import review_comment_for_lines
 from composer_app.ui.changes.changes_logic import (
     Changes,
     ChangesError,
     DiffRow,
-    FileChange,
     LineRange,
     RowKind,
     decode_changes,
@@ -373,8 +374,7 @@ class ChangesDock(QDockWidget):
             return False
         self._pending = lines
         change = self.model.changes.files[lines.file]
-        preview = review_comment_for_change(change, lines.positions, "x",
-                                            self.model.changes.revision, lambda: "preview")
+        preview = review_comment_for_lines(change, lines.positions, "x")
         last = max(index.row() for index in self.view.selectionModel().selectedIndexes())
         below = self.view.visualRect(self.model.index(last, 0))
         height = 96
@@ -391,8 +391,9 @@ class ChangesDock(QDockWidget):
         if lines is None or lines.file >= len(self.model.changes.files):
             return
         change = self.model.changes.files[lines.file]
-        record = review_comment_for_change(change, lines.positions, text,
-                                           self.model.changes.revision, self._new_id)
+        record = review_comment_for_lines(
+            change, lines.positions, text, source_revision=self.model.changes.revision,
+            context_id=to_kind_scoped_context_id("review-comment", f"change:{self._new_id()}"))
         for n in range(record.start_index, record.end_index + 1):
             self.model.commented.add((change.path, n))
         self.view.viewport().update()

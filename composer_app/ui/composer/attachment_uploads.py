@@ -37,6 +37,7 @@ from composer_app.ui.composer.attachments_logic import (
     UploadStatus,
 )
 from composer_app.ui.composer.image_paste import PastedFiles
+from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.sync_bridge import SyncBridge
 
 _log = logging.getLogger(__name__)
@@ -61,6 +62,21 @@ class _Attachment:
     mime_type: str
     size: int
     server_id: str | None = None
+
+
+@dataclass(frozen=True)
+class _Send:
+    """A message waiting for its uploads to be registered with the sync client."""
+
+    thread_id: str
+    text: str
+    context: Any
+    upload_ids: list[str]
+
+
+def _log_cancel_failure(_result: object, error: str) -> None:
+    if error:
+        _log.info("cancelling an upload failed: %s", error)
 
 
 def fetch_reason(error: str) -> str:
@@ -88,12 +104,12 @@ class AttachmentUploads(QObject):
         self.files = files or PastedFiles()
         self._statuses: dict[str, UploadStatus] = {}
         self._attachments: dict[str, _Attachment] = {}
-        self._requests: dict[int, Callable[[Any, str], None]] = {}
         self._registering: set[str] = set()
-        self._waiting_sends: list[tuple[tuple[Any, ...], Callable[[Any, str], None]]] = []
+        self._waiting_sends: list[tuple[_Send, Callable[[Any, str], None]]] = []
+        self._calls: EngineCalls | None = None
         if bridge is not None:
+            self._calls = EngineCalls(bridge, parent=self)
             bridge.upload_changed.connect(self._on_bridge_upload_changed)
-            bridge.request_finished.connect(self._on_bridge_request_finished)
             self.restore()
 
     # -- environments and limits -------------------------------------------------------------
@@ -147,22 +163,12 @@ class AttachmentUploads(QObject):
         self._statuses[attachment_id] = status
         self.status_changed.emit(attachment_id)
 
-    def _request(self, on_done: Callable[[Any, str], None], method: str, *args: Any,
-                 **kwargs: Any) -> None:
-        assert self.bridge is not None
-        try:
-            request_id = self.bridge.request(method, *args, **kwargs)
-        except RuntimeError as exc:  # the engine is not running
-            on_done(None, str(exc))
-            return
-        self._requests[request_id] = on_done
-
     # -- attaching ---------------------------------------------------------------------------
     def start(self, attachment_id: str, path: str | Path, name: str, mime_type: str,
               size: int) -> None:
         """Begin uploading a newly attached file (``local`` without a server)."""
         self._attachments[attachment_id] = _Attachment(str(path), name, mime_type, size)
-        if self.bridge is None:
+        if self._calls is None:
             self._set(attachment_id, UploadStatus(UPLOAD_LOCAL, 0, size))
             return
         self._set(attachment_id, UploadStatus("queued", 0, size))
@@ -174,12 +180,12 @@ class AttachmentUploads(QObject):
                 _log.warning("attaching %s failed: %s", name, error)
                 self._set(attachment_id, UploadStatus("failed", 0, size))
 
-        self._request(done, "attach_file", Path(path), name, mime_type, attachment_id)
+        self._calls.attach_file(Path(path), name, mime_type, attachment_id, done)
 
     def restore(self) -> None:
         """Read back the uploads the client store holds (a previous run's attachments)."""
-        if self.bridge is not None:
-            self._request(self._restored, "uploads")
+        if self._calls is not None:
+            self._calls.uploads(self._restored)
 
     def _restored(self, rows: Any, error: str) -> None:
         if error:
@@ -212,7 +218,7 @@ class AttachmentUploads(QObject):
             self.start(attachment_id, own.path, fetch.name, fetch.mime_type, own.size)
             on_done(True, "")
             return
-        if self.bridge is None:
+        if self._calls is None:
             on_done(False, NOT_CONNECTED)
             return
         source = self.sources.get(fetch.source_environment_id)
@@ -235,11 +241,10 @@ class AttachmentUploads(QObject):
                                                            fetch.mime_type, result.size)
             on_done(True, "")
 
-        kwargs: dict[str, Any] = {"local_id": attachment_id}
-        if source is not None:
-            kwargs.update(source_url=source.url, source_token=source.token)
-        self._request(done, "import_asset", fetch.source_attachment_id, fetch.name,
-                      fetch.mime_type, **kwargs)
+        self._calls.import_asset(
+            fetch.source_attachment_id, fetch.name, fetch.mime_type, local_id=attachment_id,
+            source_url=source.url if source is not None else None,
+            source_token=source.token if source is not None else None, then=done)
 
     def is_own_environment(self, environment_id: str) -> bool:
         """True when ``environment_id`` names this app's environment (or its offline stand-in)."""
@@ -288,28 +293,35 @@ class AttachmentUploads(QObject):
         return pending, failed
 
     def send_message(self, thread_id: str, text: str, context: Any,
-                     upload_ids: Iterable[str], on_done: Callable[[Any, str], None] | None = None,
-                     **kwargs: Any) -> None:
+                     upload_ids: Iterable[str],
+                     on_done: Callable[[Any, str], None] | None = None) -> None:
         """Queue a message through the sync client once its uploads are registered with it.
 
         The outbox then waits for the bytes; this only makes sure the client knows every upload
         the message depends on (an attach still copying its file is not known yet).
         """
-        args = (thread_id, text, context, list(upload_ids))
+        send = _Send(thread_id, text, context, list(upload_ids))
         callback = on_done or (lambda *_: None)
-        if self._registering.intersection(args[3]):
-            self._waiting_sends.append(((args, kwargs), callback))
+        if self._registering.intersection(send.upload_ids):
+            self._waiting_sends.append((send, callback))
             return
-        self._request(callback, "send_message", *args, **kwargs)
+        self._send(send, callback)
+
+    def _send(self, send: _Send, callback: Callable[[Any, str], None]) -> None:
+        if self._calls is None:
+            callback(None, NOT_CONNECTED)
+            return
+        self._calls.send_message(send.thread_id, send.text, send.context, send.upload_ids,
+                                 callback)
 
     def _registered(self, attachment_id: str) -> None:
         self._registering.discard(attachment_id)
         waiting, self._waiting_sends = self._waiting_sends, []
-        for (args, kwargs), callback in waiting:
-            if self._registering.intersection(args[3]):
-                self._waiting_sends.append(((args, kwargs), callback))
+        for send, callback in waiting:
+            if self._registering.intersection(send.upload_ids):
+                self._waiting_sends.append((send, callback))
             else:
-                self._request(callback, "send_message", *args, **kwargs)
+                self._send(send, callback)
 
     def release(self, records: Iterable[Any]) -> list[str]:
         """Release the uploads of records no chip can bring back; returns the ids released."""
@@ -325,8 +337,8 @@ class AttachmentUploads(QObject):
             released.append(attachment_id)
             if held is not None and self.files.owns(held.path):
                 Path(held.path).unlink(missing_ok=True)
-            if self.bridge is not None and status is not None and status.state != UPLOAD_LOCAL:
-                self._request(lambda *_: None, "cancel_upload", attachment_id)
+            if self._calls is not None and status is not None and status.state != UPLOAD_LOCAL:
+                self._calls.cancel_upload(attachment_id, _log_cancel_failure)
             self.status_changed.emit(attachment_id)
         return released
 
@@ -339,7 +351,8 @@ class AttachmentUploads(QObject):
         size = held.size if held is not None else self._statuses[local_id].size
         self._set(local_id, UploadStatus(state, sent_bytes, size))
         if state in ("uploading", "uploaded") and held is not None and held.server_id is None:
-            self._request(self._note_server_ids, "uploads")
+            assert self._calls is not None
+            self._calls.uploads(self._note_server_ids)
 
     def _note_server_ids(self, rows: Any, error: str) -> None:
         for row in rows or ():
@@ -347,8 +360,3 @@ class AttachmentUploads(QObject):
             if held is not None and row.server_attachment_id:
                 held.server_id = row.server_attachment_id
 
-    @Slot(int, object, str)
-    def _on_bridge_request_finished(self, request_id: int, result: Any, error: str) -> None:
-        on_done = self._requests.pop(request_id, None)
-        if on_done is not None:
-            on_done(result, error)

@@ -590,6 +590,43 @@ class ComposerEditor(QTextEdit):
         """The web address of the pull request a held record summarizes (http(s) only)."""
         return self.attachments.pull_request_url(context_id)
 
+    def chip_at_caret(self) -> str | None:
+        """The context id of the chip the keyboard means: the one a selection holds exactly,
+        else the chip right before the caret (or before the space that follows it), else the one
+        right after the caret; None when no chip touches the caret."""
+        cursor = self.textCursor()
+        if cursor.hasSelection():
+            start, end = cursor.selectionStart(), cursor.selectionEnd()
+            found = self._chip_id_at(start) if end - start == 1 else None
+            if found is not None:
+                return found
+        position = cursor.position()
+        text = self.document().toRawText()
+        candidates = [position - 1]
+        if 2 <= position <= len(text) and text[position - 1] == " ":
+            candidates.append(position - 2)
+        candidates.append(position)
+        for at in candidates:
+            found = self._chip_id_at(at)
+            if found is not None:
+                return found
+        return None
+
+    def _chip_id_at(self, position: int) -> str | None:
+        if position < 0 or position >= self.document().characterCount() - 1:
+            return None
+        probe = QTextCursor(self.document())
+        probe.setPosition(position)
+        probe.setPosition(position + 1, _MOVE.KeepAnchor)
+        fmt = probe.charFormat()
+        return fmt.stringProperty(CONTEXT_ID) if is_chip(fmt) else None
+
+    def open_chip_at_caret(self) -> bool:
+        """Alt+Enter: open what the chip at the caret points at (as a click would); False when
+        no chip touches the caret or it has nothing to open."""
+        context_id = self.chip_at_caret()
+        return context_id is not None and self.activate_chip(context_id)
+
     def activate_chip(self, context_id: str) -> bool:
         """What a click on a chip does: open its pull request, retry its failed upload, or open
         what it points at through ``chip_opener``."""

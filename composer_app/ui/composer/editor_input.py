@@ -5,11 +5,13 @@ through ``ComposerKeys.shortcut_override``. Interceptors (``KeyInterceptor``, e.
 popup opened by a typed trigger) see each key first, in the order they were added, and a key one of
 them takes goes no further; then the composer's own keys run; whatever is left is ``QTextEdit``'s.
 
-Invariants: Enter sends, Shift+Enter inserts a newline, and an Enter that belongs to an input-method
-composition never sends; word moves and word deletions stop at chip boundaries; Up in an empty
-composer recalls the last sent prompt (text only); Ctrl+S stashes the prompt (or restores the newest
-stash entry into an empty composer), Ctrl+Shift+S restores the newest entry, Ctrl+Shift+V pastes
-plain text. The typing path (a printable key, no interceptor interested) stays a handful of calls.
+Invariants: Enter sends, Shift+Enter inserts a newline, Alt+Enter opens the chip at the caret (as a
+click on it does; ``ComposerEditor.chip_at_caret``) and never sends, and an Enter that belongs to an
+input-method composition never sends; word moves and word deletions stop at chip boundaries; Up in
+an empty composer recalls the last sent prompt (text only); Ctrl+S stashes the prompt (or restores
+the newest stash entry into an empty composer), Ctrl+Shift+S restores the newest entry, Ctrl+Shift+V
+pastes plain text. The typing path (a printable key, no interceptor interested) stays a handful of
+calls.
 """
 
 from __future__ import annotations
@@ -121,6 +123,9 @@ class ComposerKeys:
         return False
 
     def _enter(self, mods: Qt.KeyboardModifier) -> bool:
+        if mods == Qt.KeyboardModifier.AltModifier and not (self.preedit or self.just_committed):
+            self._editor.open_chip_at_caret()  # Alt+Enter opens the chip at the caret
+            return True
         action = enter_action(
             shift=bool(mods & Qt.KeyboardModifier.ShiftModifier),
             composing=bool(self.preedit) or self.just_committed,

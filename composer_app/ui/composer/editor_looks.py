@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from composer_app.ui.composer.editor import ComposerEditor
 
 _Key = tuple[str, str, str]
+OPEN_HINT = "Click or Alt+Enter to open"
+"""The second line of a chip's hover tooltip: how to open it, by mouse and by keyboard."""
 _THEME_EVENTS = (QEvent.Type.PaletteChange, QEvent.Type.FontChange, QEvent.Type.StyleChange)
 
 
@@ -116,5 +118,6 @@ class ChipLooks:
         chip = self._editor.chip_at(QPoint(event.pos()))
         if chip is None:
             return False
-        QToolTip.showText(event.globalPos(), self.chip_tooltip(*chip), self._editor)
+        tip = f"{self.chip_tooltip(*chip)}\n{OPEN_HINT}"
+        QToolTip.showText(event.globalPos(), tip, self._editor)
         return True

@@ -1,12 +1,13 @@
 """``AttachmentShelf``: the thumbnail shelf under the composer (a real list view over a model).
 
 Invariants: it shows every image of the draft (with its name and upload state) and, after them,
-every other context item that has chips, so each chip is reachable by keyboard and screen reader;
-it is keyboard reachable (Tab), Delete or Backspace removes the current item and Enter retries a
-failed upload; each item has a remove button; removing an item that chips still reference asks
-``Remove {name} from the message?`` / ``Removing it also removes every reference.`` first, and
-then removes the item and every chip pointing at it in one undo step; thumbnails are decoded off
-the GUI thread; the shelf hides itself when it is empty.
+every other context item that has chips, so each chip is reachable by keyboard and screen reader; it
+is keyboard reachable (Tab), Delete or Backspace removes the current item and Enter or Space does
+what a click on its chip does (retries a failed upload, else opens what it points at); each item has
+a remove button; removing an item that chips still reference asks ``Remove {name} from the
+message?`` / ``Removing it also removes every reference.`` first, and then removes the item and
+every chip pointing at it in one undo step; thumbnails are decoded off the GUI thread; the shelf
+hides itself when it is empty.
 """
 
 from __future__ import annotations
@@ -419,10 +420,11 @@ class AttachmentShelf(QListView):
             self.request_removal(index.row())
             event.accept()
             return
-        if index.isValid() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        if index.isValid() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter,
+                                               Qt.Key.Key_Space):
             item = self._model.row_at(index.row())
-            if item is not None and item.upload is not None and item.upload.failed:
-                self._editor.retry_upload(item.context_id)
+            if item is not None:  # as a click on its chip: retry a failed upload, else open it
+                self._editor.activate_chip(item.context_id)
             event.accept()
             return
         super().keyPressEvent(event)

@@ -33,6 +33,8 @@ from PySide6.QtWidgets import (
 
 from composer_app import APP_ID
 from composer_app.ui.session import Session
+from composer_app.ui.settings.accounts_section import AccountsSection
+from composer_app.ui.settings.editor_section import EditorSection
 from composer_app.ui.settings.settings_logic import (
     THEMES,
     AppSettings,
@@ -97,14 +99,16 @@ class SettingsResult:
     settings: AppSettings
     server_token: str | None
     api_key: str | None
+    github_token: str | None = None
+    forget_github_token: bool = False
 
 
 class SettingsDialog(QDialog):
-    """The three groups: Server, Assistant, Appearance."""
+    """The groups: Server, Assistant, Appearance, Editor, Accounts."""
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None, *,
                  keyring_available: bool = True, token_notice: str | None = None,
-                 connected: str = "") -> None:
+                 connected: str = "", github_token_stored: bool = False) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.setMinimumWidth(520)
@@ -121,6 +125,11 @@ class SettingsDialog(QDialog):
             box_layout.insertWidget(0, self.connected)
         layout.addWidget(self._provider_group(settings, keyring_available))
         layout.addWidget(self._appearance_group(settings))
+        self.editor_section = EditorSection(settings.editor_command, self)
+        layout.addWidget(self.editor_section)
+        self.accounts = AccountsSection(self, keyring_available=keyring_available,
+                                        token_stored=github_token_stored)
+        layout.addWidget(self.accounts)
         self.problems = QLabel(self)
         self.problems.setObjectName("settingsProblems")
         self.problems.setWordWrap(True)
@@ -226,13 +235,15 @@ class SettingsDialog(QDialog):
             openai_base_url=normalize_url(self.base_url.text()),
             openai_model=self.model.text().strip(),
             theme=str(self.theme.currentData() or "system"),
+            editor_command=self.editor_section.command(),
         )
 
     def result_value(self) -> SettingsResult:
         """Settings and the secrets typed in."""
         token = self.token.text().strip() or None
         key = self.api_key.text().strip() or None
-        return SettingsResult(self.settings(), token, key)
+        return SettingsResult(self.settings(), token, key, self.accounts.token(),
+                              self.accounts.forgotten())
 
     # -- handlers -------------------------------------------------------------------------------
     def _on_choice_changed(self, *_: object) -> None:
@@ -258,6 +269,24 @@ class SettingsDialog(QDialog):
         self.problems.setVisible(bool(problems))
         if not problems:
             self.accept()
+
+
+def store_github_token(result: SettingsResult) -> str | None:
+    """Keep (or forget) the GitHub token of *Settings ▸ Accounts* in the system keyring; a
+    sentence when that failed."""
+    import keyring
+
+    from composer_app.ui.context.pull_requests import GITHUB_TOKEN_KEYRING_USER
+
+    try:
+        if result.github_token:
+            keyring.set_password(APP_ID, GITHUB_TOKEN_KEYRING_USER, result.github_token)
+        elif result.forget_github_token:
+            keyring.delete_password(APP_ID, GITHUB_TOKEN_KEYRING_USER)
+    except Exception:  # not remembered (or already gone): say so
+        return ("The GitHub token could not be "
+                f"{'stored in' if result.github_token else 'removed from'} the system keyring.")
+    return None
 
 
 def apply_settings_result(session: Session, result: SettingsResult) -> str:
@@ -287,6 +316,9 @@ def apply_settings_result(session: Session, result: SettingsResult) -> str:
             keyring.set_password(APP_ID, keyring_user(after.openai_base_url), result.api_key)
         except Exception:  # the key simply is not remembered; say so
             return "The API key could not be stored in the system keyring."
+    github_problem = store_github_token(result) if session.tokens.uses_keyring else None
+    if github_problem:
+        return github_problem
     app = QApplication.instance()
     if isinstance(app, QApplication):
         apply_theme(app, after.theme)

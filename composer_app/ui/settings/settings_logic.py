@@ -20,6 +20,8 @@ from urllib.parse import urlsplit
 
 from platformdirs import PlatformDirs
 
+from composer_app.ui.viewers.viewer_logic import editor_argv
+
 APP_DIR_NAME = "ComposerApp"
 SETTINGS_FILE = "settings.toml"
 SERVER_MODES = ("embedded", "remote")
@@ -39,6 +41,9 @@ class AppSettings:
     openai_base_url: str = DEFAULT_OPENAI_BASE_URL
     openai_model: str = ""
     theme: str = "system"
+    editor_command: str = ""
+    """Opens a file in the user's editor: ``{path}`` and ``{line}`` are filled in; empty: the
+    desktop's default application."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,8 @@ def validate(settings: AppSettings) -> list[str]:
             problems.append("Enter the OpenAI-compatible endpoint as an http(s) URL.")
         if not settings.openai_model.strip():
             problems.append("Enter the model name for the OpenAI-compatible endpoint.")
+    if settings.editor_command.strip() and editor_argv(settings.editor_command, "f", 1) is None:
+        problems.append("The editor command cannot be read (check its quotes).")
     return problems
 
 
@@ -212,7 +219,7 @@ def restart_reasons(before: AppSettings, after: AppSettings) -> list[str]:
 
 def restart_needed(before: AppSettings, after: AppSettings) -> bool:
     """True when a change only takes effect after a restart (server or provider)."""
-    keep = ("theme",)
+    keep = ("theme", "editor_command")
     return any(getattr(before, f.name) != getattr(after, f.name)
                for f in fields(AppSettings) if f.name not in keep)
 

@@ -11,7 +11,8 @@
 
 Invariants: ``open_record`` returns False for kinds it does not open (the caller shows its own
 details); bytes are fetched off the GUI thread and the viewer opens on the GUI thread; a failure
-says why through ``status_message``, never raises; only ``http(s)`` URLs are opened or fetched.
+says why through ``status_message``, never raises; only ``http(s)`` URLs are opened or fetched;
+*Open in editor* uses the editor command of the settings as they are when the viewer opens.
 """
 
 from __future__ import annotations
@@ -61,8 +62,10 @@ class ChipOpener(QObject):
 
     def __init__(self, window: QWidget, calls: EngineCalls, uploads: AttachmentUploads, *,
                  thread_of: Callable[[], str], workspace_of: Callable[[], str | None],
-                 open_thread: Callable[[str], None], local_workspace: bool) -> None:
+                 open_thread: Callable[[str], None], local_workspace: bool,
+                 editor_command: Callable[[], str] = lambda: "") -> None:
         super().__init__(window)
+        self._editor_command = editor_command
         self._window = window
         self._calls = calls
         self._uploads = uploads
@@ -110,7 +113,8 @@ class ChipOpener(QObject):
                 self.status_message.emit(f"Could not read {record.path}: {error or 'no answer'}")
                 return
             self._show(TextViewer(file.text, record.path, self._window,
-                                  first_line=file.start_line, local_path=local))
+                                  first_line=file.start_line, local_path=local,
+                                  editor_command=self._editor_command()))
 
         self._calls.read_file(thread, record.path, then)
         return True
@@ -161,7 +165,8 @@ class ChipOpener(QObject):
             self.url_opener(url or QUrl.fromLocalFile(local or "").toString())
             return
         text = data.decode("utf-8", errors="replace")
-        self._show(TextViewer(text, record.name, self._window, local_path=local))
+        self._show(TextViewer(text, record.name, self._window, local_path=local,
+                              editor_command=self._editor_command()))
 
     def _show(self, viewer: QDialog) -> None:
         if self.viewer is not None:

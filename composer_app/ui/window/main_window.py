@@ -128,7 +128,8 @@ class MainWindow(QMainWindow):
                                       thread_of=lambda: self.navigator.current_thread,
                                       workspace_of=lambda: self.context.workspace,
                                       open_thread=self.navigator.open_thread,
-                                      local_workspace=session.embedded)
+                                      local_workspace=session.embedded,
+                                      editor_command=lambda: self.session.settings.editor_command)
         self.drop_relay = DropRelay(self.editor, [self.transcript.viewport(),
                                                   self.transcript_stack.empty_page], self)
         self._add_context_menus()
@@ -322,13 +323,16 @@ class MainWindow(QMainWindow):
 
     # -- dialogs ---------------------------------------------------------------------------------
     def open_settings(self) -> None:
+        from composer_app.ui.context.pull_requests import keyring_token
         from composer_app.ui.settings.dialog import SettingsDialog, apply_settings_result
         from composer_app.ui.settings.settings_logic import connected_text, restart_reasons
 
         tokens, session = self.session.tokens, self.session
         dialog = SettingsDialog(session.settings, self, keyring_available=tokens.uses_keyring,
                                 token_notice=tokens.notice, connected=connected_text(
-                                    session.embedded, session.server_url, session.settings))
+                                    session.embedded, session.server_url, session.settings),
+                                github_token_stored=tokens.uses_keyring
+                                and keyring_token() is not None)
         before = session.settings
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             message = apply_settings_result(session, dialog.result_value())

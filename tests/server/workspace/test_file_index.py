@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from composer_app.server.workspace import file_index
 from composer_app.server.workspace.file_index import FileIndex, match_score
 from tests.server.workspace.support import Workspaces, git, write, ws
 
@@ -100,3 +104,66 @@ def test_a_search_during_the_first_build_waits_for_it(tmp_path: Path) -> None:
     index = FileIndex(tmp_path)
     index.start()
     assert index.search("f299", 5)[0].path == "d299/f299.txt"
+
+
+def _wait_until(condition: Callable[[], bool], seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_watched_index_stats_no_folder_per_search(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, {f"d{i}/f{i}.txt": "" for i in range(50)})
+    index = FileIndex(tmp_path)
+    assert index.search("f7", 5)[0].path == "d7/f7.txt"
+    assert _wait_until(lambda: index.watching)
+    index.search("", 1)  # waits for the background pass of file modification times to end
+    calls: list[str] = []
+    real = file_index._mtime
+    monkeypatch.setattr(file_index, "_mtime", lambda path: calls.append(path) or real(path))
+    for query in ("f", "f1", "f12", "d4", ""):
+        index.search(query, 5)
+    assert calls == []  # freshness came from folder events, not from a stat per folder
+    write(tmp_path, {"d3/zebra.txt": ""})
+    assert [e.path for e in index.search("zebra", 5)] == ["d3/zebra.txt"]
+    index.close()
+
+
+def test_a_large_index_answers_at_once_and_takes_in_a_change_in_the_background(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(file_index, "SYNC_REBUILD_MAX", 10)
+    write(tmp_path, {f"d{i}/f{i}.txt": "" for i in range(40)})
+    index = FileIndex(tmp_path)
+    assert index.search("zebra", 5) == []
+    write(tmp_path, {"new/zebra.txt": ""})
+    assert _wait_until(lambda: [e.path for e in index.search("zebra", 5)] == ["new/zebra.txt"])
+    write(tmp_path, {"new/deeper/zebra2.txt": ""})  # a folder that did not exist when watched
+    assert _wait_until(lambda: "new/deeper/zebra2.txt" in [
+        e.path for e in index.search("zebra2", 5)])
+    index.close()
+
+
+def test_without_folder_events_modification_times_keep_the_index_fresh(tmp_path: Path) -> None:
+    write(tmp_path, {"a.txt": ""})
+    index = FileIndex(tmp_path)
+    assert index.search("zebra", 5) == []
+    index.close()
+    assert not index.watching
+    write(tmp_path, {"deep/zebra.txt": ""})
+    assert [e.path for e in index.search("zebra", 5)] == ["deep/zebra.txt"]
+
+
+def test_a_repository_index_follows_git_add_and_new_untracked_files(tmp_path: Path) -> None:
+    write(tmp_path, {"tracked.py": "x\n", "ignored.log": "", ".gitignore": "*.log\n"})
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "tracked.py", ".gitignore")
+    index = FileIndex(tmp_path)
+    assert [e.path for e in index.search("tracked", 5)] == ["tracked.py"]
+    write(tmp_path, {"src/fresh_module.py": "", "more.log": ""})
+    assert [e.path for e in index.search("freshmodule", 5)] == ["src/fresh_module.py"]
+    assert index.search("more.log", 5) == []
+    index.close()

@@ -17,7 +17,7 @@ from composer_app.ui.changes.changes_logic import (
     diff_rows,
     selected_range,
 )
-from tests.ui.changes.sample_changes import sample
+from tests.support.sample_changes import sample
 
 
 def test_decode_sample() -> None:

@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from composer_app.core.contracts.records import ReviewCommentRecord
 from composer_app.ui.changes.changes_pane import ChangesDock
-from tests.ui.changes.sample_changes import sample
+from tests.support.sample_changes import sample
 
 
 @pytest.fixture

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import concurrent.futures
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtGui import QGuiApplication
 
 from composer_app.core.codecs.references import format_reference
+from composer_app.sync.engine import SyncEngine
 from composer_app.ui.composer.attachment_uploads import AttachmentUploads
 from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.composer.image_paste import PastedFiles
@@ -54,7 +57,6 @@ class Connected:
     def __init__(self, qtbot: Any, root: Path, name: str, **settings: Any) -> None:
         from composer_app.server.embedded import start_embedded
         from composer_app.server.settings import ServerSettings
-        from composer_app.sync.engine import SyncEngine
         from composer_app.ui.sync_bridge import SyncBridge
 
         data = root / f"{name}-server"
@@ -69,8 +71,9 @@ class Connected:
     def environment_id(self) -> str:
         return self.server.environment_id
 
-    def call(self, qtbot: Any, method: str, *args: Any, **kwargs: Any) -> tuple[Any, str]:
-        """Run an engine request and wait for its outcome: ``(result, error)``."""
+    def call(self, qtbot: Any,
+             start: Callable[[SyncEngine], concurrent.futures.Future[Any]]) -> tuple[Any, str]:
+        """Run a typed engine request and wait for its outcome: ``(result, error)``."""
         box: dict[str, Any] = {}
 
         def done(request_id: int, result: Any, error: str) -> None:
@@ -79,7 +82,7 @@ class Connected:
 
         self.bridge.request_finished.connect(done)
         try:
-            box["id"] = self.bridge.request(method, *args, **kwargs)
+            box["id"] = self.bridge.submit(start)
             qtbot.waitUntil(lambda: "out" in box, timeout=WAIT_MS)
         finally:
             self.bridge.request_finished.disconnect(done)

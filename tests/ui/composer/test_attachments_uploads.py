@@ -99,7 +99,7 @@ def test_send_waits_for_pending_uploads_with_a_notice(qtbot, w, tmp_path, env):
     assert w.notices[-1][0] == "Waiting for 1 attachment to finish uploading."
     assert w.last_upload_ids == (record.attachment_id,)
     (text, context), = sent
-    thread_id, error = env.call(qtbot, "create_thread", "t")
+    thread_id, error = env.call(qtbot, lambda e: e.create_thread("t"))
     assert not error
     outcome = []
     w.uploads.send_message(thread_id, text, context, w.last_upload_ids,
@@ -111,9 +111,9 @@ def test_send_waits_for_pending_uploads_with_a_notice(qtbot, w, tmp_path, env):
     env.bridge.outbox_item_changed.connect(lambda _t, m, s: states.append(s)
                                            if m == message_id else None)
     qtbot.waitUntil(lambda: "sent" in states or "unsent" in states, timeout=WAIT_MS)
-    items, _ = env.call(qtbot, "outbox_items")
+    items, _ = env.call(qtbot, lambda e: e.outbox_items())
     assert states[-1] == "sent", (states, items)
-    rows, _ = env.call(qtbot, "messages", thread_id)
+    rows, _ = env.call(qtbot, lambda e: e.messages(thread_id))
     [row] = [r for r in rows if r.message_id == message_id]
     [bound] = [r for r in row.context["records"] if r["contextId"] == record.context_id]
     [attachment] = row.attachments
@@ -130,9 +130,9 @@ def test_last_chip_release_cancels_the_upload_and_removes_generated_files(qtbot,
     generated = Path(w.uploads.source_path(record.attachment_id))
     assert generated.exists()
     wait_state(qtbot, w, record.attachment_id, "uploaded")
-    rows, _ = env.call(qtbot, "uploads")
+    rows, _ = env.call(qtbot, lambda e: e.uploads())
     [row] = [r for r in rows if r.local_id == record.attachment_id]
-    url, error = env.call(qtbot, "asset_url", row.server_attachment_id)
+    url, error = env.call(qtbot, lambda e: e.asset_url(row.server_attachment_id))
     assert url and not error
     w.selectAll()
     w.textCursor().removeSelectedText()  # the last chip goes, but undo could bring it back
@@ -150,7 +150,7 @@ def test_last_chip_release_cancels_the_upload_and_removes_generated_files(qtbot,
         w.set_markdown("")  # closing the draft collects the tombstones
     assert [r.context_id for r in released] == [record.context_id]
     assert not generated.exists() and w.uploads.status(record.attachment_id) is None
-    _url, error = env.call(qtbot, "asset_url", row.server_attachment_id)
+    _url, error = env.call(qtbot, lambda e: e.asset_url(row.server_attachment_id))
     assert "no longer available" in error
 
 
@@ -178,7 +178,7 @@ def test_registering_counts_dropped_files_until_the_client_has_them(qtbot, w, tm
     [record] = drop_files(w, path)
     assert w.uploads.registering() == 1  # the copy into app data is still running
     qtbot.waitUntil(lambda: w.uploads.registering() == 0, timeout=WAIT_MS)
-    uploads, error = env.call(qtbot, "uploads")
+    uploads, error = env.call(qtbot, lambda e: e.uploads())
     assert not error and record.attachment_id in {u.local_id for u in uploads}
     # A file the client cannot copy stops counting as well (and shows as failed).
     w.uploads.start("local_gone", tmp_path / "gone.txt", "gone.txt", "text/plain", 3)
@@ -233,7 +233,7 @@ def test_restored_draft_with_file_sends_after_restart(qtbot, tmp_path):
     drafts = DraftStore(tmp_path / "drafts")
     try:
         first = _Client(qtbot, tmp_path, server)
-        thread_id, error = first.call(qtbot, "create_thread", "t")
+        thread_id, error = first.call(qtbot, lambda e: e.create_thread("t"))
         assert not error
         autosave = DraftAutosave(first.w, drafts, thread_id)
         path = tmp_path / "report.pdf"
@@ -256,9 +256,9 @@ def test_restored_draft_with_file_sends_after_restart(qtbot, tmp_path):
         second.bridge.outbox_item_changed.connect(
             lambda _t, m, s: states.append(s) if m == message_id else None)
         qtbot.waitUntil(lambda: "sent" in states or "unsent" in states, timeout=WAIT_MS)
-        items, _ = second.call(qtbot, "outbox_items")
+        items, _ = second.call(qtbot, lambda e: e.outbox_items())
         assert states[-1] == "sent", (states, items)
-        rows, _ = second.call(qtbot, "messages", thread_id)
+        rows, _ = second.call(qtbot, lambda e: e.messages(thread_id))
         [row] = [r for r in rows if r.message_id == message_id]
         [attachment] = row.attachments
         assert attachment["name"] == "report.pdf" and attachment["attachmentId"].startswith("att_")
@@ -280,5 +280,5 @@ def test_stash_keeps_file_uploads(qtbot, w, tmp_path, env):
     assert chip_ids(w) == [record.context_id]
     assert w.draft.records[record.context_id].attachment_id == record.attachment_id
     assert w.looks.look("file", record.context_id, record.label).state == "resolved"
-    rows, _ = env.call(qtbot, "uploads")
+    rows, _ = env.call(qtbot, lambda e: e.uploads())
     assert [r.state for r in rows if r.local_id == record.attachment_id] == ["uploaded"]

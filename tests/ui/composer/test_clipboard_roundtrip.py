@@ -161,7 +161,7 @@ def test_cross_environment_paste_refetches_the_binary(qtbot, tmp_path, servers):
                     timeout=WAIT_MS)
     qtbot.waitUntil(lambda: w.uploads.status(record.attachment_id).state == "uploaded",
                     timeout=WAIT_MS)
-    rows, _ = b.call(qtbot, "uploads")
+    rows, _ = b.call(qtbot, lambda e: e.uploads())
     [row] = [r for r in rows if r.local_id == record.attachment_id]
     assert row.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
     assert w.notices == []

@@ -112,3 +112,29 @@ def test_up_in_an_empty_composer_recalls_the_last_sent_prompt(composer, qtbot):
     qtbot.keyClicks(composer, "x")
     qtbot.keyClick(composer, Qt.Key.Key_Up)
     assert composer.markdown() == "x"
+
+
+def test_alt_enter_opens_the_chip_at_the_caret_and_enter_still_sends(composer, qtbot):
+    opened = []
+    composer.chip_opener = lambda record: opened.append(record.context_id) or True
+    sent = []
+    composer.send_requested.connect(lambda *a: sent.append(a))
+    qtbot.keyClicks(composer, "see")
+    composer.insert_context(rec.file())  # the caret now follows the chip and its space
+    qtbot.keyClick(composer, Qt.Key.Key_Return, Qt.KeyboardModifier.AltModifier)
+    assert opened == ["file_f1"] and sent == []
+    assert composer.markdown() == f"see {link(rec.file())} "  # nothing typed, nothing sent
+    composer.moveCursor(composer.textCursor().MoveOperation.Start)
+    qtbot.keyClick(composer, Qt.Key.Key_Return, Qt.KeyboardModifier.AltModifier)
+    assert opened == ["file_f1"]  # "see" touches no chip: nothing opens
+    cursor = composer.textCursor()
+    cursor.setPosition(4)  # right before the chip
+    composer.setTextCursor(cursor)
+    assert composer.chip_at_caret() == "file_f1"
+    cursor.setPosition(4)
+    cursor.setPosition(5, cursor.MoveMode.KeepAnchor)  # the chip selected (Shift+Right)
+    composer.setTextCursor(cursor)
+    qtbot.keyClick(composer, Qt.Key.Key_Enter, Qt.KeyboardModifier.AltModifier)
+    assert opened == ["file_f1", "file_f1"] and sent == []
+    with qtbot.waitSignal(composer.send_requested):
+        qtbot.keyClick(composer, Qt.Key.Key_Return)

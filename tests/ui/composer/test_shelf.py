@@ -300,3 +300,15 @@ def test_upload_spinner_leaves_the_file_name_visible():
     assert tile.contains(ring)
     image_ring = progress_ring_rect(True, QRectF(0, 0, 72, 72))
     assert image_ring.center() == QRectF(0, 0, 72, 72).center()  # an image: in its middle
+
+
+def test_enter_or_space_on_a_shelf_item_opens_it_like_a_click(w, shelf, qtbot):
+    opened = []
+    w.chip_opener = lambda record: opened.append(record.context_id) or True
+    w.insert_context(rec.skill())
+    shelf.refresh()
+    shelf.setCurrentIndex(shelf.model().index(0, 0))
+    qtbot.keyClick(shelf, Qt.Key.Key_Return)
+    qtbot.keyClick(shelf, Qt.Key.Key_Space)
+    assert opened == [rec.skill().context_id] * 2
+    assert link(rec.skill()) in w.markdown()  # opening changed nothing

@@ -108,3 +108,14 @@ def test_connected_text_tells_a_session_server_from_the_saved_one() -> None:
     assert "for this session only" in connected_text(False, "https://a.example", AppSettings())
     assert connected_text(True, "", AppSettings()) == (
         "Connected now: the embedded server on this computer.")
+
+
+def test_the_editor_command_is_kept_and_a_malformed_one_refused(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    chosen = AppSettings(editor_command='code -g "{path}:{line}"')
+    save_settings(path, chosen)
+    assert load_settings(path).editor_command == 'code -g "{path}:{line}"'
+    assert validate(chosen) == []
+    assert validate(AppSettings(editor_command='code "{path}')) == [
+        "The editor command cannot be read (check its quotes)."]
+    assert not restart_needed(AppSettings(), chosen)  # used by the next viewer, no restart

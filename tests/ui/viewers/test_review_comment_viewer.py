@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
+from composer_app.core.codecs.workspace_records import review_comment_for_lines
 from composer_app.core.contracts.records import PullRequestMetadata
-from composer_app.ui.changes.change_comment import review_comment_for_change
 from composer_app.ui.changes.changes_logic import decode_changes
 from composer_app.ui.context.pull_requests import PullRequestRef, pull_request_record
 from composer_app.ui.viewers.review_comment_viewer import ReviewCommentViewer
-from tests.ui.changes.sample_changes import sample
+from tests.support.sample_changes import sample
 
 
 def test_commented_lines_are_marked(qtbot: QtBot) -> None:
     app = decode_changes(sample()).files[0]
-    record = review_comment_for_change(app, [(0, 2), (0, 3)], "Why?", "abc", lambda: "1")
+    record = review_comment_for_lines(app, [(0, 2), (0, 3)], "Why?", source_revision="abc")
     viewer = ReviewCommentViewer(record)
     qtbot.addWidget(viewer)
     viewer.show()
@@ -28,7 +28,7 @@ def test_commented_lines_are_marked(qtbot: QtBot) -> None:
 
 def test_deleted_file_marks_old_lines(qtbot: QtBot) -> None:
     gone = decode_changes(sample()).files[2]
-    record = review_comment_for_change(gone, [(0, 1)], "x", None, lambda: "1")
+    record = review_comment_for_lines(gone, [(0, 1)], "x")
     viewer = ReviewCommentViewer(record)
     qtbot.addWidget(viewer)
     assert [viewer.lines[r].text for r in viewer.marked_rows] == ["b"]

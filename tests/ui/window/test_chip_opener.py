@@ -4,6 +4,9 @@ comments, pull requests and terminal excerpts."""
 
 from __future__ import annotations
 
+import dataclasses
+import shlex
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,6 +78,26 @@ def test_a_text_file_opens_in_the_text_viewer(backend: Backend, qtbot: QtBot,
     assert isinstance(viewer, TextViewer)
     assert viewer.text.toPlainText() == "one\ntwo\n"
     assert viewer.open_button.isEnabled()
+
+
+def test_open_in_editor_runs_the_editor_command_of_the_settings(
+        backend: Backend, qtbot: QtBot, tmp_path: Path) -> None:
+    window = backend.window(qtbot)
+    out = tmp_path / "editor-args.txt"
+    script = f"import sys; open({str(out)!r}, 'w').write('|'.join(sys.argv[1:]))"
+    window.session.settings = dataclasses.replace(
+        window.session.settings,
+        editor_command=f"{shlex.quote(sys.executable)} -c {shlex.quote(script)} {{path}} {{line}}")
+    notes = tmp_path / "my notes.txt"
+    notes.write_text("one\ntwo\n")
+    record = window.editor.attach_paths([str(notes)])[0]
+    assert window.editor.activate_chip(record.context_id)
+    viewer = window.chip_opener.viewer
+    assert isinstance(viewer, TextViewer)
+    assert viewer.open_in_editor()
+    qtbot.waitUntil(lambda: out.exists() and out.read_text() != "", timeout=WAIT_MS)
+    path, line = out.read_text().split("|")
+    assert Path(path).read_text() == "one\ntwo\n" and line == "1"
 
 
 def test_a_mention_opens_the_workspace_file(backend: Backend, qtbot: QtBot, home: Path) -> None:
