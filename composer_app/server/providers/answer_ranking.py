@@ -215,9 +215,11 @@ def score(sentence: Sentence, part: Part) -> Scored:
 
 
 def _adjacent(words: Sequence[str], a: str, b: str) -> bool:
-    """True when ``a`` is followed by ``b`` within two words (``new employees``, ``new hire
-    employees``)."""
-    return any(word == a and b in words[i + 1 : i + 3] for i, word in enumerate(words))
+    """True when ``a`` and ``b`` stand within two words of each other, in either order (``new
+    employees``, ``new hire employees``; ``Business plan`` and a table row's ``Plan: Business``,
+    ``production deployment`` and ``deploy to production``)."""
+    return any((word == a and b in words[i + 1 : i + 3])
+               or (word == b and a in words[i + 1 : i + 3]) for i, word in enumerate(words))
 
 
 def _holds(sentence: Sentence, wants: str) -> bool:

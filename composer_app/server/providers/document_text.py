@@ -4,8 +4,9 @@ HTML (the standard library's HTML parser), written as Markdown-shaped prose.
 Invariants: ``read_document`` never raises for bad content: it returns the text, or ``None`` with a
 user-safe ``problem`` sentence saying why a document could not be read (encrypted, no text layer,
 damaged), or ``None`` without a problem for a file that is not a document at all (an image, an
-archive); headings of .docx and HTML become ``#`` headings, list items ``-`` items and table rows
-``|``-separated lines, so the prose reader keeps their structure; script and style content of HTML
+archive); headings of .docx and HTML become ``#`` headings, list items ``-`` items and tables
+Markdown tables (first row the header, in document order), so the prose reader keeps their
+structure and links every row to its column headers; script and style content of HTML
 is never text.
 """
 
@@ -18,15 +19,20 @@ import zipfile
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from composer_app.server.providers.passages import decode_text
+
+if TYPE_CHECKING:
+    from docx.table import Table
 
 PDF_MAX_PAGES = 500
 _HTML_NAMES = (".html", ".htm", ".xhtml")
 _BLOCK_TEXT = """p div section article header footer main aside nav blockquote pre table tr ul ol
-    dl dt dd figure figcaption form fieldset address br hr body html title"""
+    dl dt dd figure figcaption caption form fieldset address br hr body html title"""
 _BLOCK_TAGS = frozenset(_BLOCK_TEXT.split())
 _SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "head"})
+_TABLE_MARK = "\ue000table:"  # a private-use character: never text of a page
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,7 @@ def _pdf_page(page: str) -> str:
 def _docx(data: bytes) -> DocumentText:
     import docx
     from docx.opc.exceptions import PackageNotFoundError
+    from docx.table import Table
 
     try:
         document = docx.Document(io.BytesIO(data))
@@ -93,11 +100,14 @@ def _docx(data: bytes) -> DocumentText:
         return DocumentText(None, "It is a damaged or unsupported Word document, so its text "
                                   "could not be read.")
     blocks: list[str] = []
-    for paragraph in document.paragraphs:
-        text = " ".join(paragraph.text.split())
+    for item in document.iter_inner_content():
+        if isinstance(item, Table):
+            blocks.append(markdown_table(_docx_rows(item)))
+            continue
+        text = " ".join(item.text.split())
         if not text:
             continue
-        style = (paragraph.style.name if paragraph.style is not None else "") or ""
+        style = (item.style.name if item.style is not None else "") or ""
         level = re.fullmatch(r"Heading ([1-6])", style)
         if level:
             blocks.append(f"{'#' * int(level.group(1))} {text}")
@@ -107,42 +117,106 @@ def _docx(data: bytes) -> DocumentText:
             blocks.append(f"- {text}")
         else:
             blocks.append(text)
-    for table in document.tables:
-        for row in table.rows:
-            cells = [" ".join(cell.text.split()) for cell in row.cells]
-            if any(cells):
-                blocks.append("| " + " | ".join(cells) + " |")
-    return DocumentText("\n\n".join(blocks))
+    return DocumentText("\n\n".join(block for block in blocks if block))
+
+
+def _docx_rows(table: Table) -> list[list[str]]:
+    """The cell texts of a Word table, a merged cell once per row."""
+    rows = []
+    for row in table.rows:
+        cells: list[str] = []
+        seen: list[object] = []
+        for cell in row.cells:
+            if any(cell._tc is other for other in seen):
+                continue
+            seen.append(cell._tc)
+            cells.append(" ".join(cell.text.split()))
+        rows.append(cells)
+    return rows
+
+
+def markdown_table(rows: list[list[str]]) -> str:
+    """``rows`` as one GFM table (the first row is the header; ``|`` in a cell escaped; short
+    rows padded), so the prose reader links every row to its column headers; ``""`` when no
+    row has text."""
+    rows = [row for row in rows if any(row)]
+    if not rows:
+        return ""
+    width = max(len(row) for row in rows)
+
+    def line(cells: list[str]) -> str:
+        padded = [c.replace("|", "\\|") for c in cells]
+        padded += [""] * (width - len(cells))
+        return "| " + " | ".join(padded) + " |"
+
+    return "\n".join([line(rows[0]), "|" + " --- |" * width, *(line(row) for row in rows[1:])])
 
 
 class _HtmlText(HTMLParser):
+    """Collects blocks separated by ``\n\n``; a table becomes a placeholder line naming its
+    entry in ``tables`` (rows of cell texts), so its rows stay together; a table inside a cell
+    adds its text to that cell."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skipping = 0
+        self.tables: list[list[list[str]]] = []
+        self.open_tables: list[list[list[str]]] = []
+        self.cell: list[str] | None = None
+        self.nested = 0  # tables open inside the current cell
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         del attrs
         if tag in _SKIPPED_TAGS:
             self.skipping += 1
+        elif tag == "table":
+            if self.cell is None:
+                self.open_tables.append([])
+            else:
+                self.nested += 1
+        elif self.open_tables and self.cell is None and tag == "tr":
+            self.open_tables[-1].append([])
+        elif self.open_tables and tag in ("td", "th"):
+            if self.cell is None:
+                if not self.open_tables[-1]:
+                    self.open_tables[-1].append([])
+                self.cell = []
+            else:
+                self.cell.append(" ")
+        elif self.cell is not None:
+            self.cell.append(" ")
         elif re.fullmatch(r"h[1-6]", tag):
             self.parts.append(f"\n\n{'#' * int(tag[1])} ")
         elif tag == "li":
             self.parts.append("\n\n- ")
-        elif tag in ("td", "th"):
-            self.parts.append(" | ")
         elif tag in _BLOCK_TAGS:
             self.parts.append("\n\n")
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIPPED_TAGS:
             self.skipping = max(0, self.skipping - 1)
+        elif tag == "table" and self.nested:
+            self.nested -= 1
+        elif self.open_tables and tag in ("td", "th") and self.cell is not None \
+                and not self.nested:
+            self.open_tables[-1][-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+        elif tag == "table" and self.open_tables and self.cell is None:
+            self.tables.append(self.open_tables.pop())
+            self.parts.append(f"\n\n{_TABLE_MARK}{len(self.tables) - 1}\n\n")
+        elif self.cell is not None:
+            self.cell.append(" ")
         elif re.fullmatch(r"h[1-6]", tag) or tag in _BLOCK_TAGS or tag == "li":
             self.parts.append("\n\n")
 
     def handle_data(self, data: str) -> None:
-        if not self.skipping:
-            self.parts.append(data.replace("\n", " "))
+        if self.skipping:
+            return
+        if self.cell is not None:
+            self.cell.append(data)
+        else:  # a caption, or text outside any cell, stays in the page's order
+            self.parts.append(data.replace("\n", " ").replace(_TABLE_MARK, " "))
 
 
 def html_text(html: str) -> str:
@@ -150,9 +224,14 @@ def html_text(html: str) -> str:
     parser = _HtmlText()
     parser.feed(html)
     parser.close()
+    while parser.open_tables:  # a table never closed still counts
+        parser.tables.append(parser.open_tables.pop())
+        parser.parts.append(f"\n\n{_TABLE_MARK}{len(parser.tables) - 1}\n\n")
     blocks = []
     for block in "".join(parser.parts).split("\n\n"):
         line = " ".join(block.split())
+        if line.startswith(_TABLE_MARK) and line[len(_TABLE_MARK):].isdigit():
+            line = markdown_table(parser.tables[int(line[len(_TABLE_MARK):])])
         if line and line not in ("-", "|"):
             blocks.append(line)
     return "\n\n".join(blocks)
