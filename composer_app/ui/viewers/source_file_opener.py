@@ -167,6 +167,7 @@ class SourceFileOpener(QObject):
         viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         if target.where:
             viewer.setWindowTitle(f"{target.path} — {target.where}")
+            viewer.title.setText(f"{target.path} · {target.where}")
         self.viewer = viewer
         viewer.destroyed.connect(lambda *_: self._forget(viewer))
         viewer.show()
