@@ -11,8 +11,8 @@ text), as many generated PDFs are: its text is what ``pypdf`` extracts from such
 from __future__ import annotations
 
 import textwrap
-from datetime import UTC, datetime
 import zlib
+from datetime import UTC, datetime
 from pathlib import Path
 
 import docx
