@@ -18,7 +18,9 @@ sentence of every retrieved prose passage is scored against each part:
   in *What is the phone number of the main reception?*);
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
   the sentence, for a sentence holding the kind of value asked for (a number or date for *how
-  many*, *how long*, *when*; a name for *who* and *where*), and for a better retrieval rank.
+  many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
+  temperature…*, *What is the deposit…*; a name for *who* and *where*), and for a better
+  retrieval rank.
 
 Invariants: ``coverage`` is the calibrated relevance of a sentence (``confidence`` of its source
 and the threshold for ``used``), never a raw word share; scoring is deterministic and ties keep
@@ -75,7 +77,10 @@ _QUANTITY = re.compile(
     r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
     r"rate|number|version|port|status\s+code|price|fee)\b|within\s+how|after\s+how|from\s+which\s+"
     r"day|at\s+what|on\s+which\s+day|which\s+(?:day|port|version|date|year)|"
-    r"(?:up\s+to|from|until)\s+what\b)", re.I)
+    r"(?:up\s+to|from|until)\s+what\b|"
+    r"what\s+(?:(?:is|are|was|were)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:temperature|speed|weight|"
+    r"height|length|width|depth|distance|capacity|pressure|voltage|humidity|price|cost|deposit|"
+    r"allowance|budget|salary|limit|deductible|discount|interest)s?\b)", re.I)
 _NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
                     re.I)
 _PART_SPLIT = re.compile(

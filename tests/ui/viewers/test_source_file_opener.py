@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import re
 import shutil
 import textwrap
 from collections.abc import Callable
@@ -88,14 +89,16 @@ def _entry(file_id: str, metadata: dict[str, Any] | None = None) -> SourceEntry:
     return decode_sources({"version": 1, "entries": [raw]})[0]
 
 
-def test_open_shows_the_knowledge_file_at_the_cited_lines(qtbot: QtBot, knowledge: Path,
-                                                         tmp_path: Path) -> None:
+def test_knowledge_folder_files_have_open_at_the_cited_lines_and_a_readable_date(
+        qtbot: QtBot, knowledge: Path, tmp_path: Path) -> None:
     entries = _answer(knowledge, tmp_path / "data", "How long is the probation period?")
     used = [e for e in entries if e.source_usage == "used"]
     assert [e.title for e in used] == ["handbook.md"]
     harness = Harness(qtbot, knowledge=knowledge)
     harness.show(entries)
     row = harness.panel.rows[used[0].id]
+    modified = [text for label, text in row.model.details if label == "Modified"]
+    assert len(modified) == 1 and re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}", modified[0])
     assert row.buttons["open-file"].text() == "Open"
     assert row.buttons["open-file"].toolTip().startswith(
         "Show policies/handbook.md at lines 8–11")  # the cited section
