@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from composer_app.core.codecs.sources import download_route
 from composer_app.server.providers.local import LocalProvider
+from composer_app.server.routes.sources import workspace_file
 from tests.server.harness import turn_start
 from tests.server.workspace.support import STORES, Workspaces, workspaces, write
 
@@ -63,7 +65,7 @@ def test_another_users_or_a_deleted_thread_is_checked_with_a_hint(local: Workspa
     assert entry["sourceUsage"] == "checked" and "could not be read" in entry["readinessHint"]
 
 
-def test_a_mentioned_workspace_file_is_a_used_workspace_source(local: Workspaces) -> None:
+def test_a_mentionedworkspace_file_is_a_used_workspace_source(local: Workspaces) -> None:
     write(local.folder, {"docs/deploy.md": "# Deploy\n\nThe deploy window opens every Thursday "
                                            "at noon.\n"})
     answer = ask(local, local.thread,
@@ -74,6 +76,39 @@ def test_a_mentioned_workspace_file_is_a_used_workspace_source(local: Workspaces
     entry = entries(answer)["deploy.md"]
     assert (entry["type"], entry["sourceLabel"], entry["sourceUsage"]) == (
         "connector-file", "Workspace", "used")
+
+
+def test_a_citedworkspace_file_downloads_for_its_owner_only_and_names_its_lines(
+        local: Workspaces) -> None:
+    text = "# Deploy\n\nThe deploy window opens every Thursday\nat noon.\n"
+    write(local.folder, {"docs/deploy.md": text})
+    answer = ask(local, local.thread,
+                 "When does the deploy window open? [deploy.md](t3-context://v1/mention/m1)",
+                 [{"version": 1, "kind": "mention", "contextId": "m1", "label": "deploy.md",
+                   "path": "docs/deploy.md"}])
+    entry = entries(answer)["deploy.md"]
+    assert entry["fileId"] == "workspace:docs/deploy.md"
+    assert (entry["metadata"]["lineStart"], entry["metadata"]["lineEnd"]) == (1, 4)
+    route = download_route(local.thread, answer["messageId"], entry["id"])
+    got = local.get(route)
+    assert got.status_code == 200 and got.content == text.encode()
+    assert local.get(route, local.h.bob).status_code == 404
+    (local.folder / "docs" / "deploy.md").unlink()
+    assert local.get(route).status_code == 404  # gone from the workspace
+
+
+def test_a_workspace_download_never_leaves_the_workspace(local: Workspaces) -> None:
+    (local.root / "secret.md").write_text("The vault code is 4711.")
+    write(local.folder, {"a.md": "Alpha."})
+    (local.folder / "link.md").symlink_to(local.root / "secret.md")
+    roots = tuple(local.h.settings.workspace_roots)
+    workspace = {"path": str(local.folder)}
+    assert workspace_file(workspace, roots, "a.md") == (local.folder / "a.md").resolve()
+    for bad in ("../secret.md", "link.md", str(local.root / "secret.md"), "", "a.md\x00",
+                "..\\secret.md"):
+        assert workspace_file(workspace, roots, bad) is None
+    assert workspace_file({"path": str(local.root)}, (local.folder,), "secret.md") is None
+    assert workspace_file(None, roots, "a.md") is None
 
 
 def test_a_mention_outside_the_workspace_is_not_read(local: Workspaces) -> None:

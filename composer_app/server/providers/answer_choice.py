@@ -5,7 +5,8 @@ Invariants: a part of the question is answered only by a sentence whose ``covera
 ``USED_THRESHOLD`` (a part whose nearest sentence is already said for another part is not reported
 as unanswered); with no part answered there is no direct sentence and no ``used`` document; the
 documents of the direct sentences come first among ``used``; when another document answers the
-same part nearly as well (``CONFLICT_RATIO`` of the score) about the same subject
+same part nearly as well (``CONFLICT_RATIO`` of the score) about the same subject (one of the
+question's subject pairs found together in both, when the answer has any: ``shares_subject``)
 (``same_subject``) with different numbers, the one that is
 newer by its own written date (else its modification time) is answered from and the other is only
 ``checked``, and ``conflict`` names both in one sentence (when they agree, the newer one answers
@@ -29,6 +30,7 @@ from composer_app.server.providers.answer_ranking import (
     passage_sentences,
     same_subject,
     score,
+    shares_subject,
 )
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
@@ -103,7 +105,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         nearest.append(ranked[0] if ranked else None)
         top = ranked[0] if ranked and ranked[0].coverage >= USED_THRESHOLD else None
         if top is not None and not _is_code(by_key[top.sentence.key]):
-            top, line, loser = _resolve_conflict(top, per_doc, by_key, dated)
+            top, line, loser = _resolve_conflict(top, per_doc, by_key, dated, part)
             if line is not None and loser is not None:
                 conflict = conflict or line
                 older.add(loser)
@@ -156,7 +158,7 @@ def _ordered(best_unit: dict[str, Scored], evidences: Sequence[Evidence],
 
 
 def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str, Evidence],
-                      dated: Callable[[SourceRef], date | None]
+                      dated: Callable[[SourceRef], date | None], part: Part
                       ) -> tuple[Scored, str | None, str | None]:
     """``top`` or a newer rival that answers the same part with different numbers, the line
     naming the conflict and the key of the document not answered from."""
@@ -165,6 +167,8 @@ def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str,
         if key == top.sentence.key or _is_code(by_key[key]):
             continue
         if rival.coverage < USED_THRESHOLD or rival.score < CONFLICT_RATIO * top.score:
+            continue
+        if not shares_subject(top.sentence, rival.sentence, part):
             continue
         theirs = numbers_of(rival.sentence.text)
         if not same_subject(top.sentence.text, rival.sentence.text):

@@ -13,10 +13,14 @@ sentence of every retrieved prose passage is scored against each part:
   in the section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only
   in the previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
   when the sentence refers back with *it*, *they*, *this*, ...); a number of the question missing
-  from the sentence halves the coverage;
+  from the sentence halves the coverage, and so does (by ``MISSING_FOCUS_FACTOR``) a sentence
+  that lacks, even in its headings, a word of the thing asked for (the *focus*: ``phone number``
+  in *What is the phone number of the main reception?*);
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
   the sentence, for a sentence holding the kind of value asked for (a number or date for *how
-  many*, *how long*, *when*; a name for *who* and *where*), and for a better retrieval rank.
+  many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
+  temperature…*, *What is the deposit…*; a name for *who* and *where*), and for a better
+  retrieval rank.
 
 Invariants: ``coverage`` is the calibrated relevance of a sentence (``confidence`` of its source
 and the threshold for ``used``), never a raw word share; scoring is deterministic and ties keep
@@ -45,13 +49,18 @@ PAIR_BONUS = 0.12
 TYPE_BONUS = 0.06
 RANK_BONUS = 0.02
 MISSING_NUMBER_FACTOR = 0.5
+MISSING_FOCUS_FACTOR = 0.6
 SAME_SUBJECT_SHARE = 0.5
 QUOTE_MAX_CHARS = 600
 
 # Words that say what kind of answer is wanted; the answer itself rarely repeats them.
 _ANSWER_TEXT = """often long quickly soon fast big large old far frequently time times day date much
-    many size amount number located location situated based"""
+    many size amount number located location situated based value count counts counted mean
+    means meant defined considered"""
 ANSWER_WORDS = frozenset(_ANSWER_TEXT.split())
+# Words that name the kind of value asked for; an answer states the value instead of the word.
+_MEASURE_TEXT = "rate rates price prices cost costs fee fees charge charges amount total percentage"
+MEASURE_WORDS = frozenset(_MEASURE_TEXT.split())
 _BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
 _BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
 _NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve fifteen twenty
@@ -67,13 +76,23 @@ _QUANTITY = re.compile(
     r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old)|when\b|"
     r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
     r"rate|number|version|port|status\s+code|price|fee)\b|within\s+how|after\s+how|from\s+which\s+"
-    r"day|at\s+what|on\s+which\s+day|which\s+(?:day|port|version|date|year))", re.I)
+    r"day|at\s+what|on\s+which\s+day|which\s+(?:day|port|version|date|year)|"
+    r"(?:up\s+to|from|until)\s+what\b|"
+    r"what\s+(?:(?:is|are|was|were)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:temperature|speed|weight|"
+    r"height|length|width|depth|distance|capacity|pressure|voltage|humidity|price|cost|deposit|"
+    r"allowance|budget|salary|limit|deductible|discount|interest)s?\b)", re.I)
 _NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
                     re.I)
 _PART_SPLIT = re.compile(
     r"(?:\?\s+|[,;]?\s+and\s+(?=(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
     r"must|should|will|would)\b))", re.I)
 _DIGITS = re.compile(r"\d")
+_LINKS = r"(?:of|for|in|at|on|to|by|with|from|during|per|under|over|when|if|that|which|who)"
+_FOCUS = re.compile(
+    r"^\s*(?:what|which)(?:\s+(?:is|are|was|were)|['’]s)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
+    rf"(?P<named>.+?)(?:\s+{_LINKS}\b|\s*$)"
+    r"|^\s*(?:what|which)\s+(?!(?:is|are|was|were|does|do|did|can|will|would|should|must)\b)"
+    r"(?P<kind>.+?)\s+(?:is|are|was|were|does|do|did|can|will|would|should|must)\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +114,7 @@ class Part:
     pairs: tuple[tuple[str, str], ...]
     wants: str | None  # "quantity", "name" or None
     compounds: tuple[tuple[str, str, str], ...] = ()  # ("roll", "back", "rollback")
+    focus: frozenset[str] = frozenset()  # stems of what is asked for: "phone number" of ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +177,21 @@ def _part(text: str, weight_of: Callable[[str], float]) -> Part:
     stemmed = {t.stem for t in terms}
     compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
                       if a in stemmed and b in stemmed and a != b)
-    return Part(text, terms, pairs, wants, compounds)
+    return Part(text, terms, pairs, wants, compounds, _focus(text, stemmed))
+
+
+def _focus(text: str, stemmed: set[str]) -> frozenset[str]:
+    """The key stems of the thing a *what is the X of Y* / *what X does ...* question asks for
+    (``phone number`` in *What is the phone number of the main reception?*), without the
+    words that only say what kind of answer is wanted (``ANSWER_WORDS``, ``MEASURE_WORDS``: an
+    answer states the rate or the price rather than naming it)."""
+    match = _FOCUS.search(text)
+    if match is None:
+        return frozenset()
+    phrase = match.group("named") or match.group("kind") or ""
+    found = {stem(w) for w in question_terms(phrase)
+             if w not in ANSWER_WORDS and w not in MEASURE_WORDS}
+    return frozenset(found & stemmed)
 
 
 def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
@@ -204,6 +238,9 @@ def score(sentence: Sentence, part: Part) -> Scored:
     coverage = gained / total
     if missing_number:
         coverage *= MISSING_NUMBER_FACTOR
+    if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
+                          for f in part.focus):
+        coverage *= MISSING_FOCUS_FACTOR
     bonus = 0.0
     if part.pairs:
         together = sum(1 for a, b in part.pairs if _adjacent(sentence.stems, a, b))
@@ -214,10 +251,19 @@ def score(sentence: Sentence, part: Part) -> Scored:
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
 
 
+def shares_subject(first: Sentence, second: Sentence, part: Part) -> bool:
+    """True unless ``first`` holds some of the question's subject pairs together and ``second``
+    holds none of them (``Item type: E-readers`` is not about the ``e-bike`` a price row names)."""
+    held = [(a, b) for a, b in part.pairs if _adjacent(first.stems, a, b)]
+    return not held or any(_adjacent(second.stems, a, b) for a, b in held)
+
+
 def _adjacent(words: Sequence[str], a: str, b: str) -> bool:
-    """True when ``a`` is followed by ``b`` within two words (``new employees``, ``new hire
-    employees``)."""
-    return any(word == a and b in words[i + 1 : i + 3] for i, word in enumerate(words))
+    """True when ``a`` and ``b`` stand within two words of each other, in either order (``new
+    employees``, ``new hire employees``; ``Business plan`` and a table row's ``Plan: Business``,
+    ``production deployment`` and ``deploy to production``)."""
+    return any((word == a and b in words[i + 1 : i + 3])
+               or (word == b and a in words[i + 1 : i + 3]) for i, word in enumerate(words))
 
 
 def _holds(sentence: Sentence, wants: str) -> bool:

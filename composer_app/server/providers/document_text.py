@@ -4,8 +4,10 @@ HTML (the standard library's HTML parser), written as Markdown-shaped prose.
 Invariants: ``read_document`` never raises for bad content: it returns the text, or ``None`` with a
 user-safe ``problem`` sentence saying why a document could not be read (encrypted, no text layer,
 damaged), or ``None`` without a problem for a file that is not a document at all (an image, an
-archive); headings of .docx and HTML become ``#`` headings, list items ``-`` items and table rows
-``|``-separated lines, so the prose reader keeps their structure; script and style content of HTML
+archive); an HTML page's ``<title>`` becomes its ``#`` title with the page's own headings one
+level below it; headings of .docx and HTML become ``#`` headings, list items ``-`` items and tables
+Markdown tables (first row the header, in document order), so the prose reader keeps their
+structure and links every row to its column headers; script and style content of HTML
 is never text.
 """
 
@@ -18,15 +20,20 @@ import zipfile
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from composer_app.server.providers.passages import decode_text
+
+if TYPE_CHECKING:
+    from docx.table import Table
 
 PDF_MAX_PAGES = 500
 _HTML_NAMES = (".html", ".htm", ".xhtml")
 _BLOCK_TEXT = """p div section article header footer main aside nav blockquote pre table tr ul ol
-    dl dt dd figure figcaption form fieldset address br hr body html title"""
+    dl dt dd figure figcaption caption form fieldset address br hr body html title"""
 _BLOCK_TAGS = frozenset(_BLOCK_TEXT.split())
 _SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "head"})
+_TABLE_MARK = "\ue000table:"  # a private-use character: never text of a page
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +85,75 @@ def _pdf(data: bytes) -> DocumentText:
 
 def _pdf_page(page: str) -> str:
     """A PDF page's text with its blank-line paragraphs kept and its lines otherwise joined by
-    the prose reader (a PDF has no other structure to keep)."""
-    return re.sub(r"\n{3,}", "\n\n", page.replace("\r", "")).strip()
+    the prose reader; see ``pdf_structure`` for the headings and tables it recovers."""
+    return pdf_structure(re.sub(r"\n{3,}", "\n\n", page.replace("\r", "")).strip())
+
+
+_COLUMN_GAP = re.compile(r"\s{2,}")
+_SENTENCE_END = (".", "!", "?", ":", ";", ",")
+HEADING_MAX_CHARS = 60
+HEADING_MAX_WORDS = 8
+
+
+def _columns(line: str) -> list[str]:
+    return [cell for cell in _COLUMN_GAP.split(line.strip()) if cell]
+
+
+def _heading_like(line: str, previous: str | None, following: str | None) -> bool:
+    text = line.strip()
+    if not text or len(text) > HEADING_MAX_CHARS or len(text.split()) > HEADING_MAX_WORDS:
+        return False
+    if text.endswith(_SENTENCE_END) or not (text[0].isupper() or text[0].isdigit()):
+        return False
+    start = following.strip()[:1] if following is not None else ""
+    if not (start.isupper() or start.isdigit()):
+        return False
+    return previous is None or previous.rstrip().endswith((".", "!", "?", ":"))
+
+
+def pdf_structure(text: str) -> str:
+    """Structure that PDF text extraction leaves implicit, made explicit for the prose reader:
+
+    * a run of two or more lines set as aligned columns (two or more cells separated by runs of
+      two or more spaces, the same number of cells on every line) becomes a Markdown table, its
+      first line the header (so every row is cited with its column headers);
+    * a short line (at most ``HEADING_MAX_CHARS`` characters and ``HEADING_MAX_WORDS`` words)
+      that does not end like a sentence, starts with a capital or a digit, follows the end of a
+      sentence (or the start, or another heading) and is followed by a line that starts with a
+      capital or a digit becomes
+      a heading (``#`` for the first line of the text, ``##`` after it);
+    * every other line stays as it was, so paragraphs are still joined by the prose reader.
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    index = 0
+    previous: str | None = None  # the last line of text (None at the start or after a heading)
+    while index < len(lines):
+        line = lines[index]
+        width = len(_columns(line))
+        if width >= 2:
+            end = index
+            while end < len(lines) and len(_columns(lines[end])) == width:
+                end += 1
+            if end - index >= 2:
+                out += ["", markdown_table([_columns(row) for row in lines[index:end]]), ""]
+                index, previous = end, None
+                continue
+        following = lines[index + 1] if index + 1 < len(lines) else None
+        if _heading_like(line, previous, following):
+            out += ["", f"{'#' if index == 0 else '##'} {line.strip()}", ""]
+            previous = None
+        else:
+            out.append(line)
+            previous = line if line.strip() else previous
+        index += 1
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
 
 def _docx(data: bytes) -> DocumentText:
     import docx
     from docx.opc.exceptions import PackageNotFoundError
+    from docx.table import Table
 
     try:
         document = docx.Document(io.BytesIO(data))
@@ -93,11 +162,14 @@ def _docx(data: bytes) -> DocumentText:
         return DocumentText(None, "It is a damaged or unsupported Word document, so its text "
                                   "could not be read.")
     blocks: list[str] = []
-    for paragraph in document.paragraphs:
-        text = " ".join(paragraph.text.split())
+    for item in document.iter_inner_content():
+        if isinstance(item, Table):
+            blocks.append(markdown_table(_docx_rows(item)))
+            continue
+        text = " ".join(item.text.split())
         if not text:
             continue
-        style = (paragraph.style.name if paragraph.style is not None else "") or ""
+        style = (item.style.name if item.style is not None else "") or ""
         level = re.fullmatch(r"Heading ([1-6])", style)
         if level:
             blocks.append(f"{'#' * int(level.group(1))} {text}")
@@ -107,42 +179,120 @@ def _docx(data: bytes) -> DocumentText:
             blocks.append(f"- {text}")
         else:
             blocks.append(text)
-    for table in document.tables:
-        for row in table.rows:
-            cells = [" ".join(cell.text.split()) for cell in row.cells]
-            if any(cells):
-                blocks.append("| " + " | ".join(cells) + " |")
-    return DocumentText("\n\n".join(blocks))
+    return DocumentText("\n\n".join(block for block in blocks if block))
+
+
+def _docx_rows(table: Table) -> list[list[str]]:
+    """The cell texts of a Word table, a merged cell once per row."""
+    rows = []
+    for row in table.rows:
+        cells: list[str] = []
+        seen: list[object] = []
+        for cell in row.cells:
+            if any(cell._tc is other for other in seen):
+                continue
+            seen.append(cell._tc)
+            cells.append(" ".join(cell.text.split()))
+        rows.append(cells)
+    return rows
+
+
+def markdown_table(rows: list[list[str]]) -> str:
+    """``rows`` as one GFM table (the first row is the header; ``|`` in a cell escaped; short
+    rows padded), so the prose reader links every row to its column headers; ``""`` when no
+    row has text."""
+    rows = [row for row in rows if any(row)]
+    if not rows:
+        return ""
+    width = max(len(row) for row in rows)
+
+    def line(cells: list[str]) -> str:
+        padded = [c.replace("|", "\\|") for c in cells]
+        padded += [""] * (width - len(cells))
+        return "| " + " | ".join(padded) + " |"
+
+    return "\n".join([line(rows[0]), "|" + " --- |" * width, *(line(row) for row in rows[1:])])
 
 
 class _HtmlText(HTMLParser):
+    """Collects blocks separated by ``\n\n``; a table becomes a placeholder line naming its
+    entry in ``tables`` (rows of cell texts), so its rows stay together; a table inside a cell
+    adds its text to that cell."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skipping = 0
+        self.tables: list[list[list[str]]] = []
+        self.open_tables: list[list[list[str]]] = []
+        self.cell: list[str] | None = None
+        self.nested = 0  # tables open inside the current cell
+        self.title: list[str] = []
+        self.in_title = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         del attrs
-        if tag in _SKIPPED_TAGS:
+        if tag == "title" and not self.title and not "".join(self.parts).strip():
+            self.in_title = True
+        elif tag in _SKIPPED_TAGS:
             self.skipping += 1
+        elif tag == "table":
+            if self.cell is None:
+                self.open_tables.append([])
+            else:
+                self.nested += 1
+        elif self.open_tables and self.cell is None and tag == "tr":
+            self.open_tables[-1].append([])
+        elif self.open_tables and tag in ("td", "th"):
+            if self.cell is None:
+                if not self.open_tables[-1]:
+                    self.open_tables[-1].append([])
+                self.cell = []
+            else:
+                self.cell.append(" ")
+        elif self.cell is not None:
+            self.cell.append(" ")
         elif re.fullmatch(r"h[1-6]", tag):
-            self.parts.append(f"\n\n{'#' * int(tag[1])} ")
+            level = min(6, int(tag[1]) + (1 if self.page_title() else 0))
+            self.parts.append(f"\n\n{'#' * level} ")
         elif tag == "li":
             self.parts.append("\n\n- ")
-        elif tag in ("td", "th"):
-            self.parts.append(" | ")
         elif tag in _BLOCK_TAGS:
             self.parts.append("\n\n")
 
+    def page_title(self) -> str:
+        """The page's ``<title>`` (``""`` when it has none before its content)."""
+        return " ".join("".join(self.title).split())
+
     def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIPPED_TAGS:
+        if tag == "title" and self.in_title:
+            self.in_title = False
+        elif tag in _SKIPPED_TAGS:
             self.skipping = max(0, self.skipping - 1)
+        elif tag == "table" and self.nested:
+            self.nested -= 1
+        elif self.open_tables and tag in ("td", "th") and self.cell is not None \
+                and not self.nested:
+            self.open_tables[-1][-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+        elif tag == "table" and self.open_tables and self.cell is None:
+            self.tables.append(self.open_tables.pop())
+            self.parts.append(f"\n\n{_TABLE_MARK}{len(self.tables) - 1}\n\n")
+        elif self.cell is not None:
+            self.cell.append(" ")
         elif re.fullmatch(r"h[1-6]", tag) or tag in _BLOCK_TAGS or tag == "li":
             self.parts.append("\n\n")
 
     def handle_data(self, data: str) -> None:
-        if not self.skipping:
-            self.parts.append(data.replace("\n", " "))
+        if self.in_title:
+            self.title.append(data)
+            return
+        if self.skipping:
+            return
+        if self.cell is not None:
+            self.cell.append(data)
+        else:  # a caption, or text outside any cell, stays in the page's order
+            self.parts.append(data.replace("\n", " ").replace(_TABLE_MARK, " "))
 
 
 def html_text(html: str) -> str:
@@ -150,9 +300,18 @@ def html_text(html: str) -> str:
     parser = _HtmlText()
     parser.feed(html)
     parser.close()
-    blocks = []
+    if parser.cell is not None and parser.open_tables:  # a cell never closed still counts
+        parser.open_tables[-1][-1].append(" ".join("".join(parser.cell).split()))
+        parser.cell = None
+    while parser.open_tables:  # a table never closed still counts
+        parser.tables.append(parser.open_tables.pop())
+        parser.parts.append(f"\n\n{_TABLE_MARK}{len(parser.tables) - 1}\n\n")
+    title = parser.page_title()
+    blocks = [f"# {title}"] if title else []
     for block in "".join(parser.parts).split("\n\n"):
         line = " ".join(block.split())
+        if line.startswith(_TABLE_MARK) and line[len(_TABLE_MARK):].isdigit():
+            line = markdown_table(parser.tables[int(line[len(_TABLE_MARK):])])
         if line and line not in ("-", "|"):
             blocks.append(line)
     return "\n\n".join(blocks)

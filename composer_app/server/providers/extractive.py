@@ -137,11 +137,17 @@ class _Draft:
 
 
 def source_entry(ref: SourceRef, usage: str, *, snippet: str | None = None,
-                 confidence: float | None = None, readiness_hint: str | None = None
-                 ) -> dict[str, Any]:
+                 confidence: float | None = None, readiness_hint: str | None = None,
+                 hit: Hit | None = None) -> dict[str, Any]:
     """The raw wire entry of ``ref``: local documents have no safe link, so no ``open``; a file
-    with a ``fileId`` offers ``download`` through the authenticated citation route."""
+    with a ``fileId`` offers ``download`` through the authenticated citation route. A file's
+    entry with its passage ``hit`` carries the passage's lines as ``metadata.lineStart`` and
+    ``metadata.lineEnd`` (1-based, inclusive), so the app can open the file at the cited lines."""
     actions = ["download"] if ref.type == "connector-file" and ref.file_id else []
+    metadata = ref.metadata
+    if hit is not None and ref.type == "connector-file" and ref.file_id and hit.line_start > 0:
+        metadata = (metadata or {}) | {"lineStart": hit.line_start,
+                                       "lineEnd": max(hit.line_end, hit.line_start)}
     entry: dict[str, Any] = {
         "id": ref.id, "type": ref.type, "sourceLabel": ref.source_label, "sourceUsage": usage,
         "availableActions": actions, "title": ref.title,
@@ -150,7 +156,7 @@ def source_entry(ref: SourceRef, usage: str, *, snippet: str | None = None,
         entry["snippet"] = cut_utf16(snippet, SNIPPET_MAX_UNITS)
     if confidence is not None:
         entry["confidence"] = round(min(max(confidence, 0.0), 1.0), 2)
-    optional = {"metadata": ref.metadata, "readinessHint": readiness_hint,
+    optional = {"metadata": metadata, "readinessHint": readiness_hint,
                 "fileId": ref.file_id, "toolName": ref.tool_name}
     entry |= {key: value for key, value in optional.items() if value}
     return entry
@@ -222,10 +228,10 @@ def compose_answer(used: Sequence[Evidence], checked: Sequence[Evidence],
             draft.add(quote, "source-backed", [evidence.ref.contributor], cites)
             cited.add(evidence.ref.id)
         draft.entries.append(source_entry(evidence.ref, "used", snippet=evidence.hit.text,
-                                          confidence=evidence.coverage))
+                                          confidence=evidence.coverage, hit=evidence.hit))
     for evidence in checked:
         draft.entries.append(source_entry(evidence.ref, "checked", snippet=evidence.hit.text,
-                                          confidence=evidence.coverage))
+                                          confidence=evidence.coverage, hit=evidence.hit))
     _add_notices(draft, notices)
     draft.add(OFFLINE_NOTE, None)
     return draft.finish()
@@ -244,7 +250,7 @@ def compose_general(searched: str, checked: Sequence[Evidence] = (),
               "general-knowledge", ["general-knowledge"])
     for evidence in checked:
         draft.entries.append(source_entry(evidence.ref, "checked", snippet=evidence.hit.text,
-                                          confidence=evidence.coverage))
+                                          confidence=evidence.coverage, hit=evidence.hit))
     _add_notices(draft, notices)
     draft.add(GENERAL_NOTE, "general-knowledge", ["general-knowledge"])
     return draft.finish()

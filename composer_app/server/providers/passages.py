@@ -8,8 +8,9 @@ single over-long line) about ``PASSAGE_MAX_CHARS`` characters.
 
 ``prose_passages`` reads prose (Markdown or plain text) by its Markdown structure (markdown-it-py):
 each block (heading, paragraph, list item, table row, code line) becomes exactly one line of the
-passage text with a hard-wrapped paragraph's lines joined by single spaces, so a sentence is never
-cut at a line break of the file and no word of the file is lost; a passage is one section (a
+passage text (a table row with its column headers: ``Plan: Pro; Price: 49 €``) with a
+hard-wrapped paragraph's lines joined by single spaces, so a sentence is never cut at a line break
+of the file and no word of the file is lost; a passage is one section (a
 heading and the blocks up to the next heading), cut further only at block boundaries when it grows
 past ``PASSAGE_MAX_CHARS``; every passage starts with the lines of its enclosing headings (the
 document's title, the section's parents), which may lie before its first line; line numbers are the
@@ -19,8 +20,10 @@ file's own (1-based, inclusive) and span the passage's own blocks.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import Any
 
 from markdown_it import MarkdownIt
 
@@ -200,6 +203,7 @@ def _parsed(lines: list[str], start: int, stop: int) -> list[_Block]:
     for number, token in enumerate(tokens):
         if token.type == "table_open":
             depth += 1
+            blocks.extend(_table_rows(tokens, number, start))
         elif token.type == "table_close":
             depth -= 1
         if token.map is None:
@@ -211,16 +215,49 @@ def _parsed(lines: list[str], start: int, stop: int) -> list[_Block]:
             blocks.append(_Block(first + 1, end, f"{'#' * level} {_join(inline)}", True))
         elif token.type == "paragraph_open" and depth == 0:
             blocks.append(_Block(first + 1, end, _join(tokens[number + 1].content), False))
-        elif token.type == "tr_open":
-            row = lines[first].strip()
-            if row and not re.fullmatch(r"[|:\-\s]+", row):
-                blocks.append(_Block(first + 1, first + 1, row, False))
         elif token.type in ("fence", "code_block", "html_block"):
             for offset, line in enumerate(token.content.split("\n")):
                 if line.strip():
                     at = first + 1 + offset + (1 if token.type == "fence" else 0)
                     blocks.append(_Block(at, at, line.rstrip(), False))
     return blocks
+
+
+def _table_rows(tokens: list[Any], opening: int, start: int) -> list[_Block]:
+    """The rows of the table opened at ``tokens[opening]``, each linked to its column headers
+    (see ``linked_row``); a table without body rows keeps its header row as written."""
+    rows: list[tuple[int, bool, list[str]]] = []  # file line (0-based), header?, cells
+    in_head = False
+    for token in tokens[opening + 1:]:
+        if token.type == "table_close":
+            break
+        if token.type == "thead_open":
+            in_head = True
+        elif token.type == "thead_close":
+            in_head = False
+        elif token.type == "tr_open" and token.map is not None:
+            rows.append((token.map[0] + start, in_head, []))
+        elif token.type == "inline" and rows:
+            rows[-1][2].append(_join(token.content.replace("\\|", "|")))
+    header = next((cells for _, head, cells in rows if head), [])
+    body = [(line, cells) for line, head, cells in rows if not head and any(cells)]
+    if not body:
+        return [_Block(line + 1, line + 1, linked_row([], cells), False)
+                for line, _, cells in rows if any(cells)]
+    return [_Block(line + 1, line + 1, linked_row(header, cells), False) for line, cells in body]
+
+
+def linked_row(header: Sequence[str], cells: Sequence[str]) -> str:
+    """One table row as a line that carries its column headers: ``Plan: Pro; Price: 49 €``
+    (a cell under an empty header, or a row of a table without headers, stands alone; empty
+    cells are left out), so a cited row still says what each value is."""
+    parts = []
+    for index, cell in enumerate(cells):
+        if not cell:
+            continue
+        name = header[index] if index < len(header) else ""
+        parts.append(f"{name}: {cell}" if name and name != cell else cell)
+    return "; ".join(parts)
 
 
 def _join(inline: str) -> str:

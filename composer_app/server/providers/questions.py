@@ -1,8 +1,9 @@
 """What the offline assistant reads from a question: its search terms and any listing request.
 
 Invariants: terms are case-folded words in first-occurrence order, without stop words, at most
-``MAX_TERMS``; a listing request is recognised only from its leading verb or question form, and its
-filter never contains the listing words themselves.
+``MAX_TERMS`` (a one-letter word counts only as the prefix of a hyphenated word: ``e-bike``); a
+listing request is recognised only from its leading verb or question form, and its filter never
+contains the listing words themselves.
 """
 
 from __future__ import annotations
@@ -62,7 +63,9 @@ def question_terms(question: str) -> list[str]:
         word = match.group(0).casefold().replace("’", "'")
         if "'" in word:
             word = word.split("'")[0]
-        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit()) or word in terms:
+        prefix = question[match.end():match.end() + 1] == "-"  # the "e" of "e-bike", "x-ray"
+        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit() and not prefix) \
+                or word in terms:
             continue
         terms.append(word)
     return terms[:MAX_TERMS]

@@ -3,8 +3,9 @@
 Invariants: ``stem`` is deterministic, case-folded and idempotent on its own output for the
 suffixes it strips; ``term_credit`` is 1.0 for the same stem, ``SYNONYM_CREDIT`` for a word of the
 same synonym group or a shared stem prefix of at least ``PREFIX_MIN`` characters, else 0.0, so an
-exact word always beats a paraphrase; the synonym groups are general English vocabulary of
-workplace documents, never phrases of a particular folder.
+exact word always beats a paraphrase; the synonym groups are general English vocabulary
+(workplace documents, rules and price lists), never phrases of a particular folder; an irregular
+form is stemmed through its base form.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ start starts started begin begins beginning commence
 end ends ended stop stops expire expires finish
 cost costs price prices fee fees charge charges
 pay salary wage compensation
-big large size maximum max limit limited
+big large size maximum max limit limited cap capped
 small minimum min
 fast quickly quick soon speed
 often frequency frequently
@@ -59,6 +60,17 @@ illness sick sickness ill
 password passwords passphrase
 remote remotely home telework teleworking
 trip trips travel travelling traveling journey
+resident residents live lives living inhabitant inhabitants
+day days daily
+week weeks weekly
+month months monthly
+year years yearly annual annually
+late overdue delayed
+leave leaves depart departs departure departures
+borrow borrows borrowed lend lends loan loans
+keep keeps hold holds
+join joins joined enrol enrols enroll enrolled admit admits admitted accept accepts
+steal steals stole stolen theft thefts
 """
 
 
@@ -77,8 +89,8 @@ def stem(word: str) -> str:
     word = word.casefold().replace("’", "'")
     if "'" in word:
         word = word.split("'")[0]
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
+    if word in _IRREGULAR:  # its base form, stemmed like any other word (takes -> take -> tak)
+        word = _IRREGULAR[word]
     if len(word) <= 3 or not word.isalpha():
         return word
     base = word

@@ -5,12 +5,15 @@ Invariants: the file is served only to the thread's owner (anyone else, a delete
 unknown message or source, and a source without a visible ``download`` action are all ``404``, so
 nothing about another user's threads can be probed); the entry must be a ``connector-file`` with a
 ``fileId`` in that very message; a ``fileId`` naming an attachment is served only when the
-attachment belongs to the same user, and a ``knowledge:`` file id only through the provider's
-``resolve_file`` (which keeps it inside the knowledge folder); no share token is accepted.
+attachment belongs to the same user, a ``knowledge:`` file id only through the provider's
+``resolve_file`` (which keeps it inside the knowledge folder), and a ``workspace:`` file id only
+inside the thread's own workspace (still inside the server's allowed roots; the path normalized and,
+with symlinks followed, re-checked); no share token is accepted.
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +22,15 @@ from fastapi.responses import FileResponse
 
 from composer_app.core.codecs.sources import visible_actions
 from composer_app.core.contracts.sources import SourceEntry, decode_sources
-from composer_app.server.errors import not_found
+from composer_app.server.errors import ApiError, not_found
 from composer_app.server.routes.assets import READABLE, content_disposition
 from composer_app.server.services import device_of, services_of
 from composer_app.server.store.base import Reader
+from composer_app.server.workspace.roots import WorkspaceRoots, resolve_inside
 
 router = APIRouter()
 KNOWLEDGE_PREFIX = "knowledge:"
+WORKSPACE_PREFIX = "workspace:"
 
 
 def _entry(reader: Reader, user_id: str, thread_id: str, message_id: str,
@@ -41,6 +46,19 @@ def _entry(reader: Reader, user_id: str, thread_id: str, message_id: str,
     if entry is None or entry.file_id is None or "download" not in visible_actions(entry):
         return None
     return entry
+
+
+def workspace_file(workspace: object, roots: tuple[Path, ...], relative: str) -> Path | None:
+    """The file ``relative`` names inside the thread's ``workspace`` record, or None."""
+    path = workspace.get("path") if isinstance(workspace, dict) else None
+    if not isinstance(path, str):
+        return None
+    try:
+        folder = WorkspaceRoots(roots).check(path)
+        _, resolved = resolve_inside(folder, relative)
+    except ApiError:
+        return None
+    return resolved if resolved.is_file() else None
 
 
 def _attachment_path(reader: Reader, user_id: str, attachment_id: str,
@@ -65,6 +83,13 @@ async def download_source(request: Request, thread_id: str, message_id: str,
         resolve: Any = getattr(svc.settings.provider, "resolve_file", None)
         path = resolve(entry.file_id) if callable(resolve) else None
         found = (path, path.name, "application/octet-stream") if isinstance(path, Path) else None
+    elif entry.file_id.startswith(WORKSPACE_PREFIX):
+        relative = entry.file_id.removeprefix(WORKSPACE_PREFIX)
+        thread = await svc.store.read(lambda r: r.thread(thread_id))
+        roots = tuple(svc.settings.workspace_roots)
+        file = await asyncio.to_thread(
+            workspace_file, thread.workspace if thread is not None else None, roots, relative)
+        found = (file, file.name, "application/octet-stream") if file is not None else None
     else:
         file_id = entry.file_id
         found = await svc.store.read(

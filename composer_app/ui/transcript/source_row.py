@@ -2,7 +2,7 @@
 
 Invariants: the row shows only ``PanelRow`` fields (display-safe by construction); its buttons are
 exactly ``PanelRow.actions`` plus the local Copy title and Show details; details start collapsed;
-the Open button's tooltip starts with the full host.
+the Open button's tooltip starts with the full host (a file's Open says which file and lines).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from composer_app.ui.transcript.pixmaps import source_icon
 from composer_app.ui.transcript.sources_logic import PanelRow
 
-_ACTION_TEXT = {"open": "Open", "download": "Download"}
+_ACTION_TEXT = {"open": "Open", "open-file": "Open", "download": "Download"}
 
 
 def _muted(text: str, parent: QWidget) -> QLabel:
@@ -124,7 +124,7 @@ class SourceRow(QFrame):
         self.buttons: dict[str, QPushButton] = {}
         for action in self.model.actions:
             button = QPushButton(_ACTION_TEXT[action], self)
-            if action == "open" and self.model.open_tooltip:
+            if action in ("open", "open-file") and self.model.open_tooltip:
                 button.setToolTip(self.model.open_tooltip)
             button.clicked.connect(lambda _=False, a=action: self._trigger(a))
             self.buttons[action] = button

@@ -4,8 +4,10 @@ Invariants: the panel shows what ``group_entries`` returns, in that order — ``
 inline numbers first, in number order), then ``Checked``, then ``Listed``, each with its count and
 only when non-empty; ``Checked`` and ``Listed`` start collapsed when ``Used`` is not empty; a row's
 details and snippet start collapsed; a row offers only ``visible_actions`` (so a public thread shows
-no download and nothing on private kinds); no row text contains an entry's ``id``, private ids, raw
-``provider`` or raw ``toolName`` — only display-safe values from the core helpers.
+no download and nothing on private kinds), plus the app's own ``open-file`` for a knowledge-folder
+or workspace file (``source_file_logic.source_file``) outside public mode; no row text contains an
+entry's ``id``, private ids, raw ``provider`` or raw ``toolName`` — only display-safe values from
+the core helpers.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from composer_app.core.codecs.sources import (
     visible_actions,
 )
 from composer_app.core.contracts.sources import SourceEntry
+from composer_app.ui.transcript.source_file_logic import FOLDER_LABELS, source_file
 
 GENERAL_KNOWLEDGE_EMPTY = "No sources: this answer is from general knowledge."
 NO_SOURCES_EMPTY = "No sources for this answer."
@@ -134,6 +137,12 @@ def build_row(
         date = f"{_DATE_LABELS[entry.type]} {format_date(entry.created_at)}"
     confidence = confidence_band(entry.confidence) if entry.confidence is not None else None
     actions = visible_actions(entry, public=public)
+    tooltip = open_tooltip(entry) if "open" in actions else None
+    local = None if public or "open" in actions else source_file(entry)
+    if local is not None:
+        actions = ["open-file", *actions]
+        at = f" at {local.where}" if local.where else ""
+        tooltip = f"Show {local.path}{at} from the {FOLDER_LABELS[local.folder]}"
     return PanelRow(
         entry_id=entry.id,
         usage=entry.source_usage,
@@ -151,7 +160,7 @@ def build_row(
         freshness=entry.recency_hint,
         provenance=_TOOL_PHRASES.get(entry.tool_name or ""),
         actions=actions,
-        open_tooltip=open_tooltip(entry) if "open" in actions else None,
+        open_tooltip=tooltip,
         accessible_name=accessible_name(entry, number if entry.source_usage == "used" else None),
     )
 

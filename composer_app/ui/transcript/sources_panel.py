@@ -4,7 +4,9 @@ Invariants: the panel renders what ``sources_logic.build_sources_panel`` returns
 group order, counts, collapsed state, empty text and the actions per row; it makes no network calls:
 Open goes to an injectable opener (the system browser by default) after showing the full host,
 ``http`` links ask once per host, and Download goes to an injectable downloader given the
-authenticated route and a progress object; selecting a row emits ``row_selected`` so the transcript
+authenticated route and a progress object; Open on a knowledge-folder or workspace file goes to an
+injectable ``file_opener`` (an in-app viewer at the cited lines) with the entry, thread and
+message; selecting a row emits ``row_selected`` so the transcript
 highlights the blocks it supports, and ``select_entry`` (a token activation) selects and reveals
 its row.
 """
@@ -66,6 +68,7 @@ PANEL_STYLE = """
 
 Opener = Callable[[QUrl], object]
 Downloader = Callable[[str, DownloadProgress], object]
+FileOpener = Callable[[SourceEntry, str, str], object]  # entry, thread id, message id
 
 
 class SourcesPanel(QWidget):
@@ -74,6 +77,7 @@ class SourcesPanel(QWidget):
     row_selected = Signal(str, str)  # message id, entry id
     open_requested = Signal(str)  # URL
     download_requested = Signal(str, str)  # entry id, route
+    file_open_requested = Signal(str)  # entry id
 
     def __init__(
         self,
@@ -87,6 +91,7 @@ class SourcesPanel(QWidget):
         self.setObjectName("sourcesPanel")
         self.opener: Opener = opener or _system_browser
         self.downloader = downloader
+        self.file_opener: FileOpener | None = None
         self.confirm_http = confirm_http or self._ask_http
         self.linked_accounts: Mapping[str, str] = {}
         self.message_id = ""
@@ -228,6 +233,8 @@ class SourcesPanel(QWidget):
             return
         if action == "open":
             self.open_entry(entry)
+        elif action == "open-file":
+            self.open_file(entry)
         elif action == "download":
             self.download_entry(entry)
 
@@ -243,6 +250,18 @@ class SourcesPanel(QWidget):
             self._confirmed_hosts.add(host)
         self.open_requested.emit(link)
         self.opener(QUrl(link))
+        return True
+
+    def open_file(self, entry: SourceEntry) -> bool:
+        """Show a knowledge-folder or workspace file in the app's viewer (through
+        ``file_opener``); False when the row offers no such Open or nothing opens files."""
+        row = self.rows.get(entry.id)
+        if self.public or row is None or "open-file" not in row.model.actions:
+            return False
+        self.file_open_requested.emit(entry.id)
+        if self.file_opener is None:
+            return False
+        self.file_opener(entry, self.thread_id, self.message_id)
         return True
 
     def download_entry(self, entry: SourceEntry) -> DownloadProgress | None:

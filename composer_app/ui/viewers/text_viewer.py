@@ -1,10 +1,12 @@
-"""``TextViewer``: a read-only text file viewer with line numbers and *Open in editor*.
+"""``TextViewer``: a read-only text file viewer with line numbers, *Open in editor* and *Open
+with default app*.
 
 Invariants: the text is never editable; line numbers start at ``first_line`` (the route can return
-a range of a file); ``scroll_to_line`` centres and marks that line; *Open in editor* runs the
-user's editor command (``{path}``, ``{line}``; see ``viewer_logic.editor_argv``, never a shell)
-or, without one, the desktop's default application; it is disabled, with a tooltip saying why,
-when the file has no local path.
+a range of a file); ``scroll_to_line`` centres and marks that line, ``mark_lines`` a range of lines
+(the first one centred); *Open in editor* runs the user's editor command (``{path}``, ``{line}``;
+see ``viewer_logic.editor_argv``, never a shell) or, without one, the desktop's default
+application; *Open with default app* always hands the file to the desktop's default application;
+both are disabled, with a tooltip saying why, when the file has no local path.
 """
 
 from __future__ import annotations
@@ -129,19 +131,27 @@ class TextViewer(QDialog):
         self._launch = launch
         self._open_default = open_default
         self.current_line: int | None = None
+        self.marked_lines: tuple[int, int] | None = None
         layout = QVBoxLayout(self)
         bar = QHBoxLayout()
         self.title = QLabel(title, self)
         self.open_button = QPushButton("Open in editor", self)
         self.open_button.setObjectName("openInEditor")
         self.open_button.clicked.connect(self.open_in_editor)
+        self.default_button = QPushButton("Open with default app", self)
+        self.default_button.setObjectName("openWithDefaultApp")
+        self.default_button.clicked.connect(self.open_with_default_app)
         if local_path is None:
-            self.open_button.setEnabled(False)
-            self.open_button.setToolTip("This file is on the server, not on this computer.")
+            for button in (self.open_button, self.default_button):
+                button.setEnabled(False)
+                button.setToolTip("This file is on the server, not on this computer.")
         else:
             self.open_button.setToolTip(f"Open {local_path} in your editor")
+            self.default_button.setToolTip(
+                f"Open {local_path} with the desktop's default application")
         bar.addWidget(self.title, 1)
         bar.addWidget(self.open_button)
+        bar.addWidget(self.default_button)
         layout.addLayout(bar)
         self.text = NumberedText(self, first_line)
         self.text.setObjectName("textViewerText")
@@ -152,19 +162,39 @@ class TextViewer(QDialog):
 
     def scroll_to_line(self, line: int) -> bool:
         """Centre and mark ``line`` (a file line number); False when it is not shown."""
-        block = self.text.document().findBlockByNumber(line - self.text.first_line)
-        if not block.isValid() or line < self.text.first_line:
+        return self.mark_lines(line, line)
+
+    def mark_lines(self, first: int, last: int) -> bool:
+        """Mark lines ``first``..``last`` (file line numbers, clipped to the text) and centre the
+        first; False when ``first`` is not shown."""
+        document = self.text.document()
+        block = document.findBlockByNumber(first - self.text.first_line)
+        if not block.isValid() or first < self.text.first_line:
             return False
+        marks = []
+        current = block
+        for _ in range(max(last, first) - first + 1):
+            if not current.isValid():
+                break
+            mark = QTextEdit.ExtraSelection()
+            mark.format.setBackground(MARK)
+            mark.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            mark.cursor = QTextCursor(current)
+            marks.append(mark)
+            current = current.next()
         cursor = QTextCursor(block)
         self.text.setTextCursor(cursor)
         self.text.centerCursor()
-        mark = QTextEdit.ExtraSelection()
-        mark.format.setBackground(MARK)
-        mark.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-        mark.cursor = cursor
-        self.text.setExtraSelections([mark])
-        self.current_line = line
+        self.text.setExtraSelections(marks)
+        self.current_line = first
+        self.marked_lines = (first, first + len(marks) - 1)
         return True
+
+    def open_with_default_app(self) -> bool:
+        """Hand the file to the desktop's default application."""
+        if self.local_path is None:
+            return False
+        return self._open_default(self.local_path)
 
     def open_in_editor(self) -> bool:
         """Open the file in the user's editor (at the marked line), else the desktop default."""

@@ -31,6 +31,8 @@ every dropped file is registered with the engine, before the engine may stop.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QSplitter, QWidget
@@ -51,6 +53,7 @@ from composer_app.ui.transcript.share_dialog import ShareDialog
 from composer_app.ui.transcript.source_download import SourceDownloader
 from composer_app.ui.transcript.sources_dock import SourcesDock
 from composer_app.ui.transcript.view import TranscriptView
+from composer_app.ui.viewers.source_file_opener import SourceFileOpener
 from composer_app.ui.window.actions import SOURCES_KEY, WindowActions
 from composer_app.ui.window.chip_opener import ChipOpener
 from composer_app.ui.window.composer_area import (
@@ -130,6 +133,12 @@ class MainWindow(QMainWindow):
                                       open_thread=self.navigator.open_thread,
                                       local_workspace=session.embedded,
                                       editor_command=lambda: self.session.settings.editor_command)
+        self.source_files = SourceFileOpener(
+            self, knowledge_root=self._local_knowledge_folder,
+            workspace_root=self._local_workspace_folder,
+            fetch=lambda route, folder: self.bridge.engine.download_source(route, folder),
+            read_workspace=self.engine_calls.read_file)
+        self.sources_dock.panel.file_opener = self.source_files
         self.drop_relay = DropRelay(self.editor, [self.transcript.viewport(),
                                                   self.transcript_stack.empty_page], self)
         self._add_context_menus()
@@ -235,8 +244,21 @@ class MainWindow(QMainWindow):
         context.changes_dock.hide()
         context.status_message.connect(self._show_message)
         self.chip_opener.status_message.connect(self._show_message)
+        self.source_files.status_message.connect(self._show_message)
         self.editor.chip_opener = self.chip_opener.open_record
         self.transcript.chip_opener = self.chip_opener.open_record
+
+    def _local_knowledge_folder(self) -> Path | None:
+        """The embedded server's knowledge folder (on this computer), else None."""
+        folder = self.session.settings.knowledge_dir
+        return Path(folder).expanduser() if self.session.embedded and folder else None
+
+    def _local_workspace_folder(self, thread_id: str) -> Path | None:
+        """The open thread's workspace when the server runs on this computer, else None."""
+        folder = self.context.workspace
+        if not self.session.embedded or not folder or thread_id != self.navigator.current_thread:
+            return None
+        return Path(folder)
 
     # -- the parts, for callers that drive the window (the app, its self-test) -------------------
     @property

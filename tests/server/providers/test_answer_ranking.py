@@ -8,6 +8,7 @@ from composer_app.server.providers.answer_ranking import (
     read_question,
     same_subject,
     score,
+    shares_subject,
 )
 
 
@@ -46,3 +47,41 @@ def test_quotes_are_whole_sentences_of_the_paragraph():
     assert context_quote(answer, marked, max_chars=20) == "The answer is 42."
     assert same_subject("The meal allowance is 40 euros.", "The meal allowance is 55 euros.")
     assert not same_subject("The meal allowance is 40 euros.", "Hotels cost 150 euros.")
+
+
+def test_a_sentence_without_the_thing_asked_for_loses_coverage():
+    [part] = read_question("What is the phone number of the main reception?", _weight)
+    assert part.focus == {"phon"}
+    marked = "Relatives can buy a weekly ticket at the main reception."
+    [sentence] = passage_sentences("kb:1", 0, 0, "visitors.html", marked)
+    assert score(sentence, part).coverage < 0.6  # main reception alone does not answer it
+    [named] = passage_sentences("kb:1", 0, 0, "visitors.html",
+                                "The main reception answers the phone day and night.")
+    assert score(named, part).coverage > score(sentence, part).coverage
+
+
+def test_the_focus_leaves_out_words_that_name_the_kind_of_value():
+    [part] = read_question("What is the mileage rate for a private car?", _weight)
+    assert part.focus == {"mileag"}  # an answer states the rate, it does not name it
+    [kind] = read_question("What night temperature does the controller keep?", _weight)
+    assert kind.focus == {"night", "temperatur"}
+    assert read_question("How long is the warranty?", _weight)[0].focus == frozenset()
+
+
+def test_subject_pairs_match_in_either_order_so_a_table_row_names_its_subject():
+    [part] = read_question("How many seats does the Business plan include?", _weight)
+    rows = passage_sentences("kb:1", 0, 0, "plans.md",
+                             "Plan: Starter; Seats: 3; Support: 2 business days\n"
+                             "Plan: Business; Seats: 25; Support: 4 hours")
+    starter, business = (score(row, part) for row in rows)
+    assert business.score > starter.score
+
+
+def test_rows_of_different_things_are_not_a_conflict():
+    [part] = read_question("What does an e-bike cost per day?", _weight)
+    assert "e" in {t.word for t in part.terms}  # the prefix of a hyphenated word stays
+    bike, reader = (passage_sentences("kb:1", 0, 0, "prices.pdf", text)[0] for text in (
+        "Bike type: E-bike; Per hour: 6 euros; Per day: 35 euros",
+        "Item type: E-readers; Loan period: 3 weeks; Late fee per day: 2.00 euros"))
+    assert not shares_subject(bike, reader, part)
+    assert shares_subject(bike, bike, part)

@@ -6,14 +6,62 @@ import io
 
 import docx
 
-from composer_app.server.providers.document_text import html_text, read_document
+from composer_app.server.providers.document_text import html_text, pdf_structure, read_document
 
 
 def test_html_keeps_headings_paragraphs_and_items_and_drops_scripts():
-    page = ("<html><head><title>T</title><style>p{}</style></head><body><h2>Lunch</h2>"
+    page = ("<html><head><style>p{}</style></head><body><h2>Lunch</h2>"
             "<p>Served from\n11:30.</p><ul><li>Soup</li></ul><script>x()</script></body></html>")
     assert html_text(page) == "## Lunch\n\nServed from 11:30.\n\n- Soup"
     assert read_document("menu.html", page.encode()).prose
+
+
+def test_an_html_title_is_the_documents_title_and_its_headings_nest_under_it():
+    page = ("<html><head><title>Canteen &amp; caf\u00e9</title><script>t()</script></head>"
+            "<body><h1>Menu</h1><h2>Lunch</h2><p>Soup.</p></body></html>")
+    assert html_text(page) == "# Canteen & caf\u00e9\n\n## Menu\n\n### Lunch\n\nSoup."
+
+
+def test_html_tables_become_one_table_with_a_header_row():
+    page = ("<p>Fees:</p><table><caption>Card fees</caption><thead><tr><th>Service</th>"
+            "<th>Fee</th></tr></thead><tbody><tr><td>Card <b>replacement</b></td><td>15</td>"
+            "</tr><tr><td>Wire | transfer<table><tr><td>inner</td></tr></table></td>"
+            "<td>2.50</td></tr></tbody></table><p>After.</p>")
+    assert html_text(page) == (
+        "Fees:\n\nCard fees\n\n| Service | Fee |\n| --- | --- |\n| Card replacement | 15 |\n"
+        "| Wire \\| transfer inner | 2.50 |\n\nAfter.")
+    assert html_text("<table><tr><td>a</td><td>b</td></tr><tr><td>c") == (
+        "| a | b |\n| --- | --- |\n| c |  |")  # never closed: still a table
+
+
+def test_word_tables_stay_where_they_are_in_the_document():
+    document = docx.Document()
+    document.add_paragraph("Before.")
+    table = document.add_table(rows=2, cols=3)
+    for c, (head, value) in enumerate([("Plan", "Pro"), ("Price", "49"), ("Seats", "10")]):
+        table.cell(0, c).text, table.cell(1, c).text = head, value
+    table.cell(1, 1).merge(table.cell(1, 2))
+    document.add_paragraph("After.")
+    data = io.BytesIO()
+    document.save(data)
+    assert read_document("plans.docx", data.getvalue()).text == (
+        "Before.\n\n| Plan | Price | Seats |\n| --- | --- | --- |\n| Pro | 49 10 |  |\n\nAfter.")
+
+
+def test_pdf_text_gets_its_headings_and_aligned_tables_back():
+    text = ("Rental terms\nVersion 2\n1. Prices\nAll prices include VAT.\n"
+            "Bike type      Per hour     Per day\nCity bike      3 euros      15 euros\n"
+            "E-bike         6 euros      35 euros\nA day ends at closing time.\n"
+            "Damage\nThe renter pays for damage caused during the rental, up to a\n"
+            "maximum of 500 euros.")
+    assert pdf_structure(text) == (
+        "# Rental terms\n\n## Version 2\n\n## 1. Prices\n\nAll prices include VAT.\n\n"
+        "| Bike type | Per hour | Per day |\n| --- | --- | --- |\n| City bike | 3 euros | "
+        "15 euros |\n| E-bike | 6 euros | 35 euros |\n\nA day ends at closing time.\n\n"
+        "## Damage\n\nThe renter pays for damage caused during the rental, up to a\n"
+        "maximum of 500 euros.")
+    wrapped = "The renter pays for damage caused during\nthe rental\nAnd more words."
+    assert pdf_structure(wrapped) == wrapped  # a short line inside a sentence is no heading
 
 
 def test_word_documents_keep_their_headings():

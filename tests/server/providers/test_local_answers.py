@@ -280,3 +280,70 @@ def test_hard_wrapped_plain_text_is_read_as_joined_paragraphs(folder, ask):
         "reception before they leave.", 40) + "\n", encoding="utf-8")
     direct = _direct(ask("Where do visitors park?"))
     assert direct.startswith("Visitors park on level minus two") and direct.endswith("leave.")
+
+
+PLANS_TABLE = [["Plan", "Monthly price", "Included seats", "Support response"],
+               ["Starter", "19 EUR", "3", "2 business days"],
+               ["Business", "79 EUR", "25", "4 hours"],
+               ["Enterprise", "249 EUR", "100", "1 hour"]]
+
+
+def _table_markdown(rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join([lines[0], "|" + " --- |" * len(rows[0]), *lines[1:]])
+
+
+def _assert_row_with_headers(outcome: Outcome, title: str) -> None:
+    direct = _direct(outcome)
+    assert "Business" in direct and "25" in direct
+    assert "Included seats: 25" in direct  # the cited row says what its value is
+    used = _used(outcome)
+    assert [e.title for e in used] == [title]
+    assert used[0].snippet is not None and "Included seats: 25" in used[0].snippet
+
+
+def test_a_cited_markdown_table_row_carries_its_column_headers(folder, ask):
+    (folder / "plans.md").write_text(
+        "# Subscription plans\n\nEvery plan is billed monthly.\n\n"
+        + _table_markdown(PLANS_TABLE) + "\n", encoding="utf-8")
+    _assert_row_with_headers(ask("How many seats are included in the Business plan?"),
+                             "plans.md")
+
+
+def test_a_cited_html_table_row_carries_its_column_headers(folder, ask):
+    head = "".join(f"<th>{cell}</th>" for cell in PLANS_TABLE[0])
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>"
+                   for row in PLANS_TABLE[1:])
+    (folder / "plans.html").write_text(
+        f"<html><body><h1>Subscription plans</h1><p>Every plan is billed monthly.</p>"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></body></html>",
+        encoding="utf-8")
+    _assert_row_with_headers(ask("How many seats are included in the Business plan?"),
+                             "plans.html")
+
+
+def test_a_cited_word_table_row_carries_its_column_headers(folder, ask):
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Subscription plans", 1)
+    document.add_paragraph("Every plan is billed monthly.")
+    table = document.add_table(rows=len(PLANS_TABLE), cols=len(PLANS_TABLE[0]))
+    for r, row in enumerate(PLANS_TABLE):
+        for c, cell in enumerate(row):
+            table.cell(r, c).text = cell
+    document.add_paragraph("Prices exclude VAT.")
+    document.save(str(folder / "plans.docx"))
+    _assert_row_with_headers(ask("How many seats are included in the Business plan?"),
+                             "plans.docx")
+    assert "4 hours" in _direct(ask("How fast does support respond on the Business plan?"))
+
+
+def test_a_table_row_cut_into_a_later_passage_still_carries_its_headers(folder, ask):
+    rows = [["Office", "Street address", "Reception phone"]] + [
+        [f"Site {n}", f"{n} Harbour Road, building {n}", f"+49 30 5550{n:03d}"]
+        for n in range(1, 60)]
+    (folder / "offices.md").write_text("# Offices\n\n" + _table_markdown(rows) + "\n",
+                                       encoding="utf-8")
+    direct = _direct(ask("What is the reception phone number of Site 57?"))
+    assert "Reception phone: +49 30 5550057" in direct

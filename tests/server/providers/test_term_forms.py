@@ -24,6 +24,11 @@ def test_inflections_share_a_stem():
     assert stems("2,000 euros and 0.30") == ["2,000", "euro", "and", "0.30"]
 
 
+def test_an_irregular_form_shares_the_stem_of_its_base_form():
+    assert stem("takes") == stem("took") == stem("taken") == stem("take")
+    assert stem("made") == stem("make") and stem("held") == stem("hold")
+
+
 def test_an_exact_word_beats_a_synonym_or_a_related_form():
     assert term_credit(stem("staff"), {stem("staff")}) == 1.0
     assert term_credit(stem("staff"), {stem("employees")}) == SYNONYM_CREDIT

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from composer_app.core.contracts.sources import decode_sources
+from composer_app.core.contracts.sources import SourceEntry, decode_sources
 from composer_app.ui.transcript.samples import SOURCES
 from composer_app.ui.transcript.sources_logic import (
     GENERAL_KNOWLEDGE_EMPTY,
@@ -92,3 +92,32 @@ def test_empty_states() -> None:
 
 def test_dates_are_formatted_as_written() -> None:
     assert format_date("2026-10-03T23:30:00-05:00") == "3 Oct 2026"
+
+
+def _file_entry(file_id: str, actions: list[str] | None = None) -> SourceEntry:
+    raw = {"id": "kb:1", "type": "connector-file", "sourceLabel": "Knowledge folder",
+           "sourceUsage": "used", "availableActions": actions or ["download"],
+           "title": "handbook.md", "fileId": file_id,
+           "metadata": {"lineStart": 3, "lineEnd": 7, "modifiedAt": "2026-09-02T08:15:00Z"}}
+    return decode_sources({"version": 1, "entries": [raw]})[0]
+
+
+def test_knowledge_and_workspace_files_offer_open_in_the_app() -> None:
+    for file_id, where in (("knowledge:policies/handbook.md", "knowledge folder"),
+                           ("workspace:docs/handbook.md", "workspace")):
+        entry = _file_entry(file_id)
+        panel = build_sources_panel([entry], {"kb:1": 1}, "source-backed")
+        row = panel.groups[0].rows[0]
+        assert row.actions == ["open-file", "download"]
+        assert row.open_tooltip == f"Show {file_id.split(':', 1)[1]} at lines 3–7 from the {where}"
+        assert ("Modified", "2 Sep 2026") in row.details
+        public = build_sources_panel([entry], {"kb:1": 1}, "source-backed",
+                                     public=True)
+        assert public.groups[0].rows[0].actions == []  # a shared thread opens no private file
+
+
+def test_other_files_and_hostile_paths_offer_no_file_open() -> None:
+    for file_id in ("att_123", "knowledge:../secret.md", "workspace:/etc/passwd"):
+        entry = _file_entry(file_id)
+        row = build_sources_panel([entry], {}, "source-backed").groups[0].rows[0]
+        assert "open-file" not in row.actions
