@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QSizeF, Qt, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QHelpEvent,
@@ -253,6 +253,7 @@ class ComposerEditor(QTextEdit):
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
+            self._chip_renderer.invalidate()  # before the reload lays chips out in the new font
             self._apply_font()
             if not self.document().isEmpty():
                 self.load_draft(self.snapshot())
@@ -404,6 +405,8 @@ class ComposerEditor(QTextEdit):
         segments = split_markdown(draft.prompt)
         self.loading = True
         doc.setUndoRedoEnabled(False)
+        page = doc.pageSize()
+        doc.setPageSize(QSizeF(0, 0))
         try:
             self.clear()
             cursor = QTextCursor(doc)
@@ -411,6 +414,9 @@ class ComposerEditor(QTextEdit):
             cursor.setBlockFormat(self.block_format)
             insert_segments(cursor, segments, self.base_format)
             cursor.endEditBlock()
+        finally:
+            doc.setPageSize(page)
+        try:
             self.setTextCursor(cursor)
             self.reset_typing_format()
         finally:
