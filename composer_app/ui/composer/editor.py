@@ -67,7 +67,7 @@ from composer_app.ui.composer.document_bridge import (
     markdown_from,
     markdown_of,
 )
-from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor, is_shortcut_override
+from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor
 from composer_app.ui.composer.editor_looks import ChipLooks
 from composer_app.ui.context.completion_logic import ContextCatalog
 from composer_app.ui.external_open import open_url_externally
@@ -76,6 +76,7 @@ _MOVE = QTextCursor.MoveMode
 _OP = QTextCursor.MoveOperation
 _TOOLTIP = QEvent.Type.ToolTip
 _KEY_PRESS = QEvent.Type.KeyPress
+_SHORTCUT_OVERRIDE = QEvent.Type.ShortcutOverride
 
 
 class ComposerEditor(QTextEdit):
@@ -191,12 +192,13 @@ class ComposerEditor(QTextEdit):
 
     # -- Qt virtuals: each hands the event to the collaborator that owns it --------------------
     def event(self, event: QEvent) -> bool:
-        if is_shortcut_override(event):
-            assert isinstance(event, QKeyEvent)
+        # Runs for every event of the editor (four per keystroke): one type() call, no more.
+        kind = event.type()
+        if kind == _SHORTCUT_OVERRIDE and isinstance(event, QKeyEvent):
             if self.keys.shortcut_override(event):
                 event.accept()
                 return True
-        elif (event.type() == _KEY_PRESS and isinstance(event, QKeyEvent)
+        elif (kind == _KEY_PRESS and isinstance(event, QKeyEvent)
               and event.key() == Qt.Key.Key_Tab and self.keys.intercepted(event)):
             event.accept()  # Tab accepts a completion instead of moving the focus
             return True
