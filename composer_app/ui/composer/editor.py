@@ -394,7 +394,8 @@ class ComposerEditor(QTextEdit):
     def load_draft(self, draft: Draft) -> None:
         """Show ``draft`` (its prompt becomes chips; undo history cleared).
 
-        The document is built in one edit block from runs of text and chips. Records the
+        The document is built in one edit block from runs of text and chips, with the layout
+        paused, so Qt lays it out once (placing the caret at the end). Records the
         previous draft only kept for undo are released (``records_released``), so an upload is
         freed only once no undo step can bring its chip back. The shelf owns the draft's images
         (deleting an image chip keeps the image).
@@ -407,18 +408,20 @@ class ComposerEditor(QTextEdit):
         segments = split_markdown(draft.prompt)
         self.loading = True
         doc.setUndoRedoEnabled(False)
-        page = doc.pageSize()
-        doc.setPageSize(QSizeF(0, 0))
         try:
-            self.clear()
-            cursor = QTextCursor(doc)
-            cursor.beginEditBlock()
-            cursor.setBlockFormat(self.block_format)
-            insert_segments(cursor, segments, self.base_format)
-            cursor.endEditBlock()
-        finally:
-            doc.setPageSize(page)
-        try:
+            # A null page size pauses the layout while the document is rebuilt; restoring it
+            # starts one lazy layout of the whole document at the editor's current width.
+            page = doc.pageSize()
+            doc.setPageSize(QSizeF(0, 0))
+            try:
+                self.clear()
+                cursor = QTextCursor(doc)
+                cursor.beginEditBlock()
+                cursor.setBlockFormat(self.block_format)
+                insert_segments(cursor, segments, self.base_format)
+                cursor.endEditBlock()
+            finally:
+                doc.setPageSize(page)
             self.setTextCursor(cursor)
             self.reset_typing_format()
         finally:
