@@ -242,13 +242,14 @@ def test_a_long_draft_is_laid_out_whole_at_the_final_width(composer):
     assert composer.markdown() == line * 80
 
 
-def test_a_font_change_lays_chips_out_in_the_new_font(composer, qapp):
+def test_a_font_change_lays_chips_out_in_the_new_font(composer, qtbot):
     text = f"{link(rec.mention(), 'a fairly long chip label')} after"
     composer.set_markdown(text, [rec.mention()])
     big = QFont(composer.font())
     big.setPixelSize(30)
     composer.setFont(big)
     fresh = ComposerEditor()
+    qtbot.addWidget(fresh)
     fresh.resize(composer.size())
     fresh.setFont(big)
     fresh.show()
@@ -260,4 +261,4 @@ def test_a_font_change_lays_chips_out_in_the_new_font(composer, qapp):
     try:
         assert width(composer) == width(fresh)
     finally:
-        fresh.deleteLater()
+        fresh.close()  # a window left open would take the next tests' pointer events
