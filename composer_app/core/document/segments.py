@@ -32,17 +32,32 @@ Segment = str | ChipSegment
 
 
 def split_markdown(text: str) -> list[Segment]:
-    """Text runs and chips of ``text``, in order (references become chips)."""
+    """Text runs and chips of ``text``, in order (references become chips).
+
+    References to the same record with the same label share one (immutable) ``ChipSegment``.
+    """
     out: list[Segment] = []
+    append = out.append
+    chips: dict[tuple[str, str, str], ChipSegment] = {}
     last = 0
     for ref in collect_references(text):
         if ref.start > last:
-            out.append(text[last : ref.start].replace(OBJECT_REPLACEMENT, ""))
-        out.append(ChipSegment(ref.kind, ref.context_id, ref.label))
+            run = text[last : ref.start]
+            if OBJECT_REPLACEMENT in run:
+                run = run.replace(OBJECT_REPLACEMENT, "")
+            if run:
+                append(run)
+        key = (ref.kind, ref.context_id, ref.label)
+        chip = chips.get(key)
+        if chip is None:
+            chip = chips[key] = ChipSegment(*key)
+        append(chip)
         last = ref.end
     if last < len(text):
-        out.append(text[last:].replace(OBJECT_REPLACEMENT, ""))
-    return [s for s in out if s != ""]
+        tail = text[last:].replace(OBJECT_REPLACEMENT, "")
+        if tail:
+            append(tail)
+    return out
 
 
 def join_segments(segments: list[Segment]) -> str:

@@ -53,6 +53,12 @@ def new_reference_id() -> str:
     return "ref_" + os.urandom(16).hex()
 
 
+def new_reference_ids(count: int) -> list[str]:
+    """``count`` fresh reference ids at once (one call for the random bits of a whole load)."""
+    bits = os.urandom(16 * count).hex()
+    return ["ref_" + bits[start : start + 32] for start in range(0, 32 * count, 32)]
+
+
 def small_font(font: QFont) -> QFont:
     """The chip label font: 90 % of the editor font."""
     small = QFont(font)
@@ -99,88 +105,118 @@ def is_chip(fmt: QTextFormat) -> bool:
 LookFn = Callable[[str, str, str], ChipLook]
 SelectedFn = Callable[[int], bool]
 
+_string_property = QTextFormat.stringProperty
+"""Called unbound on the hot paths: looking a method up on a Qt wrapper costs more than the call."""
+
+
+class _RendererState:
+    """What the renderer keeps between calls, in a plain object.
+
+    Qt calls the renderer about forty times per keystroke; reading an attribute of a Qt wrapper
+    costs several times a plain object's, and setting one about 3 µs, so the hot paths read one
+    attribute of the wrapper (this object) and everything else from here.
+    """
+
+    __slots__ = ("dark", "fonts", "look", "painted", "pixmaps", "selected", "sizes")
+
+    def __init__(self, look: LookFn, selected: SelectedFn, dark: Callable[[], bool]) -> None:
+        self.look = look
+        self.selected = selected
+        self.dark = dark
+        self.sizes: dict[str, QSizeF] = {}
+        # keyed by (kind, context id, label, selected, device pixel ratio)
+        self.pixmaps: dict[tuple[str, str, str, bool, float], QPixmap] = {}
+        self.fonts: tuple[QFont, QFont] | None = None
+        self.painted = 0
+
 
 class ChipRenderer(QPyTextObject):
-    """Measures and paints chips; looks state up through ``look(kind, context_id, label)``."""
+    """Measures and paints chips; looks state up through ``look(kind, context_id, label)``.
+
+    Sizes are cached by label and pictures by what the chip is; both caches belong to one
+    document and one editor font, so the editor calls ``invalidate`` whenever either changes
+    (a new document, a font change) and ``forget_pictures`` when looks change.
+    """
 
     def __init__(self, look: LookFn, selected: SelectedFn, dark: Callable[[], bool],
                  parent: QObject) -> None:
         super().__init__(parent)
-        self._look = look
-        self._selected = selected
-        self._dark = dark
-        self._sizes: dict[str, QSizeF] = {}
-        self._sizes_doc: object = None
-        # keyed by (kind, context id, label, selected, device pixel ratio, id(document))
-        self._pixmaps: dict[tuple[object, ...], QPixmap] = {}
-        self._font_cache: dict[int, tuple[QFont, QFont, str]] = {}
-        self.paint_count = 0
+        self._state = _RendererState(look, selected, dark)
+
+    @property
+    def paint_count(self) -> int:
+        """How many chips were painted (a health check for tests)."""
+        return self._state.painted
 
     def invalidate(self) -> None:
         """Forget cached sizes and pictures (theme, font or document changed)."""
-        self._sizes.clear()
-        self._pixmaps.clear()
-        self._font_cache.clear()
+        state = self._state
+        state.sizes.clear()
+        state.pixmaps.clear()
+        state.fonts = None
 
     def forget_pictures(self) -> None:
         """Forget painted chips (their looks changed: records, states or uploads)."""
-        self._pixmaps.clear()
+        self._state.pixmaps.clear()
 
-    def _fonts(self, fmt: QTextFormat, doc: object) -> tuple[QFont, QFont, str]:
-        key = id(doc)
-        cached = self._font_cache.get(key)
-        if cached is None:
+    @staticmethod
+    def _fonts(state: _RendererState, fmt: QTextFormat, doc: object) -> tuple[QFont, QFont]:
+        fonts = state.fonts
+        if fonts is None:
             font = QFont(fmt.toCharFormat().font())
             if isinstance(doc, QTextDocument):
                 font = font.resolve(doc.defaultFont())
-            cached = self._font_cache[key] = (font, small_font(font), font.key())
-        return cached
+            fonts = state.fonts = (font, small_font(font))
+        return fonts
 
     def intrinsicSize(self, doc: object, pos: int, fmt: QTextFormat) -> QSizeF:
         # Chip formats carry the editor font (from the base format), so the size depends on the
-        # label and the document only (every kind has the same icon width); a font change or a
-        # new document clears the cache. Layout calls this for every chip of an edited paragraph
-        # on every keystroke: a hit is one property read and one dict look-up.
+        # label only (every kind has the same icon width) until ``invalidate``. Qt asks again for
+        # every chip of a line each time it walks the line (layout, cursor, painting): a hit is
+        # one property read and one dict look-up.
+        state = self._state
         try:
-            label = fmt.stringProperty(LABEL)
-            if doc is not self._sizes_doc:
-                self._sizes.clear()
-                self._sizes_doc = doc
-            size = self._sizes.get(label)
+            label = _string_property(fmt, LABEL)
+            size = state.sizes.get(label)
             if size is None:
-                font, small, _key = self._fonts(fmt, doc)
-                above, below = chip_extent(font)
-                advance = QFontMetricsF(small).horizontalAdvance(label)
-                width = _PAD + (above + below) * 0.8 + 3 + min(advance, MAX_LABEL_WIDTH) + _PAD
-                size = QSizeF(round(width), above)
-                self._sizes[label] = size
+                size = state.sizes[label] = self._measure(state, fmt, doc, label)
             return size
         except Exception:
             _log.exception("chip measure failed")
             return QSizeF(16, 12)
 
+    def _measure(self, state: _RendererState, fmt: QTextFormat, doc: object,
+                 label: str) -> QSizeF:
+        font, small = self._fonts(state, fmt, doc)
+        above, below = chip_extent(font)
+        advance = QFontMetricsF(small).horizontalAdvance(label)
+        width = _PAD + (above + below) * 0.8 + 3 + min(advance, MAX_LABEL_WIDTH) + _PAD
+        return QSizeF(round(width), above)
+
     def drawObject(self, painter: QPainter, area: QRectF | QRect, doc: object, pos: int,
                    fmt: QTextFormat) -> None:
-        # Painting asks for every visible chip of a repainted area on every keystroke: a hit is
-        # three property reads and one dict look-up. Pictures are keyed by what the chip is, and
+        # Painting asks for every chip of a repainted line on every keystroke: a hit is three
+        # property reads and one dict look-up. Pictures are keyed by what the chip is, and
         # forgotten when looks, theme or font change (``forget_pictures``, ``invalidate``).
+        state = self._state
         try:
-            self.paint_count += 1
-            kind, label = fmt.stringProperty(KIND), fmt.stringProperty(LABEL)
-            context_id = fmt.stringProperty(CONTEXT_ID)
+            state.painted += 1
+            kind = _string_property(fmt, KIND)
+            context_id = _string_property(fmt, CONTEXT_ID)
+            label = _string_property(fmt, LABEL)
             device = painter.device()
             dpr = device.devicePixelRatioF() if device is not None else 1.0
-            key = (kind, context_id, label, self._selected(pos), dpr, id(doc))
-            pix = self._pixmaps.get(key)
+            key = (kind, context_id, label, state.selected(pos), dpr)
+            pix = state.pixmaps.get(key)
             if pix is None:
-                if len(self._pixmaps) > 1024:
-                    self._pixmaps.clear()
-                look = self._look(kind, context_id, label)
-                font, small, _key = self._fonts(fmt, doc)
+                if len(state.pixmaps) > 1024:
+                    state.pixmaps.clear()
+                look = state.look(kind, context_id, label)
+                font, small = self._fonts(state, fmt, doc)
                 above, below = chip_extent(font)
                 size = QSizeF(area.width(), above + below)
                 pix = self._render(look, label, key[3], size, dpr, small, above)
-                self._pixmaps[key] = pix
+                state.pixmaps[key] = pix
             painter.drawPixmap(area.topLeft(), pix)
         except Exception:
             _log.exception("chip paint failed")
@@ -197,7 +233,7 @@ class ChipRenderer(QPyTextObject):
         p = QPainter(pix)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        fill, border, text = (QColor(c) for c in tone(look.tone, dark=self._dark()))
+        fill, border, text = (QColor(c) for c in tone(look.tone, dark=self._state.dark()))
         if selected:
             owner = self.parent()
             palette = owner.palette() if isinstance(owner, QWidget) else QGuiApplication.palette()

@@ -28,7 +28,7 @@ from composer_app.ui.composer.chips import (
     REFERENCE_ID,
     chip_format,
     is_chip,
-    new_reference_id,
+    new_reference_ids,
 )
 
 _PARAGRAPH = "\u2029"
@@ -193,21 +193,23 @@ def markdown_from(raw: str, links: list[str]) -> str | None:
 def insert_segments(cursor: QTextCursor, segments: list[Segment], base: QTextCharFormat) -> int:
     """Insert ``segments`` at ``cursor`` (inside the caller's edit block); returns the chips.
 
-    Text goes in as whole runs; the chips of one record share a format built once, each copy
-    getting its own fresh reference id.
+    Text goes in as whole runs; the chips of one record share one format object, given a fresh
+    reference id before each copy goes in (the document keeps its own copy of every format).
     """
-    chips = 0
+    ids = iter(new_reference_ids(sum(1 for seg in segments if not isinstance(seg, str))))
     templates: dict[ChipSegment, QTextCharFormat] = {}
+    insert = cursor.insertText
+    chips = 0
     for seg in segments:
         if isinstance(seg, str):
             if seg:
-                cursor.insertText(seg.replace(OBJECT_REPLACEMENT, ""), base)
+                insert(seg.replace(OBJECT_REPLACEMENT, "") if OBJECT_REPLACEMENT in seg else seg,
+                       base)
             continue
         template = templates.get(seg)
         if template is None:
             template = templates[seg] = chip_format(seg.kind, seg.context_id, seg.label, base)
-        fmt = QTextCharFormat(template)
-        fmt.setProperty(REFERENCE_ID, new_reference_id())
-        cursor.insertText(OBJECT_REPLACEMENT, fmt)
+        template.setProperty(REFERENCE_ID, next(ids))
+        insert(OBJECT_REPLACEMENT, template)
         chips += 1
     return chips

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QSizeF, Qt, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QHelpEvent,
@@ -67,7 +67,7 @@ from composer_app.ui.composer.document_bridge import (
     markdown_from,
     markdown_of,
 )
-from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor, is_shortcut_override
+from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor
 from composer_app.ui.composer.editor_looks import ChipLooks
 from composer_app.ui.context.completion_logic import ContextCatalog
 from composer_app.ui.external_open import open_url_externally
@@ -76,6 +76,7 @@ _MOVE = QTextCursor.MoveMode
 _OP = QTextCursor.MoveOperation
 _TOOLTIP = QEvent.Type.ToolTip
 _KEY_PRESS = QEvent.Type.KeyPress
+_SHORTCUT_OVERRIDE = QEvent.Type.ShortcutOverride
 
 
 class ComposerEditor(QTextEdit):
@@ -191,12 +192,13 @@ class ComposerEditor(QTextEdit):
 
     # -- Qt virtuals: each hands the event to the collaborator that owns it --------------------
     def event(self, event: QEvent) -> bool:
-        if is_shortcut_override(event):
-            assert isinstance(event, QKeyEvent)
+        # Runs for every event of the editor (four per keystroke): one type() call, no more.
+        kind = event.type()
+        if kind == _SHORTCUT_OVERRIDE and isinstance(event, QKeyEvent):
             if self.keys.shortcut_override(event):
                 event.accept()
                 return True
-        elif (event.type() == _KEY_PRESS and isinstance(event, QKeyEvent)
+        elif (kind == _KEY_PRESS and isinstance(event, QKeyEvent)
               and event.key() == Qt.Key.Key_Tab and self.keys.intercepted(event)):
             event.accept()  # Tab accepts a completion instead of moving the focus
             return True
@@ -253,6 +255,7 @@ class ComposerEditor(QTextEdit):
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
+            self._chip_renderer.invalidate()  # before the reload lays chips out in the new font
             self._apply_font()
             if not self.document().isEmpty():
                 self.load_draft(self.snapshot())
@@ -391,7 +394,8 @@ class ComposerEditor(QTextEdit):
     def load_draft(self, draft: Draft) -> None:
         """Show ``draft`` (its prompt becomes chips; undo history cleared).
 
-        The document is built in one edit block from runs of text and chips. Records the
+        The document is built in one edit block from runs of text and chips, with the layout
+        paused, so Qt lays it out once (placing the caret at the end). Records the
         previous draft only kept for undo are released (``records_released``), so an upload is
         freed only once no undo step can bring its chip back. The shelf owns the draft's images
         (deleting an image chip keeps the image).
@@ -405,12 +409,19 @@ class ComposerEditor(QTextEdit):
         self.loading = True
         doc.setUndoRedoEnabled(False)
         try:
-            self.clear()
-            cursor = QTextCursor(doc)
-            cursor.beginEditBlock()
-            cursor.setBlockFormat(self.block_format)
-            insert_segments(cursor, segments, self.base_format)
-            cursor.endEditBlock()
+            # A null page size pauses the layout while the document is rebuilt; restoring it
+            # starts one lazy layout of the whole document at the editor's current width.
+            page = doc.pageSize()
+            doc.setPageSize(QSizeF(0, 0))
+            try:
+                self.clear()
+                cursor = QTextCursor(doc)
+                cursor.beginEditBlock()
+                cursor.setBlockFormat(self.block_format)
+                insert_segments(cursor, segments, self.base_format)
+                cursor.endEditBlock()
+            finally:
+                doc.setPageSize(page)
             self.setTextCursor(cursor)
             self.reset_typing_format()
         finally:

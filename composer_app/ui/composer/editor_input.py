@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QInputMethodEvent, QKeyEvent, QKeySequence, QTextCursor
 
 from composer_app.core.document.segments import OBJECT_REPLACEMENT
@@ -45,6 +45,7 @@ _COMMAND_MODS = (
     | Qt.KeyboardModifier.MetaModifier
 )
 _OWN_SHORTCUTS = ("Ctrl+S", "Ctrl+Shift+S", "Ctrl+Shift+V")
+_CONTROL_BIT = Qt.KeyboardModifier.ControlModifier.value
 _COMMAND_BITS = _COMMAND_MODS.value
 _KEY_UP = Qt.Key.Key_Up
 
@@ -87,6 +88,8 @@ class ComposerKeys:
         for interceptor in self._interceptors:
             if interceptor.wants_shortcut(event):
                 return True
+        if not event.modifiers().value & _CONTROL_BIT:
+            return False  # every own shortcut holds Ctrl: typing builds no key sequence
         return QKeySequence(event.keyCombination()).toString() in _OWN_SHORTCUTS
 
     def intercepted(self, event: QKeyEvent) -> bool:
@@ -176,8 +179,3 @@ class ComposerKeys:
             if mode == "delete":
                 cursor.removeSelectedText()
         editor.setTextCursor(cursor)
-
-
-def is_shortcut_override(event: QEvent) -> bool:
-    """True for a ``ShortcutOverride`` key event (the editor asks ``ComposerKeys`` about it)."""
-    return event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)

@@ -10,6 +10,7 @@ from composer_app.ui.composer.chips import (
     chip_format,
     is_chip,
     line_minimum,
+    new_reference_ids,
 )
 from composer_app.ui.composer.document_bridge import chip_occurrences, read_segments
 from tests.core.document import sample_records as rec
@@ -55,3 +56,10 @@ def test_font_change_keeps_chips(composer):
     assert composer.markdown() == "[x](t3-context://v1/mention/mention_m1) y"
     assert len(chip_occurrences(composer.document())) == 1
     assert read_segments(composer.document(), 1)[0] == " y"
+
+
+def test_reference_ids_made_in_a_batch_are_fresh_and_well_formed():
+    ids = new_reference_ids(500)
+    assert len(set(ids)) == 500
+    assert all(i.startswith("ref_") and len(i) == 36 and int(i[4:], 16) >= 0 for i in ids)
+    assert new_reference_ids(0) == []

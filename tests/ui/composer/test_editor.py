@@ -1,11 +1,12 @@
 import gc
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QTextCursor, QTextDocument
+from PySide6.QtGui import QFont, QKeySequence, QTextCursor, QTextDocument
 
 from composer_app.core.codecs.references import format_reference
 from composer_app.ui.composer.chips import CHIP_OBJECT_TYPE, KIND
 from composer_app.ui.composer.document_bridge import chip_occurrences
+from composer_app.ui.composer.editor import ComposerEditor
 from tests.core.document import sample_records as rec
 
 
@@ -210,3 +211,54 @@ def test_astral_characters_around_chips_keep_positions_right(composer, qtbot):
     assert composer.textCursor().position() == 9
     composer.insert_markdown("🙂")  # QTest cannot type astral characters
     assert composer.markdown() == f"🙂🙂{link(rec.skill())}🙂 x🙂{link(rec.mention())}"
+
+
+def test_chips_of_one_load_each_get_their_own_reference_id(composer):
+    text = " and ".join([link(rec.file())] * 5 + [link(rec.skill())] * 2)
+    composer.set_markdown(text, [rec.file(), rec.skill()])
+    chips = chip_occurrences(composer.document())
+    assert [c.context_id for c in chips] == ["file_f1"] * 5 + [rec.skill().context_id] * 2
+    assert len({c.reference_id for c in chips}) == 7
+    assert all(c.reference_id.startswith("ref_") and len(c.reference_id) == 36 for c in chips)
+    assert composer.markdown() == text
+
+
+def test_a_long_draft_is_laid_out_whole_at_the_final_width(composer):
+    composer.set_markdown("short", [])
+    assert not composer.verticalScrollBar().isVisible()
+    line = f"{link(rec.file())} some words around the chip {link(rec.mention())} and more\n"
+    composer.set_markdown(line * 80, [rec.file(), rec.mention()])
+    doc = composer.document()
+    assert composer.verticalScrollBar().isVisible()
+    assert doc.pageSize().width() == composer.viewport().width()
+    block = doc.begin()
+    while block.isValid():
+        layout = block.layout()
+        assert layout.lineCount() > 0
+        for n in range(layout.lineCount()):
+            assert layout.lineAt(n).naturalTextWidth() <= doc.textWidth()
+        block = block.next()
+    assert composer.textCursor().position() == doc.characterCount() - 1
+    assert composer.markdown() == line * 80
+
+
+def test_a_font_change_lays_chips_out_in_the_new_font(composer, qtbot):
+    text = f"{link(rec.mention(), 'a fairly long chip label')} after"
+    composer.set_markdown(text, [rec.mention()])
+    big = QFont(composer.font())
+    big.setPixelSize(30)
+    composer.setFont(big)
+    fresh = ComposerEditor()
+    qtbot.addWidget(fresh)
+    fresh.resize(composer.size())
+    fresh.setFont(big)
+    fresh.show()
+    fresh.set_markdown(text, [rec.mention()])
+
+    def width(editor):
+        return editor.document().firstBlock().layout().lineAt(0).naturalTextWidth()
+
+    try:
+        assert width(composer) == width(fresh)
+    finally:
+        fresh.close()  # a window left open would take the next tests' pointer events
