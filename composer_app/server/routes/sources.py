@@ -30,10 +30,10 @@ KNOWLEDGE_PREFIX = "knowledge:"
 
 def _entry(reader: Reader, user_id: str, thread_id: str, message_id: str,
            source_id: str) -> SourceEntry | None:
-    thread = reader.thread(thread_id)
+    thread = reader.thread(user_id, thread_id)
     if thread is None or thread.user_id != user_id or thread.deleted_at is not None:
         return None
-    messages, _ = reader.messages_of(thread_id)
+    messages, _ = reader.messages_of(user_id, thread_id)
     message = next((m for m in messages if m.message_id == message_id), None)
     if message is None or message.sources is None:
         return None

@@ -52,7 +52,7 @@ def indexes_of(request: Request) -> WorkspaceIndexes:
 async def owned_thread(request: Request, thread_id: str) -> ThreadRow:
     """The token's user's live thread, else ``404``."""
     device = await device_of(request)
-    row = await services_of(request).store.read(lambda r: r.thread(thread_id))
+    row = await services_of(request).store.read(lambda r: r.thread(device.user_id, thread_id))
     if row is None or row.user_id != device.user_id or row.deleted_at is not None:
         raise not_found()
     return row
