@@ -80,6 +80,18 @@ class Client:
                     return frames
 
 
+@pytest.fixture
+def users(server: tuple[ServerProcess, list[str]]) -> Iterator[tuple[Client, Client]]:
+    """Alice and bob, each with a token of their own, on the running server."""
+    process, tokens = server
+    alice, bob = (Client(process.url, token) for token in tokens)
+    try:
+        yield alice, bob
+    finally:
+        alice.http.close()
+        bob.http.close()
+
+
 def _answer(response: httpx.Response) -> tuple[int, Any]:
     try:
         body = response.json()
@@ -89,9 +101,8 @@ def _answer(response: httpx.Response) -> tuple[int, Any]:
 
 
 def test_two_users_use_the_same_thread_and_message_ids_independently(
-        server: tuple[ServerProcess, list[str]]) -> None:
-    process, (alice_token, bob_token) = server
-    alice, bob = Client(process.url, alice_token), Client(process.url, bob_token)
+        users: tuple[Client, Client]) -> None:
+    alice, bob = users
     thread, message = tid(), "msg_same_for_both"
     alice.ok(create_thread(thread, title="Alice's"))
     alice.ok(turn_start(thread, "from alice", message_id=message))
@@ -131,9 +142,8 @@ def test_two_users_use_the_same_thread_and_message_ids_independently(
 
 
 def test_another_users_thread_answers_exactly_like_an_unknown_id(
-        server: tuple[ServerProcess, list[str]]) -> None:
-    process, (alice_token, bob_token) = server
-    alice, bob = Client(process.url, alice_token), Client(process.url, bob_token)
+        users: tuple[Client, Client]) -> None:
+    alice, bob = users
     hers, unknown = tid(), tid()
     alice.ok(create_thread(hers, title="Private"))
     alice.ok(turn_start(hers, "secret", message_id="msg_hers"))

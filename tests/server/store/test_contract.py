@@ -9,11 +9,21 @@ from pathlib import Path
 
 import pytest
 
+from composer_app.core.contracts.wire import decode_command
 from composer_app.core.errors import StorageError
-from composer_app.server.store.base import AttachmentRow, MessageRow, StoredEvent, Transaction
+from composer_app.server.ledger import execute_command
+from composer_app.server.snapshots import event_wire
+from composer_app.server.store.base import (
+    AttachmentRow,
+    Device,
+    MessageRow,
+    StoredEvent,
+    Transaction,
+)
 from composer_app.server.store.executor import ExecutorStore, token_hash
 from composer_app.server.store.postgres import PostgresStore, conninfo_of
 from composer_app.server.store.sqlite import SqliteStore
+from tests.server.harness import create_thread, skill, turn_start
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -298,3 +308,47 @@ def test_postgres_publication_settles_numbers_of_transactions_that_never_commit(
         a.set_commit_listener(None)
         a.close()
         b.close()
+
+
+def test_a_sent_message_is_stored_once_and_replays_as_it_was_published(make_store) -> None:  # type: ignore[no-untyped-def]
+    """The event of a sent message references its row; a replay rebuilds the very payload the
+    commit published (text, context and attachments included)."""
+    store = make_store()
+    store.open()
+    device = Device("dev_a", "u1", "laptop")
+    text = "see [review](t3-context://v1/skill/s1) once"
+    bodies = [create_thread("thr_a", title="Named"),
+              turn_start("thr_a", text, message_id="msg_1",
+                         context={"version": 1, "records": [skill("s1")]}),
+              turn_start("thr_a", "legacy @src/app.py text", message_id="msg_2")]
+
+    async def run() -> list[StoredEvent]:
+        seen: list[StoredEvent] = []
+        store.set_commit_listener(seen.extend)
+        store.bind_loop(asyncio.get_running_loop())
+        for n, body in enumerate(bodies):
+            await store.write(lambda tx, body=body, n=n: execute_command(
+                tx, device, decode_command(body), f"hash{n}"))
+        for _ in range(500):
+            if len(seen) >= 5:
+                break
+            await asyncio.sleep(0.01)
+        return seen
+
+    try:
+        seen = asyncio.run(run())
+        stored = store.read_sync(lambda r: r.events_after(0, "u1"))
+        assert [e.event_type for e in stored] == [
+            "thread.created", "thread.message-sent", "thread.turn-started",
+            "thread.message-sent", "thread.turn-started"]
+        assert [event_wire(e) for e in stored] == [event_wire(e) for e in seen]
+        assert stored[1].payload["message"]["text"] == text
+        rows = store.read_sync(lambda r: r.all(  # type: ignore[attr-defined]
+            "SELECT message_id, payload_json FROM events "
+            "WHERE event_type = 'thread.message-sent' ORDER BY sequence"))
+        assert [tuple(row) for row in rows] == [("msg_1", "{}"), ("msg_2", "{}")]
+        copies = store.read_sync(lambda r: r.all(  # type: ignore[attr-defined]
+            "SELECT COUNT(*) FROM events WHERE payload_json LIKE ?", ("%review%",)))
+        assert int(copies[0][0]) == 0  # the text lives in the message row alone
+    finally:
+        store.set_commit_listener(None)
