@@ -1,5 +1,5 @@
-"""App lifecycle: replies cut off by a crash end as failed on PostgreSQL too, at start-up, and a full
-disk never keeps the server from starting."""
+"""App lifecycle: replies cut off by a crash end as failed on PostgreSQL too, at start-up, and a
+full disk never keeps the server from starting."""
 
 from __future__ import annotations
 

@@ -187,6 +187,6 @@ def test_another_users_thread_answers_exactly_like_an_unknown_id(
     # Nothing bob tried changed alice's thread; her share link still works.
     snapshot = alice.settled(hers)
     assert snapshot["thread"]["title"] == "Private"
-    assert [m["text"] for m in snapshot["messages"]][0] == "secret"
+    assert snapshot["messages"][0]["text"] == "secret"
     assert [s["shareId"] for s in alice.http.get(f"/api/threads/{hers}/shares").json()[
         "shares"]] == [share_id]

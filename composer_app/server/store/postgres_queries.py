@@ -4,14 +4,14 @@ Invariants: threads, messages and events are keyed by ``(user_id, id)`` (see ``b
 the per-transaction caches; an append is one statement that bumps its thread's ``stream_version``
 (locking that thread's row only, so appends to one thread are serialized and appends to different
 threads are not), takes the next number of the events identity sequence, writes
-``threads.last_sequence`` and inserts the event, returning its sequence; reads a command is about
-to make (``prefetch``) are sent together and answered from a per-transaction cache, which any
-write to the same row, and any rollback to a savepoint, invalidates. ``prefetch(reserve=n)`` also
-locks the thread's row and then takes ``n`` numbers in the same round trip (so within a thread,
-sequence order stays stream-version order); an append to that thread when it is known to exist
-(prefetched, or inserted by this transaction) then uses the next reserved number and needs no reply: it is queued and travels
-with the next read or with ``COMMIT``. It fails (NOT NULL) rather than insert nothing if the thread
-row is missing. Reserved numbers a transaction leaves unused are reported in ``unused``.
+``threads.last_sequence`` and inserts the event, returning its sequence; reads a command is about to
+make (``prefetch``) are sent together and answered from a per-transaction cache, which any write to
+the same row, and any rollback to a savepoint, invalidates. ``prefetch(reserve=n)`` also locks the
+thread's row and then takes ``n`` numbers in the same round trip (so within a thread, sequence order
+stays stream-version order); an append to that thread when it is known to exist (prefetched, or
+inserted by this transaction) then uses the next reserved number and needs no reply: it is queued
+and travels with the next read or with ``COMMIT``. It fails (NOT NULL) rather than insert nothing if
+the thread row is missing. Reserved numbers a transaction leaves unused are reported in ``unused``.
 ``PostgresReader.max_sequence`` never reports a watermark below which an event could still appear
 (see ``Unsettled``).
 """
