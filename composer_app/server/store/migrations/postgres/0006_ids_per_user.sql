@@ -23,12 +23,14 @@ ALTER TABLE events ALTER COLUMN user_id SET NOT NULL;
 ALTER TABLE events DROP CONSTRAINT events_thread_id_stream_version_key;
 ALTER TABLE events ADD CONSTRAINT events_thread_stream_version
     UNIQUE (user_id, thread_id, stream_version);
-UPDATE events e SET message_id = m.message_id,
-                    payload_json = ((e.payload_json::jsonb) - 'message')::text
-    FROM messages m
-    WHERE e.event_type = 'thread.message-sent' AND m.user_id = e.user_id
-      AND m.thread_id = e.thread_id AND m.role = 'user'
-      AND m.message_id = (e.payload_json::jsonb) -> 'message' ->> 'messageId';
+-- Only thread.message-sent payloads are parsed (OFFSET 0 keeps the filter before the casts).
+UPDATE events e SET message_id = s.message_id, payload_json = s.rest
+    FROM (SELECT x.sequence, x.user_id, x.thread_id,
+                 (x.payload_json::json) -> 'message' ->> 'messageId' AS message_id,
+                 ((x.payload_json::jsonb) - 'message')::text AS rest
+          FROM events x WHERE x.event_type = 'thread.message-sent' OFFSET 0) s
+    JOIN messages m ON m.user_id = s.user_id AND m.message_id = s.message_id
+    WHERE e.sequence = s.sequence AND m.thread_id = s.thread_id AND m.role = 'user';
 DROP INDEX events_by_thread_sequence;
 CREATE INDEX events_by_thread_sequence ON events (user_id, thread_id, sequence);
 CREATE INDEX events_by_user_sequence ON events (user_id, sequence);
