@@ -4,6 +4,7 @@ full disk never keeps the server from starting."""
 from __future__ import annotations
 
 import sqlite3
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,11 @@ def test_orphaned_replies_end_on_postgres_when_idle_and_not_owned(tmp_path: Path
         for thread in (old, fresh):
             assert a.command(a.alice, turn_start(thread, "hi", bootstrap=True)).status_code == 200
         a.client.portal.call(provider.wait_started)  # type: ignore[union-attr]
+        deadline = time.monotonic() + 30  # both replies hold their first delta (no more writes)
+        while any(a.client.get(f"/api/threads/{t}", headers=a.alice).json()["messages"][-1][
+                "text"] != "first " for t in (old, fresh)):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
 
         def age(tx: object) -> None:  # the process died long ago for one of them
             assert isinstance(tx, SqlQueries)
