@@ -72,26 +72,28 @@ def make_threads(store: ExecutorStore, user: str, prefix: str, n: int) -> None:
                 f"0, NULL FROM {series(store, n)}")
 
 
-def make_events(store: ExecutorStore, thread: str, n: int, kind: str = "thread.meta-updated",
-                start_version: int = 0) -> None:
+def make_events(store: ExecutorStore, user: str, thread: str, n: int,
+                kind: str = "thread.meta-updated", start_version: int = 0) -> None:
     top = store.read_sync(lambda r: r.max_sequence())
     extra = "OVERRIDING SYSTEM VALUE " if isinstance(store, PostgresStore) else ""
-    bulk(store, f"INSERT INTO events (sequence, event_id, thread_id, stream_version, event_type, "
-                f"occurred_at, device_id, command_id, payload_json) {extra}SELECT {top} + i, "
-                f"'evt_{thread}_' || i, '{thread}', {start_version} + i, '{kind}', '{AT}', "
+    bulk(store, f"INSERT INTO events (sequence, event_id, user_id, thread_id, stream_version, "
+                f"event_type, occurred_at, device_id, command_id, payload_json) {extra}"
+                f"SELECT {top} + i, 'evt_{thread}_' || i, '{user}', '{thread}', "
+                f"{start_version} + i, '{kind}', '{AT}', "
                 f"NULL, NULL, "
                 f"'{{\"title\":\"x\"}}' FROM {series(store, n)}")
     if isinstance(store, PostgresStore):
         bulk(store, "SELECT setval(pg_get_serial_sequence('events', 'sequence'), "
                     "(SELECT MAX(sequence) FROM events))")
         bulk(store, f"UPDATE threads SET stream_version = {start_version + n} "
-                    f"WHERE thread_id = '{thread}'")
+                    f"WHERE user_id = '{user}' AND thread_id = '{thread}'")
 
 
-def make_messages(store: ExecutorStore, thread: str, n: int) -> None:
-    bulk(store, f"INSERT INTO messages (message_id, thread_id, turn_id, role, text, is_streaming, "
-                f"attachments_json, context_json, sources_json, metadata_json, created_at, "
-                f"updated_at, completed_at, created_sequence) SELECT 'msg_{thread}_' || i, "
+def make_messages(store: ExecutorStore, user: str, thread: str, n: int) -> None:
+    bulk(store, f"INSERT INTO messages (user_id, message_id, thread_id, turn_id, role, text, "
+                f"is_streaming, attachments_json, context_json, sources_json, metadata_json, "
+                f"created_at, updated_at, completed_at, created_sequence) "
+                f"SELECT '{user}', 'msg_{thread}_' || i, "
                 f"'{thread}', NULL, CASE WHEN mod(i, 2) = 0 THEN 'assistant' ELSE 'user' END, "
                 f"'message ' || i, 0, '[]', NULL, NULL, NULL, '{AT}', '{AT}', '{AT}', i "
                 f"FROM {series(store, n)}")
@@ -117,7 +119,7 @@ def measure_store(store: ExecutorStore, scale: float) -> dict[str, tuple[float, 
         thread = f"thr_long{tag}"
         make_threads(store, "reader", f"thr_long{tag}", 1)
         bulk(store, f"UPDATE threads SET thread_id = '{thread}' WHERE thread_id = '{thread}_1'")
-        make_messages(store, thread, sizes["messages"] * factor)
+        make_messages(store, "reader", thread, sizes["messages"] * factor)
         results["page_new"].append(median_ms(lambda t=thread: store.read_sync(
             lambda r: thread_snapshot(r, "reader", t, limit=100))))
         results["page_old"].append(median_ms(lambda t=thread: store.read_sync(
@@ -125,9 +127,10 @@ def measure_store(store: ExecutorStore, scale: float) -> dict[str, tuple[float, 
 
         mine = f"thr_mine{tag}"
         store.write_sync(lambda tx, m=mine: (tx.insert_thread(m, "resumer", "T", AT),
-                                             tx.append_event(m, "thread.created", {})))
+                                             tx.append_event("resumer", m, "thread.created",
+                                                             {})))
         after = store.read_sync(lambda r: r.max_sequence())
-        make_events(store, mine, sizes["resume"] * factor, start_version=1)
+        make_events(store, "resumer", mine, sizes["resume"] * factor, start_version=1)
         sub = Subscription("s", "resumer", mine)
         results["resume"].append(median_ms(lambda s=sub, a=after: store.read_sync(
             lambda r: _catch_up(r, s, a, 1000))))
@@ -135,11 +138,11 @@ def measure_store(store: ExecutorStore, scale: float) -> dict[str, tuple[float, 
         log = f"thr_log{tag}"
         make_threads(store, "logger", log, 1)
         have = store.read_sync(lambda r: r.max_sequence())
-        make_events(store, f"{log}_1", max(1, sizes["log"] * factor - have))
+        make_events(store, "logger", f"{log}_1", max(1, sizes["log"] * factor - have))
 
         def append(t: str = f"{log}_1") -> None:
             def one(tx: Transaction) -> None:
-                tx.append_event(t, "thread.meta-updated", {"title": "y"})
+                tx.append_event("logger", t, "thread.meta-updated", {"title": "y"})
             store.write_sync(one)
 
         results["append"].append(median_ms(append, 15))

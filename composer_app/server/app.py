@@ -37,7 +37,8 @@ from composer_app.server.routes import (
 from composer_app.server.routes.attachments import sweep_uploads
 from composer_app.server.services import Services
 from composer_app.server.settings import ServerSettings
-from composer_app.server.store.base import Transaction
+from composer_app.server.snapshots import choice_key
+from composer_app.server.store.base import Reader, Transaction
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.turns import TurnRunner
 from composer_app.server.ws import websocket_endpoint
@@ -74,13 +75,19 @@ async def _load_provider_choices(store: ExecutorStore, settings: ServerSettings)
     use_database = getattr(settings.provider, "use_database", None)
     if use_database is None:
         return
-    legacy: dict[str, str] = use_database(await store.read(lambda r: r.provider_choices()))
-    if legacy:
+    def stored(reader: Reader) -> dict[str, str]:
+        return {choice_key(user_id, thread_id): name
+                for (user_id, thread_id), name in reader.provider_choices().items()}
+
+    legacy: dict[str, str] = use_database(await store.read(stored))
+    if legacy:  # the old file named threads by id alone (ids were not yet per user)
         def save(tx: Transaction) -> None:
             for thread_id, name in legacy.items():
-                tx.set_provider_choice(thread_id, name)
+                for user_id in tx.thread_owners(thread_id):
+                    tx.set_provider_choice(user_id, thread_id, name)
         await store.write(save)
         settings.provider.retire_file()  # type: ignore[attr-defined]
+        use_database(await store.read(stored))
 
 
 async def _sweep_forever(store: ExecutorStore, settings: ServerSettings,

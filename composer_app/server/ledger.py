@@ -6,7 +6,11 @@ another body it is ``409 command_id_reused``; a rejected command stores its erro
 the same error) and none of its partial writes; turn output is appended only while the assistant
 message is still streaming (an interrupted or finished turn ignores late output). With per-thread
 providers (``provider_of``), ``thread.created`` names the thread's provider and
-``thread.meta-updated`` names the one the update chose.
+``thread.meta-updated`` names the one the update chose. Thread and message ids are the device's
+user's own: every lookup is scoped to that user, so another user's id is simply free (a create or
+a message with it succeeds) and every command naming another user's thread gets the same ``404`` as
+an unknown id. A sent message is stored once, in its row; its ``thread.message-sent`` event
+references it.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from composer_app.core.contracts.wire import (
 )
 from composer_app.server.errors import ApiError, invalid, not_found
 from composer_app.server.normalizer import normalize_message
-from composer_app.server.snapshots import message_wire, thread_wire
+from composer_app.server.snapshots import choice_key, thread_wire
 from composer_app.server.store.base import (
     AttachmentRow,
     Device,
@@ -50,6 +54,8 @@ class TurnPlan:
     text: str
     context: JsonObject | None
     attachments: list[AttachmentRow] = field(default_factory=list)
+    user_id: str = field(default="", kw_only=True)
+    """The owner of the thread (thread and message ids are per user)."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +104,8 @@ def prefetch_command(tx: Transaction, device: Device, command: Command) -> None:
     """Hint every read ``execute_command`` makes first, and whether ``device`` is active (one
     round trip on stores that batch; calling it again in the transaction reads nothing more)."""
     message = getattr(command, "message", None)
-    tx.prefetch(receipt=(device.device_id, command.command_id), thread_id=command.thread_id,
+    tx.prefetch(receipt=(device.device_id, command.command_id), user_id=device.user_id,
+                thread_id=command.thread_id,
                 message_id=getattr(message, "message_id", None), reserve=_appends_of(command),
                 device_id=device.device_id)
 
@@ -115,7 +122,7 @@ def _appends_of(command: Command) -> int:
 
 def _owned_thread(tx: Transaction, device: Device, thread_id: str,
                   row: ThreadRow | None = None) -> ThreadRow:
-    row = row or tx.thread(thread_id)
+    row = row or tx.thread(device.user_id, thread_id)
     if row is None or row.user_id != device.user_id or row.deleted_at is not None:
         raise not_found()
     return row
@@ -123,18 +130,20 @@ def _owned_thread(tx: Transaction, device: Device, thread_id: str,
 
 def _create_thread(tx: Transaction, device: Device, command: Command, title: str | None,
                    provider_of: Callable[[str], str] | None = None) -> None:
-    if tx.thread(command.thread_id) is not None:
+    if tx.thread(device.user_id, command.thread_id) is not None:
         raise ApiError(409, "thread_exists", "A thread with this id already exists.")
     at = format_timestamp()
     tx.insert_thread(command.thread_id, device.user_id, title, at)
     workspace = _workspace_json(command)
     if workspace is not None:
-        tx.set_thread_workspace(command.thread_id, workspace)
+        tx.set_thread_workspace(device.user_id, command.thread_id, workspace)
     row = ThreadRow(command.thread_id, device.user_id, title, at, at, 0, None, workspace)
     provider = None
     if provider_of is not None:
-        provider = getattr(command, "provider", None) or provider_of(command.thread_id)
-    tx.append_event(command.thread_id, "thread.created", {"thread": thread_wire(row, provider)},
+        provider = getattr(command, "provider", None) or provider_of(
+            choice_key(device.user_id, command.thread_id))
+    tx.append_event(device.user_id, command.thread_id, "thread.created",
+                    {"thread": thread_wire(row, provider)},
                     device_id=device.device_id, command_id=command.command_id)
 
 
@@ -152,33 +161,34 @@ def _dispatch(tx: Transaction, device: Device, command: Command,
         _create_thread(tx, device, command, command.title, provider_of)
     elif isinstance(command, ThreadMetaUpdateCommand):
         row = _owned_thread(tx, device, command.thread_id)
-        tx.update_thread(command.thread_id, title=command.title, at=at)
+        tx.update_thread(device.user_id, command.thread_id, title=command.title, at=at)
         meta: JsonObject = {"title": row.title if command.title is None else command.title}
         if provider_of is not None and command.provider is not None:
             meta["provider"] = command.provider
         if command.updates_workspace:
             meta["workspace"] = _workspace_json(command)
-            tx.set_thread_workspace(command.thread_id, meta["workspace"])
-        tx.append_event(command.thread_id, "thread.meta-updated", meta, **emit)
+            tx.set_thread_workspace(device.user_id, command.thread_id, meta["workspace"])
+        tx.append_event(device.user_id, command.thread_id, "thread.meta-updated", meta, **emit)
     elif isinstance(command, ThreadDeleteCommand):
         _owned_thread(tx, device, command.thread_id)
-        tx.update_thread(command.thread_id, deleted_at=at, at=at)
-        tx.append_event(command.thread_id, "thread.deleted", {}, **emit)
-        released = tx.release_thread_attachments(command.thread_id)  # no longer served
+        tx.update_thread(device.user_id, command.thread_id, deleted_at=at, at=at)
+        tx.append_event(device.user_id, command.thread_id, "thread.deleted", {}, **emit)
+        # no longer served
+        released = tx.release_thread_attachments(device.user_id, command.thread_id)
         return CommandOutcome(200, {}, released_files=tuple(released))
     elif isinstance(command, ThreadTurnStartCommand):
         return CommandOutcome(200, {}, turn=_start_turn(tx, device, command, at, emit,
                                                         provider_of))
     elif isinstance(command, ThreadTurnInterruptCommand):
         _owned_thread(tx, device, command.thread_id)
-        message = tx.assistant_message_for_turn(command.turn_id)
+        message = tx.assistant_message_for_turn(device.user_id, command.turn_id)
         if message is None or message.thread_id != command.thread_id:
             raise not_found("No such turn.")
         if message.is_streaming:
             message.is_streaming = False
             message.updated_at = message.completed_at = at
             tx.update_message(message)
-            tx.append_event(command.thread_id, "thread.turn-interrupted",
+            tx.append_event(device.user_id, command.thread_id, "thread.turn-interrupted",
                             {"turnId": command.turn_id}, **emit)
         return CommandOutcome(200, {}, interrupted_turn=command.turn_id)
     return CommandOutcome(200, {})
@@ -187,52 +197,57 @@ def _dispatch(tx: Transaction, device: Device, command: Command,
 def _start_turn(tx: Transaction, device: Device, command: ThreadTurnStartCommand, at: str,
                 emit: dict[str, Any], provider_of: Callable[[str], str] | None = None
                 ) -> TurnPlan:
-    existing = tx.thread(command.thread_id)
+    existing = tx.thread(device.user_id, command.thread_id)
     bootstrap = command.bootstrap.create_thread if command.bootstrap else None
     if existing is None and bootstrap is not None:
         _create_thread(tx, device, command, bootstrap.title, provider_of)
     else:
         _owned_thread(tx, device, command.thread_id, existing)
     message = command.message
-    if tx.message(message.message_id) is not None:
+    owner = device.user_id
+    if tx.message(owner, message.message_id) is not None:
         raise invalid("This messageId is already used.")
     normalized = normalize_message(tx, device, message)
     user = MessageRow(
         message_id=message.message_id, thread_id=command.thread_id, turn_id=None, role="user",
         text=message.text, is_streaming=False, attachments=normalized.attachments,
         context=normalized.context, created_at=at, updated_at=at, completed_at=at,
+        user_id=owner,
     )
-    sent = tx.append_event(command.thread_id, "thread.message-sent",
-                           {"message": message_wire(user, upgrade=False)}, **emit)
+    sent = tx.append_event(owner, command.thread_id, "thread.message-sent",
+                           {"message": user.to_wire()}, message_id=message.message_id, **emit)
     user.created_sequence = sent.sequence
     tx.insert_message(user)
     turn_id, reply_id = new_id("turn"), new_id("msg")
     started = tx.append_event(
-        command.thread_id, "thread.turn-started",
+        owner, command.thread_id, "thread.turn-started",
         {"turnId": turn_id, "messageId": reply_id, "userMessageId": message.message_id}, **emit)
     tx.insert_message(MessageRow(
         message_id=reply_id, thread_id=command.thread_id, turn_id=turn_id, role="assistant",
         text="", is_streaming=True, created_at=at, updated_at=at,
-        created_sequence=started.sequence,
+        created_sequence=started.sequence, user_id=owner,
     ))
     # A thread nobody named is titled from its first message (a rename always wins).
     current_title = existing.title if existing is not None else (
         bootstrap.title if bootstrap is not None else None)
     title = title_from_message(message.text) if not current_title else None
-    tx.update_thread(command.thread_id, title=title, at=at)
+    tx.update_thread(owner, command.thread_id, title=title, at=at)
     if title is not None:
-        tx.append_event(command.thread_id, "thread.meta-updated", {"title": title}, **emit)
+        tx.append_event(owner, command.thread_id, "thread.meta-updated", {"title": title},
+                        **emit)
     attachments = [tx.attachment(ref["attachmentId"]) for ref in normalized.attachments]
     return TurnPlan(command.thread_id, turn_id, reply_id, message.message_id, message.text,
-                    normalized.context, [a for a in attachments if a is not None])
+                    normalized.context, [a for a in attachments if a is not None],
+                    user_id=owner)
 
 
 # Turn output ---------------------------------------------------------------------------------
 
 
 def _streaming(tx: Transaction, plan: TurnPlan, appends: int) -> MessageRow | None:
-    tx.prefetch(thread_id=plan.thread_id, message_id=plan.message_id, reserve=appends)
-    row = tx.message(plan.message_id)
+    tx.prefetch(user_id=plan.user_id, thread_id=plan.thread_id, message_id=plan.message_id,
+                reserve=appends)
+    row = tx.message(plan.user_id, plan.message_id)
     return row if row is not None and row.is_streaming else None
 
 
@@ -244,7 +259,7 @@ def append_delta(tx: Transaction, plan: TurnPlan, text: str) -> bool:
     row.text += text
     row.updated_at = format_timestamp()
     tx.update_message(row)
-    tx.append_event(plan.thread_id, "thread.assistant.delta",
+    tx.append_event(plan.user_id, plan.thread_id, "thread.assistant.delta",
                     {"messageId": plan.message_id, "turnId": plan.turn_id, "textDelta": text})
     return True
 
@@ -261,7 +276,7 @@ def _complete(tx: Transaction, plan: TurnPlan, row: MessageRow, text: str,
     if metadata is not None:
         payload["metadata"] = metadata
     payload["completedAt"] = at
-    tx.append_event(plan.thread_id, "thread.assistant.completed", payload)
+    tx.append_event(plan.user_id, plan.thread_id, "thread.assistant.completed", payload)
     return True
 
 
@@ -272,7 +287,7 @@ def finish_turn(tx: Transaction, plan: TurnPlan, last_delta: str, text: str,
     if row is None:
         return False
     if last_delta:
-        tx.append_event(plan.thread_id, "thread.assistant.delta", {
+        tx.append_event(plan.user_id, plan.thread_id, "thread.assistant.delta", {
             "messageId": plan.message_id, "turnId": plan.turn_id, "textDelta": last_delta})
     return _complete(tx, plan, row, text, sources, metadata)
 
@@ -284,7 +299,7 @@ def fail_turn(tx: Transaction, plan: TurnPlan, code: str, message: str) -> bool:
     at = format_timestamp()
     row.is_streaming, row.updated_at, row.completed_at = False, at, at
     tx.update_message(row)
-    tx.append_event(plan.thread_id, "thread.turn-failed",
+    tx.append_event(plan.user_id, plan.thread_id, "thread.turn-failed",
                     {"turnId": plan.turn_id, "error": {"code": code, "message": message}})
     return True
 
@@ -306,6 +321,7 @@ def fail_orphaned_turns(tx: Transaction, *, idle_before: str | None = None,
             continue
         if idle_before is not None and (row.updated_at or row.created_at) >= idle_before:
             continue
-        plan = TurnPlan(row.thread_id, row.turn_id, row.message_id, "", "", None)
+        plan = TurnPlan(row.thread_id, row.turn_id, row.message_id, "", "", None,
+                        user_id=row.user_id)
         count += fail_turn(tx, plan, "interrupted", RESTART_REASON)
     return count

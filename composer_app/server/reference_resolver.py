@@ -138,12 +138,12 @@ def read_thread(reader: Reader, user_id: str, environment_id: str,
     base = ReferenceMaterial(record.context_id, "thread", title[:300],
                              source_id("thread", record.thread_id), "item", "Thread",
                              tool_name="threads.read")
-    row = reader.thread(record.thread_id)
+    row = reader.thread(user_id, record.thread_id)
     if (row is None or row.user_id != user_id or row.deleted_at is not None
             or (record.environment_id and record.environment_id != environment_id)):
         return _unread(base, f"I couldn't read the thread {title}.",
                        "The referenced thread could not be read, so it was not checked.")
-    messages, _ = reader.messages_of(record.thread_id, limit=THREAD_MESSAGES)
+    messages, _ = reader.messages_of(user_id, record.thread_id, limit=THREAD_MESSAGES)
     parts = [f"{'You' if m.role == 'user' else 'Assistant'}: {m.text.strip()}"
              for m in messages if m.text.strip() and not m.is_streaming]
     return _with(base, title=(row.title or title)[:300], text="\n\n".join(parts))
@@ -168,7 +168,7 @@ class ReferenceResolver:
         threads = [r for r in records if isinstance(r, ThreadRecord)]
         if not (mentions or skills or threads):
             return ()
-        row = await self.store.read(lambda r: r.thread(plan.thread_id))
+        row = await self.store.read(lambda r: r.thread(plan.user_id, plan.thread_id))
         if row is None:
             return ()
         workspace = self._workspace(row.workspace)

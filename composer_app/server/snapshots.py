@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 
 from composer_app.core.codecs.legacy import upgrade_legacy_message
 from composer_app.core.contracts.messages import encode_message_context, message_context_of
@@ -19,7 +20,13 @@ _log = logging.getLogger(__name__)
 
 
 ProviderOf = Callable[[str], str]
-"""The assistant provider name a thread's turns use, by thread id."""
+"""The assistant provider name a thread's turns use, by ``choice_key``."""
+
+
+def choice_key(user_id: str, thread_id: str) -> str:
+    """The key of a user's thread among the provider choices (thread ids are per user; a user
+    id never holds a ``/``, so the key names one thread)."""
+    return f"{user_id}/{thread_id}"
 
 
 def provider_of(provider: object) -> ProviderOf | None:
@@ -53,15 +60,10 @@ def upgraded(text: str) -> tuple[str, JsonObject | None]:
 
 def message_wire(row: MessageRow, *, upgrade: bool = True) -> JsonObject:
     """``Message`` JSON of a stored row (``upgrade=False``: exactly as stored, for the log)."""
-    text, context = row.text, row.context
-    if upgrade and row.role == "user" and context is None:
-        text, context = upgraded(text)
-    return wire_object(
-        message_id=row.message_id, thread_id=row.thread_id, role=row.role, text=text,
-        is_streaming=row.is_streaming, attachments=list(row.attachments), context=context,
-        turn_id=row.turn_id, sources=row.sources, metadata=row.metadata,
-        created_at=row.created_at, updated_at=row.updated_at, completed_at=row.completed_at,
-    )
+    if upgrade and row.role == "user" and row.context is None:
+        text, context = upgraded(row.text)
+        row = replace(row, text=text, context=context)
+    return row.to_wire()
 
 
 def event_wire(event: StoredEvent) -> JsonObject:

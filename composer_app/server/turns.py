@@ -42,6 +42,7 @@ from composer_app.server.providers.base import (
     TurnRequest,
 )
 from composer_app.server.providers.reference_material import ReferenceMaterial
+from composer_app.server.snapshots import choice_key, provider_of
 from composer_app.server.store.base import AttachmentRow, JsonObject, Reader, ThreadStore
 
 _log = logging.getLogger(__name__)
@@ -97,7 +98,8 @@ class EarlierMaterial:
 def earlier_material(reader: Reader, plan: TurnPlan) -> EarlierMaterial:
     """What the thread's previous ``EARLIER_MESSAGES`` user messages brought (see
     ``EarlierMaterial``); unreadable context is skipped, never fatal."""
-    messages, _ = reader.messages_of(plan.thread_id, limit=2 * EARLIER_MESSAGES + 2)
+    messages, _ = reader.messages_of(plan.user_id, plan.thread_id,
+                                     limit=2 * EARLIER_MESSAGES + 2)
     attachments: list[AttachmentRow] = []
     prompts: list[str] = []
     owner = _owner(reader, plan)
@@ -116,7 +118,7 @@ def earlier_material(reader: Reader, plan: TurnPlan) -> EarlierMaterial:
 
 
 def _owner(reader: Reader, plan: TurnPlan) -> str | None:
-    thread = reader.thread(plan.thread_id)
+    thread = reader.thread(plan.user_id, plan.thread_id)
     return thread.user_id if thread is not None else None
 
 
@@ -167,11 +169,14 @@ class TurnRunner:
     def _request(self, plan: TurnPlan, earlier: EarlierMaterial | None = None) -> TurnRequest:
         attachments = tuple(self._attachment(a) for a in plan.attachments)
         earlier = earlier or EarlierMaterial()
+        names = provider_of(self.provider)
         return TurnRequest(plan.thread_id, plan.turn_id, plan.user_message_id,
                            provider_prompt(plan), SOURCES_INSTRUCTION, attachments,
                            earlier_attachments=tuple(self._attachment(a)
                                                      for a in earlier.attachments),
-                           earlier_prompts=earlier.prompts)
+                           earlier_prompts=earlier.prompts,
+                           provider=None if names is None else names(
+                               choice_key(plan.user_id, plan.thread_id)))
 
     async def _run(self, plan: TurnPlan) -> None:
         try:

@@ -86,7 +86,7 @@ def _catch_up(reader: Reader, sub: Subscription, after: int | None, limit: int,
     """(watermark, replay events | None, snapshot | None) in one read transaction."""
     watermark = reader.max_sequence()
     if sub.thread_id is not None:
-        row = reader.thread(sub.thread_id)
+        row = reader.thread(sub.user_id, sub.thread_id)
         if row is None or row.user_id != sub.user_id:
             return watermark, None, None
     if after is not None and after <= watermark:

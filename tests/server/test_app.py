@@ -1,14 +1,26 @@
-"""App lifecycle: replies cut off by a crash end as failed on PostgreSQL too, at start-up."""
+"""App lifecycle: replies cut off by a crash end as failed on PostgreSQL too, at start-up, and a
+full disk never keeps the server from starting."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
+import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from composer_app.server.app import build_app
+from composer_app.server.settings import ServerSettings
 from composer_app.server.store.postgres import PostgresStore
 from composer_app.server.store.sql import SqlQueries
+from composer_app.server.store.sqlite import SqliteStore
 from tests.server.harness import harness, tid, turn_start
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 from tests.server.test_turns import GatedProvider
 
 
@@ -22,6 +34,11 @@ def test_orphaned_replies_end_on_postgres_when_idle_and_not_owned(tmp_path: Path
         for thread in (old, fresh):
             assert a.command(a.alice, turn_start(thread, "hi", bootstrap=True)).status_code == 200
         a.client.portal.call(provider.wait_started)  # type: ignore[union-attr]
+        deadline = time.monotonic() + 30  # both replies hold their first delta (no more writes)
+        while any(a.client.get(f"/api/threads/{t}", headers=a.alice).json()["messages"][-1][
+                "text"] != "first " for t in (old, fresh)):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
 
         def age(tx: object) -> None:  # the process died long ago for one of them
             assert isinstance(tx, SqlQueries)
@@ -37,3 +54,49 @@ def test_orphaned_replies_end_on_postgres_when_idle_and_not_owned(tmp_path: Path
             replies[thread] = snapshot["messages"][-1]
         assert replies[old]["isStreaming"] is False
         assert replies[fresh]["isStreaming"] is True  # may still belong to a live process
+
+
+class FullDiskStore(SqliteStore):
+    """SQLite on a disk with no space left: the database may not grow by one page, and the free
+    space inside its event pages is used up (so any new event needs a page it cannot get)."""
+
+    def _connect(self, *, writer: bool) -> Any:
+        conn = super()._connect(writer=writer)
+        if writer:
+            raw: sqlite3.Connection = conn.raw
+            raw.execute(f"PRAGMA max_page_count = {raw.execute('PRAGMA page_count').fetchone()[0]}")
+            version = 0
+            for size in (4000, 1000, 100, 1):
+                while True:
+                    version += 1
+                    try:
+                        raw.execute(
+                            "INSERT INTO events (event_id, user_id, thread_id, stream_version, "
+                            "event_type, occurred_at, payload_json) "
+                            "VALUES (?, 'nobody', 'filler', ?, 'filler', '', ?)",
+                            (f"evt_filler_{version}", version, "x" * size))
+                    except sqlite3.OperationalError as exc:
+                        assert "full" in str(exc)
+                        break
+        return conn
+
+
+def test_the_server_starts_on_a_full_disk_with_a_reply_left_streaming(tmp_path: Path) -> None:
+    provider = GatedProvider()
+    thread = tid()
+    with harness(tmp_path, provider=provider, delta_interval=0.0) as a:
+        assert a.command(a.alice, turn_start(thread, "hi", bootstrap=True)).status_code == 200
+        a.client.portal.call(provider.wait_started)  # type: ignore[union-attr]
+        alice = a.alice
+    # "a" stopped without ending its turn (a crash); the disk is full when the server starts.
+    app = build_app(ServerSettings(tmp_path), FullDiskStore.in_dir(tmp_path))
+    with TestClient(app) as client:
+        snapshot = client.get(f"/api/threads/{thread}", headers=alice)
+        assert snapshot.status_code == 200  # started, and serving reads
+        assert snapshot.json()["messages"][-1]["isStreaming"] is True  # could not be ended yet
+        full = client.post("/api/commands", headers=alice, json=turn_start(thread, "more"))
+        assert full.status_code == 503 and full.json()["error"]["retryable"] is True
+    # With space again, the next start ends the reply as failed.
+    with harness(tmp_path) as b:
+        reply = b.client.get(f"/api/threads/{thread}", headers=alice).json()["messages"][-1]
+        assert reply["isStreaming"] is False and reply["role"] == "assistant"

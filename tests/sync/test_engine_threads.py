@@ -6,12 +6,15 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from composer_app.core.errors import ContractError
 from composer_app.server.providers.registry import ProviderOptions, ProviderRouter
+from composer_app.server.snapshots import choice_key
+from composer_app.server.store.executor import token_hash
 from composer_app.sync.engine import SyncEngine
 from tests.sync.conftest import WAIT, Fault, LoopbackServer, Recorder
 
@@ -32,6 +35,14 @@ def _threads(engine: SyncEngine) -> dict[str, tuple[str | None, str | None]]:
     return {t.thread_id: (t.title, t.provider) for t in engine.threads().result(WAIT)}
 
 
+def _chosen(server: LoopbackServer, router: ProviderRouter, token: str, thread_id: str) -> str:
+    """The provider the server routes the token's user's thread to (choices are per user)."""
+    digest = token_hash(token)
+    device = server._store.read_sync(lambda r: r.device_by_token_hash(digest))
+    assert device is not None
+    return router.name_for(choice_key(device.user_id, thread_id))
+
+
 def _settled(engine: SyncEngine) -> bool:
     return not engine.outbox_items().result(WAIT)
 
@@ -46,14 +57,15 @@ def test_thread_providers_are_chosen_kept_and_synced(
     assert _threads(engine)[echo] == ("Echo", "echo")  # shown at once, before the server has it
     rec.wait(lambda: _settled(engine)
              and _threads(engine) == {echo: ("Echo", "echo"), plain: ("Plain", "local")})
-    assert router.name_for(echo) == "echo"
+    chosen = partial(_chosen, server, router, token)
+    assert chosen(echo) == "echo"
 
     # A rename still queued is not undone by the provider change queued behind it.
     engine.rename_thread(plain, "Renamed").result(WAIT)
     engine.set_thread_provider(plain, "echo").result(WAIT)
     assert _threads(engine)[plain][1] == "echo"
     rec.wait(lambda: _settled(engine) and _threads(engine)[plain] == ("Renamed", "echo"))
-    assert router.name_for(plain) == "echo"
+    assert chosen(plain) == "echo"
     remote = {t["threadId"]: (t.get("title"), t.get("provider"))
               for t in server.get("/api/threads", token)["threads"]}
     assert remote == {echo: ("Echo", "echo"), plain: ("Renamed", "echo")}

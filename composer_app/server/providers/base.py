@@ -48,6 +48,9 @@ class TurnRequest:
     # their provider prompts (which carry their context records), so later questions can use them.
     earlier_attachments: tuple[ProviderAttachment, ...] = ()
     earlier_prompts: tuple[str, ...] = ()
+    provider: str | None = None
+    """The provider name chosen for the turn's thread by the server (thread ids are per user, so
+    a router's own choice by ``thread_id`` alone is for standalone use); None: the router's."""
 
 
 @dataclass(frozen=True)

@@ -105,9 +105,11 @@ class ProviderRouter:
 
     def use_database(self, stored: Mapping[str, str]) -> dict[str, str]:
         """Take the choices from the database from now on (``select`` no longer writes the
-        file); returns the file's choices the database lacks, for the caller to import."""
-        legacy = {k: v for k, v in self._choices.items() if k not in stored}
-        self._choices = {k: v for k, v in stored.items() if v in PROVIDER_NAMES} | legacy
+        file; called again, it reloads them); the first call returns the file's choices, for the
+        caller to import (keyed by thread id alone, where the database's keys are the server's
+        ``choice_key``s) and to hand back with a later call."""
+        legacy = {} if self._in_database else dict(self._choices)
+        self._choices = {k: v for k, v in stored.items() if v in PROVIDER_NAMES}
         self._in_database = True
         return legacy
 

@@ -28,7 +28,7 @@ from composer_app.server.ledger import CommandOutcome, execute_command, prefetch
 from composer_app.server.providers.registry import PROVIDER_NAMES
 from composer_app.server.routes.attachments import remove_files
 from composer_app.server.services import device_of, read_limited, services_of
-from composer_app.server.snapshots import provider_of
+from composer_app.server.snapshots import choice_key, provider_of
 from composer_app.server.store.base import Transaction
 from composer_app.server.workspace.roots import check_command_workspace
 
@@ -55,11 +55,13 @@ async def post_command(request: Request) -> JSONResponse:
             raise refused()
         outcome = execute_command(tx, device, command, digest, names)
         if remembers and outcome.status < 300:
-            tx.set_provider_choice(command.thread_id, str(getattr(command, "provider", "")))
+            tx.set_provider_choice(device.user_id, command.thread_id,
+                                   str(getattr(command, "provider", "")))
         return outcome
 
     outcome = await svc.store.write(run)
-    _select_provider(svc, command, outcome.status)
+    _select_provider(svc, choice_key(device.user_id, command.thread_id), command,
+                     outcome.status)
     if outcome.turn is not None:
         svc.runner.start(outcome.turn)
     if outcome.interrupted_turn is not None:
@@ -91,14 +93,15 @@ def _check_provider(command: object) -> None:
         raise invalid(f"Unknown assistant provider {name!r}; use one of {names}.")
 
 
-def _select_provider(svc: object, command: object, status: int) -> None:
-    """Remember a thread's provider choice once its command succeeded (names only)."""
+def _select_provider(svc: object, key: str, command: object, status: int) -> None:
+    """Remember a thread's provider choice (under its ``choice_key``) once its command succeeded
+    (names only)."""
     name = getattr(command, "provider", None)
     provider = getattr(getattr(svc, "settings", None), "provider", None)
     select = getattr(provider, "select", None)
     if name is None or status >= 300 or select is None:
         return
-    select(getattr(command, "thread_id", ""), name)
+    select(key, name)
 
 
 # Registered by ``build_app`` as a plain Starlette route (the hot path).

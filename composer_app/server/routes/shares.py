@@ -43,7 +43,7 @@ PAGE_HEADERS = {
 
 
 def _owned(reader: Reader | Transaction, thread_id: str, user_id: str) -> bool:
-    thread = reader.thread(thread_id)
+    thread = reader.thread(user_id, thread_id)
     return thread is not None and thread.user_id == user_id and thread.deleted_at is None
 
 
@@ -105,10 +105,10 @@ def _page(reader: Reader, token: str) -> str | None:
     share = reader.share_by_token_hash(token_hash(token))
     if share is None or share.revoked_at is not None:
         return None
-    thread = reader.thread(share.thread_id)
+    thread = reader.thread(share.user_id, share.thread_id)
     if thread is None or thread.deleted_at is not None or thread.user_id != share.user_id:
         return None
-    messages, _ = reader.messages_of(share.thread_id)
+    messages, _ = reader.messages_of(share.user_id, share.thread_id)
     wires = [message_wire(m) for m in messages if not m.is_streaming]
     return export_html(wires, title=thread.title or "Shared thread")
 

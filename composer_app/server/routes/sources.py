@@ -35,10 +35,10 @@ WORKSPACE_PREFIX = "workspace:"
 
 def _entry(reader: Reader, user_id: str, thread_id: str, message_id: str,
            source_id: str) -> SourceEntry | None:
-    thread = reader.thread(thread_id)
+    thread = reader.thread(user_id, thread_id)
     if thread is None or thread.user_id != user_id or thread.deleted_at is not None:
         return None
-    messages, _ = reader.messages_of(thread_id)
+    messages, _ = reader.messages_of(user_id, thread_id)
     message = next((m for m in messages if m.message_id == message_id), None)
     if message is None or message.sources is None:
         return None
@@ -85,7 +85,7 @@ async def download_source(request: Request, thread_id: str, message_id: str,
         found = (path, path.name, "application/octet-stream") if isinstance(path, Path) else None
     elif entry.file_id.startswith(WORKSPACE_PREFIX):
         relative = entry.file_id.removeprefix(WORKSPACE_PREFIX)
-        thread = await svc.store.read(lambda r: r.thread(thread_id))
+        thread = await svc.store.read(lambda r: r.thread(device.user_id, thread_id))
         roots = tuple(svc.settings.workspace_roots)
         file = await asyncio.to_thread(
             workspace_file, thread.workspace if thread is not None else None, roots, relative)

@@ -13,14 +13,21 @@ from fastapi import APIRouter, Request
 from composer_app.core.storable_text import text_problem
 from composer_app.server.errors import invalid, not_found
 from composer_app.server.services import device_of, services_of
-from composer_app.server.snapshots import ProviderOf, message_wire, provider_of, thread_wire
+from composer_app.server.snapshots import (
+    ProviderOf,
+    choice_key,
+    message_wire,
+    provider_of,
+    thread_wire,
+)
 from composer_app.server.store.base import Reader, ThreadRow
 
 router = APIRouter()
 
 
 def _summary(row: ThreadRow, provider: ProviderOf | None) -> dict[str, Any]:
-    return thread_wire(row, provider(row.thread_id) if provider is not None else None)
+    name = provider(choice_key(row.user_id, row.thread_id)) if provider is not None else None
+    return thread_wire(row, name)
 
 
 def shell_snapshot(reader: Reader, user_id: str,
@@ -36,10 +43,10 @@ def thread_snapshot(reader: Reader, user_id: str, thread_id: str, *, limit: int 
                     provider: ProviderOf | None = None) -> dict[str, Any] | None:
     """One thread with (a page of) its messages, or None when the user may not see it."""
     sequence = reader.max_sequence()
-    row = reader.thread(thread_id)
+    row = reader.thread(user_id, thread_id)
     if row is None or row.user_id != user_id or row.deleted_at is not None:
         return None
-    messages, has_more = reader.messages_of(thread_id, limit=limit,
+    messages, has_more = reader.messages_of(user_id, thread_id, limit=limit,
                                             before_sequence=before_sequence)
     return {"kind": "thread", "sequence": sequence, "thread": _summary(row, provider),
             "messages": [message_wire(m) for m in messages], "hasMore": has_more}

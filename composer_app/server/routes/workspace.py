@@ -55,7 +55,7 @@ async def owned_thread(request: Request, thread_id: str) -> ThreadRow:
     check and the thread read are one store read (a search per keystroke pays one hop)."""
     device = await device_of(request, cached=True)
     active, row = await services_of(request).store.read(
-        lambda r: (r.device_active(device.device_id), r.thread(thread_id)))
+        lambda r: (r.device_active(device.device_id), r.thread(device.user_id, thread_id)))
     if not active:  # revoked since it was cached
         raise refused()
     if row is None or row.user_id != device.user_id or row.deleted_at is not None:

@@ -4,6 +4,12 @@ Invariants: every write is one transaction run by ``ThreadStore.write`` (receipt
 projections commit together or not at all); event sequences are strictly increasing and gap-free in
 commit order; committed events reach ``on_commit`` subscribers in sequence order, only after commit;
 readers never see a half-applied command.
+
+Thread and message ids are chosen by clients and scoped per user: a thread is ``(user_id,
+thread_id)``, a message ``(user_id, message_id)``, and every lookup names its user, so two users may
+use the same id independently and another user's id reads exactly like an unknown one (the same
+query, no row). A ``thread.message-sent`` event stores its message once, in the message row: the
+event holds a reference, and reads give back the same payload the commit published.
 """
 
 from __future__ import annotations
@@ -82,6 +88,8 @@ class ThreadRow:
 
 @dataclass
 class MessageRow:
+    """A stored message; ``user_id`` is the owner of its thread (part of its key)."""
+
     message_id: str
     thread_id: str
     turn_id: str | None
@@ -96,6 +104,17 @@ class MessageRow:
     updated_at: str | None = None
     completed_at: str | None = None
     created_sequence: int = 0
+    user_id: str = field(default="", kw_only=True)
+
+    def to_wire(self) -> JsonObject:
+        """``Message`` JSON exactly as stored (the form a ``thread.message-sent`` event carries)."""
+        return wire_object(
+            message_id=self.message_id, thread_id=self.thread_id, role=self.role,
+            text=self.text, is_streaming=self.is_streaming, attachments=list(self.attachments),
+            context=self.context, turn_id=self.turn_id, sources=self.sources,
+            metadata=self.metadata, created_at=self.created_at, updated_at=self.updated_at,
+            completed_at=self.completed_at,
+        )
 
 
 @dataclass(frozen=True)
@@ -131,14 +150,18 @@ class Transaction(ABC):
     @abstractmethod
     def append_event(
         self,
+        user_id: str,
         thread_id: str,
         event_type: str,
         payload: JsonObject,
         *,
         device_id: str | None = None,
         command_id: str | None = None,
+        message_id: str | None = None,
     ) -> StoredEvent:
-        """Append one event (sequence assigned here) and bump the thread's ``last_sequence``."""
+        """Append one event to the user's thread (sequence assigned here) and bump the thread's
+        ``last_sequence``. With ``message_id``, the payload's ``message`` is that message row of
+        the user (inserted in the same transaction) and is stored only there."""
 
     @abstractmethod
     def savepoint(self) -> AbstractContextManager[None]:
@@ -151,11 +174,12 @@ class Transaction(ABC):
     @abstractmethod
     def max_sequence(self) -> int: ...
 
-    def prefetch(self, *, receipt: tuple[str, str] | None = None, thread_id: str | None = None,
-                 message_id: str | None = None, reserve: int = 0,
+    def prefetch(self, *, receipt: tuple[str, str] | None = None, user_id: str | None = None,
+                 thread_id: str | None = None, message_id: str | None = None, reserve: int = 0,
                  device_id: str | None = None) -> None:
         """Hint the reads a command is about to make: the receipt of ``(device, commandId)``, a
-        thread and a message, whether a device is active (``device_id``), and how many events it
+        thread and a message of ``user_id``, whether a device is active (``device_id``), and how
+        many events it
         will likely append to that thread (``reserve``, once per thread and transaction). A store
         may fetch them together and take sequence numbers ahead; answers and the appended
         events' order are unchanged by it."""
@@ -175,24 +199,25 @@ class Transaction(ABC):
     ) -> None: ...
 
     @abstractmethod
-    def thread(self, thread_id: str) -> ThreadRow | None: ...
+    def thread(self, user_id: str, thread_id: str) -> ThreadRow | None: ...
 
     @abstractmethod
     def insert_thread(self, thread_id: str, user_id: str, title: str | None, at: str) -> None: ...
 
     @abstractmethod
-    def update_thread(self, thread_id: str, *, title: str | None = None,
+    def update_thread(self, user_id: str, thread_id: str, *, title: str | None = None,
                       deleted_at: str | None = None, at: str) -> None: ...
 
     @abstractmethod
-    def set_thread_workspace(self, thread_id: str, workspace: JsonObject | None) -> None:
+    def set_thread_workspace(self, user_id: str, thread_id: str,
+                             workspace: JsonObject | None) -> None:
         """Set (or with None remove) the thread's project folder."""
 
     @abstractmethod
-    def message(self, message_id: str) -> MessageRow | None: ...
+    def message(self, user_id: str, message_id: str) -> MessageRow | None: ...
 
     @abstractmethod
-    def assistant_message_for_turn(self, turn_id: str) -> MessageRow | None: ...
+    def assistant_message_for_turn(self, user_id: str, turn_id: str) -> MessageRow | None: ...
 
     @abstractmethod
     def streaming_messages(self) -> list[MessageRow]:
@@ -215,11 +240,16 @@ class Transaction(ABC):
     def insert_attachment(self, row: AttachmentRow) -> None: ...
 
     @abstractmethod
-    def set_provider_choice(self, thread_id: str, provider: str) -> None:
-        """Remember the thread's assistant provider (a name)."""
+    def thread_owners(self, thread_id: str) -> list[str]:
+        """Every user with a thread of this id (only for importing data keyed by thread id alone,
+        written when ids were still unique across users)."""
 
     @abstractmethod
-    def release_thread_attachments(self, thread_id: str) -> list[str]:
+    def set_provider_choice(self, user_id: str, thread_id: str, provider: str) -> None:
+        """Remember the user's thread's assistant provider (a name)."""
+
+    @abstractmethod
+    def release_thread_attachments(self, user_id: str, thread_id: str) -> list[str]:
         """Mark the attachments of the thread's messages deleted; their storage names."""
 
     @abstractmethod
@@ -288,13 +318,13 @@ class Reader(ABC):
         """A value of ``server_state`` (environment id, signing secret), or None."""
 
     @abstractmethod
-    def thread(self, thread_id: str) -> ThreadRow | None: ...
+    def thread(self, user_id: str, thread_id: str) -> ThreadRow | None: ...
 
     @abstractmethod
     def threads_of(self, user_id: str) -> list[ThreadRow]: ...
 
     @abstractmethod
-    def messages_of(self, thread_id: str, *, limit: int | None = None,
+    def messages_of(self, user_id: str, thread_id: str, *, limit: int | None = None,
                     before_sequence: int | None = None) -> tuple[list[MessageRow], bool]:
         """Messages oldest first (the newest ``limit`` before ``before_sequence``), and has_more."""
 
@@ -321,5 +351,5 @@ class Reader(ABC):
         """Storage names of every attachment not deleted (files the sweep must keep)."""
 
     @abstractmethod
-    def provider_choices(self) -> dict[str, str]:
-        """Every thread's remembered assistant provider name."""
+    def provider_choices(self) -> dict[tuple[str, str], str]:
+        """Every thread's remembered assistant provider name, by ``(user_id, thread_id)``."""

@@ -124,13 +124,15 @@ class ExecutorStore(ThreadStore):
         conn.commit()
         return result, tx
 
-    def _migrate(self, conn: Any) -> None:
+    def _migrate(self, conn: Any, upto: int | None = None) -> None:
+        """Apply the migrations not applied yet (those numbered up to ``upto``: tests that
+        build the database of an older server)."""
         def apply(tx: SqlTransaction) -> None:
             tx._x("CREATE TABLE IF NOT EXISTS schema_migrations "
                   "(version INTEGER PRIMARY KEY, applied_at TEXT)", ())
             done = {int(r[0]) for r in tx.all("SELECT version FROM schema_migrations")}
             for version, sql in migration_scripts(self.dialect):
-                if version in done:
+                if version in done or (upto is not None and version > upto):
                     continue
                 for statement in (s.strip() for s in sql.split(";")):
                     if statement and not all(

@@ -46,7 +46,7 @@ from composer_app.server.store.postgres_queries import (
     PostgresTransaction,
     Unsettled,
 )
-from composer_app.server.store.sql import _EVENT_COLS, SqlTransaction, _event
+from composer_app.server.store.sql import _EVENT_COLS, EVENTS_FROM, SqlTransaction, _event
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
@@ -445,8 +445,8 @@ def _notify(tx: PostgresTransaction) -> None:
 async def _events_numbered(conn: psycopg.AsyncConnection[Any], numbers: list[int]
                            ) -> list[StoredEvent]:
     cursor = await conn.execute(
-        f"SELECT {_EVENT_COLS} FROM events e JOIN threads t ON t.thread_id = e.thread_id "
-        "WHERE e.sequence = ANY(%s) ORDER BY e.sequence", (numbers,))
+        f"SELECT {_EVENT_COLS} FROM {EVENTS_FROM} WHERE e.sequence = ANY(%s) "
+        "ORDER BY e.sequence", (numbers,))
     return [_event(row) for row in await cursor.fetchall()]
 
 

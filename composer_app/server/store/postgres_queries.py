@@ -1,16 +1,17 @@
 """PostgreSQL forms of the store's transaction and reader (few round trips, no global lock).
 
-Invariants: an append is one statement that bumps its thread's ``stream_version`` (locking that
-thread's row only, so appends to one thread are serialized and appends to different threads are
-not), takes the next number of the events identity sequence, writes ``threads.last_sequence`` and
-inserts the event, returning its sequence and the thread's owner; reads a command is about to make
-(``prefetch``) are sent together and answered from a per-transaction cache, which any write to the
-same row, and any rollback to a savepoint, invalidates. ``prefetch(reserve=n)`` also locks the
+Invariants: threads, messages and events are keyed by ``(user_id, id)`` (see ``base``), and so are
+the per-transaction caches; an append is one statement that bumps its thread's ``stream_version``
+(locking that thread's row only, so appends to one thread are serialized and appends to different
+threads are not), takes the next number of the events identity sequence, writes
+``threads.last_sequence`` and inserts the event, returning its sequence; reads a command is about to
+make (``prefetch``) are sent together and answered from a per-transaction cache, which any write to
+the same row, and any rollback to a savepoint, invalidates. ``prefetch(reserve=n)`` also locks the
 thread's row and then takes ``n`` numbers in the same round trip (so within a thread, sequence order
-stays stream-version order); an append to that thread whose owner is known (prefetched, or inserted
-by this transaction) then uses the next reserved number and needs no reply: it is queued and travels
-with the next read or with ``COMMIT``. It fails (NOT NULL) rather than insert nothing if the thread
-row is missing. Reserved numbers a transaction leaves unused are reported in ``unused``.
+stays stream-version order); an append to that thread when it is known to exist (prefetched, or
+inserted by this transaction) then uses the next reserved number and needs no reply: it is queued
+and travels with the next read or with ``COMMIT``. It fails (NOT NULL) rather than insert nothing if
+the thread row is missing. Reserved numbers a transaction leaves unused are reported in ``unused``.
 ``PostgresReader.max_sequence`` never reports a watermark below which an event could still appear
 (see ``Unsettled``).
 """
@@ -38,25 +39,25 @@ from composer_app.server.store.sql import (
     SqlTransaction,
     _message,
     _thread,
-    dump,
     load,
+    stored_payload,
 )
 
 _APPEND = (
     "WITH t AS (UPDATE threads SET stream_version = stream_version + 1, "
     "last_sequence = nextval(pg_get_serial_sequence('events', 'sequence')) "
-    "WHERE thread_id = ? RETURNING stream_version, last_sequence, user_id) "
-    "INSERT INTO events (sequence, event_id, thread_id, stream_version, event_type, occurred_at, "
-    "device_id, command_id, payload_json) OVERRIDING SYSTEM VALUE "
-    "SELECT t.last_sequence, ?, ?, t.stream_version, ?, ?, ?, ?, ? FROM t "
-    "RETURNING sequence, (SELECT user_id FROM t)"
+    "WHERE user_id = ? AND thread_id = ? RETURNING stream_version, last_sequence) "
+    "INSERT INTO events (sequence, event_id, user_id, thread_id, stream_version, event_type, "
+    "occurred_at, device_id, command_id, message_id, payload_json) OVERRIDING SYSTEM VALUE "
+    "SELECT t.last_sequence, ?, ?, ?, t.stream_version, ?, ?, ?, ?, ?, ? FROM t "
+    "RETURNING sequence"
 )
 _APPEND_RESERVED = (
     "WITH t AS (UPDATE threads SET stream_version = stream_version + 1, last_sequence = ? "
-    "WHERE thread_id = ? RETURNING stream_version) "
-    "INSERT INTO events (sequence, event_id, thread_id, stream_version, event_type, occurred_at, "
-    "device_id, command_id, payload_json) OVERRIDING SYSTEM VALUE "
-    "VALUES (?, ?, ?, (SELECT stream_version FROM t), ?, ?, ?, ?, ?)"
+    "WHERE user_id = ? AND thread_id = ? RETURNING stream_version) "
+    "INSERT INTO events (sequence, event_id, user_id, thread_id, stream_version, event_type, "
+    "occurred_at, device_id, command_id, message_id, payload_json) OVERRIDING SYSTEM VALUE "
+    "VALUES (?, ?, ?, ?, (SELECT stream_version FROM t), ?, ?, ?, ?, ?, ?)"
 )
 _RESERVE = ("SELECT nextval(pg_get_serial_sequence('events', 'sequence')) "
             "FROM generate_series(1, ?)")
@@ -85,10 +86,10 @@ class PostgresTransaction(SqlTransaction):
         self.allocated: list[int] = []
         self._on_allocate = on_allocate
         self._receipts: dict[tuple[str, str], Receipt | None] = {}
-        self._threads: dict[str, ThreadRow | None] = {}
-        self._messages: dict[str, MessageRow | None] = {}
-        self._owners: dict[str, str] = {}  # thread -> owner, for appends that need no reply
-        self._reserved: dict[str, list[int]] = {}  # thread (row locked) -> numbers left
+        self._threads: dict[tuple[str, str], ThreadRow | None] = {}  # by (user, thread)
+        self._messages: dict[tuple[str, str], MessageRow | None] = {}  # by (user, message)
+        self._known: set[tuple[str, str]] = set()  # threads that exist: appends need no reply
+        self._reserved: dict[tuple[str, str], list[int]] = {}  # (user, thread), row locked
         self._devices: dict[str, bool] = {}
 
     @property
@@ -97,26 +98,29 @@ class PostgresTransaction(SqlTransaction):
         used = {e.sequence for e in self.events}
         return [n for n in self.allocated if n not in used]
 
-    def prefetch(self, *, receipt: tuple[str, str] | None = None, thread_id: str | None = None,
-                 message_id: str | None = None, reserve: int = 0,
+    def prefetch(self, *, receipt: tuple[str, str] | None = None, user_id: str | None = None,
+                 thread_id: str | None = None, message_id: str | None = None, reserve: int = 0,
                  device_id: str | None = None) -> None:
         pending: list[tuple[str, Any, Any]] = []
-        if thread_id is None or thread_id in self._reserved:
+        thread = None if user_id is None or thread_id is None else (user_id, thread_id)
+        message = None if user_id is None or message_id is None else (user_id, message_id)
+        if thread is None or thread in self._reserved:
             reserve = 0  # one reservation per thread and transaction
         if device_id is not None and device_id not in self._devices:
             pending.append(("d", device_id, self._x(_DEVICE_ACTIVE, (device_id,))))
         if receipt is not None and receipt not in self._receipts:
             pending.append(("r", receipt, self._x(_RECEIPT, receipt)))
-        if thread_id is not None and (reserve > 0 or thread_id not in self._threads):
+        if thread is not None and (reserve > 0 or thread not in self._threads):
             lock = " FOR UPDATE" if reserve > 0 else ""
-            pending.append(("t", thread_id, self._x(
-                f"SELECT {_THREAD_READ_COLS} FROM threads WHERE thread_id = ?{lock}",
-                (thread_id,))))
-        if thread_id is not None and reserve > 0:  # after the lock: numbers in thread order
-            pending.append(("n", thread_id, self._x(_RESERVE, (reserve,))))
-        if message_id is not None and message_id not in self._messages:
-            pending.append(("m", message_id, self._x(
-                f"SELECT {_MESSAGE_COLS} FROM messages WHERE message_id = ?", (message_id,))))
+            pending.append(("t", thread, self._x(
+                f"SELECT {_THREAD_READ_COLS} FROM threads WHERE user_id = ? AND thread_id = ?"
+                f"{lock}", thread)))
+        if thread is not None and reserve > 0:  # after the lock: numbers in thread order
+            pending.append(("n", thread, self._x(_RESERVE, (reserve,))))
+        if message is not None and message not in self._messages:
+            pending.append(("m", message, self._x(
+                f"SELECT {_MESSAGE_COLS} FROM messages WHERE user_id = ? AND message_id = ?",
+                message)))
         for kind, key, cursor in pending:  # the first fetch sends them all in one round trip
             if kind == "n":
                 numbers = sorted(int(r[0]) for r in cursor.fetchall())
@@ -130,9 +134,9 @@ class PostgresTransaction(SqlTransaction):
             elif kind == "r":
                 self._receipts[key] = _receipt(row)
             elif kind == "t":
-                thread = self._threads[key] = _thread(row)
-                if thread is not None:
-                    self._owners[key] = thread.user_id
+                self._threads[key] = _thread(row)
+                if row is not None:
+                    self._known.add(key)
             else:
                 self._messages[key] = _message(row)
 
@@ -143,38 +147,41 @@ class PostgresTransaction(SqlTransaction):
     def savepoint(self) -> Iterator[None]:
         """``SqlTransaction.savepoint``; a rolled-back block also drops the prefetched reads,
         which may describe rows it wrote."""
-        owners = dict(self._owners)
+        known = set(self._known)
         try:
             with super().savepoint():
                 yield
         except BaseException:
-            self._owners = owners  # a thread inserted in the block is gone again
+            self._known = known  # a thread inserted in the block is gone again
             self._devices.clear()
             self._receipts.clear()
             self._threads.clear()
             self._messages.clear()
             raise
 
-    def append_event(self, thread_id: str, event_type: str, payload: JsonObject, *,
-                     device_id: str | None = None, command_id: str | None = None) -> StoredEvent:
+    def append_event(self, user_id: str, thread_id: str, event_type: str, payload: JsonObject,
+                     *, device_id: str | None = None, command_id: str | None = None,
+                     message_id: str | None = None) -> StoredEvent:
         event_id = new_id("evt")
         at = format_timestamp()
-        reserved = self._reserved.get(thread_id)
-        owner = self._owners.get(thread_id)
-        if reserved and owner is not None:
+        key = (user_id, thread_id)
+        reserved = self._reserved.get(key)
+        stored = stored_payload(payload, message_id)
+        if reserved and key in self._known:
             sequence = reserved.pop(0)
-            self._x(_APPEND_RESERVED, (sequence, thread_id, sequence, event_id, thread_id,
-                                       event_type, at, device_id, command_id, dump(payload)))
+            self._x(_APPEND_RESERVED, (sequence, user_id, thread_id, sequence, event_id, user_id,
+                                       thread_id, event_type, at, device_id, command_id,
+                                       message_id, stored))
         else:
-            row = self.one(_APPEND, (thread_id, event_id, thread_id, event_type, at, device_id,
-                                     command_id, dump(payload)))
+            row = self.one(_APPEND, (user_id, thread_id, event_id, user_id, thread_id,
+                                     event_type, at, device_id, command_id, message_id, stored))
             if row is None:
                 raise LookupError(f"append_event: no thread {thread_id}")
-            sequence, owner = int(row[0]), row[1]
+            sequence = int(row[0])
             self._allocate(sequence)
-        self._threads.pop(thread_id, None)
+        self._threads.pop(key, None)
         event = StoredEvent(sequence, event_id, thread_id, event_type, at, command_id, payload,
-                            owner)
+                            user_id)
         self.events.append(event)
         return event
 
@@ -201,34 +208,37 @@ class PostgresTransaction(SqlTransaction):
         super().put_receipt(device_id, command_id, command_type, thread_id, request_hash, status,
                             result_sequence, error)
 
-    def thread(self, thread_id: str) -> ThreadRow | None:
-        if thread_id in self._threads:
-            return self._threads[thread_id]
-        return super().thread(thread_id)
+    def thread(self, user_id: str, thread_id: str) -> ThreadRow | None:
+        if (user_id, thread_id) in self._threads:
+            return self._threads[(user_id, thread_id)]
+        return super().thread(user_id, thread_id)
 
     def insert_thread(self, thread_id: str, user_id: str, title: str | None, at: str) -> None:
-        self._threads.pop(thread_id, None)
+        self._threads.pop((user_id, thread_id), None)
         super().insert_thread(thread_id, user_id, title, at)
-        self._owners[thread_id] = user_id
+        self._known.add((user_id, thread_id))
 
-    def update_thread(self, thread_id: str, *, title: str | None = None,
+    def update_thread(self, user_id: str, thread_id: str, *, title: str | None = None,
                       deleted_at: str | None = None, at: str) -> None:
-        self._threads.pop(thread_id, None)
-        self._x("UPDATE threads SET title = COALESCE(?, title), "
-                "deleted_at = COALESCE(?, deleted_at), updated_at = ? WHERE thread_id = ?",
-                (title, deleted_at, at, thread_id))
+        self._threads.pop((user_id, thread_id), None)
+        super().update_thread(user_id, thread_id, title=title, deleted_at=deleted_at, at=at)
 
-    def message(self, message_id: str) -> MessageRow | None:
-        if message_id in self._messages:
-            return self._messages[message_id]
-        return super().message(message_id)
+    def set_thread_workspace(self, user_id: str, thread_id: str,
+                             workspace: JsonObject | None) -> None:
+        self._threads.pop((user_id, thread_id), None)
+        super().set_thread_workspace(user_id, thread_id, workspace)
+
+    def message(self, user_id: str, message_id: str) -> MessageRow | None:
+        if (user_id, message_id) in self._messages:
+            return self._messages[(user_id, message_id)]
+        return super().message(user_id, message_id)
 
     def insert_message(self, row: MessageRow) -> None:
-        self._messages.pop(row.message_id, None)
+        self._messages.pop((row.user_id, row.message_id), None)
         super().insert_message(row)
 
     def update_message(self, row: MessageRow) -> None:
-        self._messages.pop(row.message_id, None)
+        self._messages.pop((row.user_id, row.message_id), None)
         super().update_message(row)
 
 

@@ -2,6 +2,9 @@
 
 Invariants: every statement is parameterized; JSON columns hold compact JSON; a connection given to
 ``SqlTransaction`` is inside an open transaction owned by the caller (commit/rollback are theirs).
+Every thread, message and event statement names the owning user with the client's id (ids are
+scoped per user, see ``base``); an event that references a message (``events.message_id``) stores
+no copy of it and is read back with the row's ``to_wire()`` as its payload's ``message``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ _THREAD_COLS = "thread_id, user_id, title, created_at, updated_at, last_sequence
 _THREAD_READ_COLS = _THREAD_COLS + ", workspace_json"
 _MESSAGE_COLS = (
     "message_id, thread_id, turn_id, role, text, is_streaming, attachments_json, context_json, "
-    "sources_json, metadata_json, created_at, updated_at, completed_at, created_sequence"
+    "sources_json, metadata_json, created_at, updated_at, completed_at, created_sequence, user_id"
 )
 _ATTACHMENT_COLS = (
     "a.attachment_id, a.device_id, d.user_id, a.state, a.name, a.mime_type, a.size_bytes, "
@@ -42,8 +45,12 @@ _ATTACHMENT_COLS = (
 _SHARE_COLS = "share_id, thread_id, user_id, created_at, revoked_at"
 _EVENT_COLS = (
     "e.sequence, e.event_id, e.thread_id, e.event_type, e.occurred_at, e.command_id, "
-    "e.payload_json, t.user_id"
+    "e.payload_json, e.user_id, "
+    + ", ".join(f"m.{column.strip()}" for column in _MESSAGE_COLS.split(","))
 )
+EVENTS_FROM = ("events e LEFT JOIN messages m ON e.message_id IS NOT NULL "
+               "AND m.user_id = e.user_id AND m.message_id = e.message_id")
+"""The ``FROM`` of event reads: each event with the message it references (if any)."""
 
 
 def dump(value: Any) -> str | None:
@@ -71,7 +78,7 @@ def _message(row: Sequence[Any] | None) -> MessageRow | None:
         message_id=row[0], thread_id=row[1], turn_id=row[2], role=row[3], text=row[4],
         is_streaming=bool(row[5]), attachments=load(row[6]) or [], context=load(row[7]),
         sources=load(row[8]), metadata=load(row[9]), created_at=row[10], updated_at=row[11],
-        completed_at=row[12], created_sequence=int(row[13] or 0),
+        completed_at=row[12], created_sequence=int(row[13] or 0), user_id=row[14],
     )
 
 
@@ -85,9 +92,20 @@ def _attachment(row: Sequence[Any] | None) -> AttachmentRow | None:
 
 
 def _event(row: Sequence[Any]) -> StoredEvent:
-    return StoredEvent(
-        int(row[0]), row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), row[7]
-    )
+    """An event read with ``_EVENT_COLS`` from ``EVENTS_FROM`` (its message put back)."""
+    payload = json.loads(row[6])
+    if row[8] is not None:
+        message = _message(row[8:])
+        assert message is not None
+        payload["message"] = message.to_wire()
+    return StoredEvent(int(row[0]), row[1], row[2], row[3], row[4], row[5], payload, row[7])
+
+
+def stored_payload(payload: JsonObject, message_id: str | None) -> str:
+    """The ``payload_json`` of an event: without its ``message`` when it references the row."""
+    if message_id is None:
+        return dump(payload) or "{}"
+    return dump({k: v for k, v in payload.items() if k != "message"}) or "{}"
 
 
 class SqlQueries:
@@ -110,9 +128,9 @@ class SqlQueries:
         rows = self.all("SELECT storage_path FROM attachments WHERE state <> 'deleted'")
         return {str(r[0]) for r in rows}
 
-    def provider_choices(self) -> dict[str, str]:
-        return {str(r[0]): str(r[1])
-                for r in self.all("SELECT thread_id, provider FROM provider_choices")}
+    def provider_choices(self) -> dict[tuple[str, str], str]:
+        return {(str(r[0]), str(r[1])): str(r[2])
+                for r in self.all("SELECT user_id, thread_id, provider FROM provider_choices")}
 
     def device_active(self, device_id: str) -> bool:
         return self.one("SELECT 1 FROM devices WHERE device_id = ? AND revoked_at IS NULL",
@@ -122,13 +140,13 @@ class SqlQueries:
         row = self.one("SELECT value FROM server_state WHERE key = ?", (key,))
         return None if row is None else str(row[0])
 
-    def thread(self, thread_id: str) -> ThreadRow | None:
-        return _thread(self.one(f"SELECT {_THREAD_READ_COLS} FROM threads WHERE thread_id = ?",
-                                (thread_id,)))
+    def thread(self, user_id: str, thread_id: str) -> ThreadRow | None:
+        return _thread(self.one(f"SELECT {_THREAD_READ_COLS} FROM threads "
+                                "WHERE user_id = ? AND thread_id = ?", (user_id, thread_id)))
 
-    def message(self, message_id: str) -> MessageRow | None:
-        return _message(self.one(f"SELECT {_MESSAGE_COLS} FROM messages WHERE message_id = ?",
-                                 (message_id,)))
+    def message(self, user_id: str, message_id: str) -> MessageRow | None:
+        return _message(self.one(f"SELECT {_MESSAGE_COLS} FROM messages "
+                                 "WHERE user_id = ? AND message_id = ?", (user_id, message_id)))
 
     def attachment(self, attachment_id: str) -> AttachmentRow | None:
         return _attachment(self.one(
@@ -197,27 +215,28 @@ class SqlTransaction(SqlQueries, Transaction):
     def __init__(self, execute: Execute) -> None:
         super().__init__(execute)
         self.events: list[StoredEvent] = []
-        self._streams: dict[str, tuple[str, int]] = {}  # thread -> (owner, last stream_version)
-        self._last_sequences: dict[str, int] = {}  # thread -> last appended sequence
+        self._streams: dict[tuple[str, str], int] = {}  # (user, thread) -> last stream_version
+        self._last_sequences: dict[tuple[str, str], int] = {}  # (user, thread) -> last sequence
         self._savepoints = 0  # savepoints opened so far (each gets its own name)
 
     def finalize(self) -> None:
         """Write each touched thread's ``last_sequence`` once (called right before commit)."""
-        for thread_id, sequence in self._last_sequences.items():
-            self._x("UPDATE threads SET last_sequence = ? WHERE thread_id = ?",
-                    (sequence, thread_id))
+        for (user_id, thread_id), sequence in self._last_sequences.items():
+            self._x("UPDATE threads SET last_sequence = ? WHERE user_id = ? AND thread_id = ?",
+                    (sequence, user_id, thread_id))
         self._last_sequences.clear()
 
-    def _stream_of(self, thread_id: str) -> tuple[str, int]:
-        known = self._streams.get(thread_id)
+    def _stream_of(self, user_id: str, thread_id: str) -> int:
+        known = self._streams.get((user_id, thread_id))
         if known is not None:
             return known
         row = self.one(
-            "SELECT t.user_id, (SELECT COALESCE(MAX(stream_version), 0) FROM events "
-            "WHERE thread_id = t.thread_id) FROM threads t WHERE t.thread_id = ?", (thread_id,))
+            "SELECT (SELECT COALESCE(MAX(stream_version), 0) FROM events "
+            "WHERE user_id = t.user_id AND thread_id = t.thread_id) FROM threads t "
+            "WHERE t.user_id = ? AND t.thread_id = ?", (user_id, thread_id))
         if row is None:
             raise LookupError(f"append_event: no thread {thread_id}")
-        return row[0], int(row[1])
+        return int(row[0])
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -239,23 +258,23 @@ class SqlTransaction(SqlQueries, Transaction):
             raise
         self._x(f"RELEASE SAVEPOINT {name}", ())
 
-    def append_event(self, thread_id: str, event_type: str, payload: JsonObject, *,
-                     device_id: str | None = None, command_id: str | None = None) -> StoredEvent:
-        owner, last_version = self._stream_of(thread_id)
-        version = last_version + 1
-        self._streams[thread_id] = (owner, version)
+    def append_event(self, user_id: str, thread_id: str, event_type: str, payload: JsonObject,
+                     *, device_id: str | None = None, command_id: str | None = None,
+                     message_id: str | None = None) -> StoredEvent:
+        version = self._stream_of(user_id, thread_id) + 1
+        self._streams[(user_id, thread_id)] = version
         event_id = new_id("evt")
         at = format_timestamp()
         row = self.one(
-            "INSERT INTO events (event_id, thread_id, stream_version, event_type, occurred_at, "
-            "device_id, command_id, payload_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-            "RETURNING sequence",
-            (event_id, thread_id, int(version), event_type, at, device_id, command_id,
-             dump(payload)))
+            "INSERT INTO events (event_id, user_id, thread_id, stream_version, event_type, "
+            "occurred_at, device_id, command_id, message_id, payload_json) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING sequence",
+            (event_id, user_id, thread_id, int(version), event_type, at, device_id, command_id,
+             message_id, stored_payload(payload, message_id)))
         sequence = int(row[0])
-        self._last_sequences[thread_id] = sequence
+        self._last_sequences[(user_id, thread_id)] = sequence
         event = StoredEvent(sequence, event_id, thread_id, event_type, at, command_id, payload,
-                            owner)
+                            user_id)
         self.events.append(event)
         return event
 
@@ -282,23 +301,21 @@ class SqlTransaction(SqlQueries, Transaction):
         self._x(f"INSERT INTO threads ({_THREAD_COLS}) VALUES (?, ?, ?, ?, ?, 0, NULL)",
                 (thread_id, user_id, title, at, at))
 
-    def update_thread(self, thread_id: str, *, title: str | None = None,
+    def update_thread(self, user_id: str, thread_id: str, *, title: str | None = None,
                       deleted_at: str | None = None, at: str) -> None:
-        if title is not None:
-            self._x("UPDATE threads SET title = ? WHERE thread_id = ?", (title, thread_id))
-        if deleted_at is not None:
-            self._x("UPDATE threads SET deleted_at = ? WHERE thread_id = ?",
-                    (deleted_at, thread_id))
-        self._x("UPDATE threads SET updated_at = ? WHERE thread_id = ?", (at, thread_id))
+        self._x("UPDATE threads SET title = COALESCE(?, title), "
+                "deleted_at = COALESCE(?, deleted_at), updated_at = ? "
+                "WHERE user_id = ? AND thread_id = ?", (title, deleted_at, at, user_id, thread_id))
 
-    def set_thread_workspace(self, thread_id: str, workspace: JsonObject | None) -> None:
-        self._x("UPDATE threads SET workspace_json = ? WHERE thread_id = ?",
-                (dump(workspace), thread_id))
+    def set_thread_workspace(self, user_id: str, thread_id: str,
+                             workspace: JsonObject | None) -> None:
+        self._x("UPDATE threads SET workspace_json = ? WHERE user_id = ? AND thread_id = ?",
+                (dump(workspace), user_id, thread_id))
 
-    def assistant_message_for_turn(self, turn_id: str) -> MessageRow | None:
+    def assistant_message_for_turn(self, user_id: str, turn_id: str) -> MessageRow | None:
         return _message(self.one(
-            f"SELECT {_MESSAGE_COLS} FROM messages WHERE turn_id = ? AND role = 'assistant'",
-            (turn_id,)))
+            f"SELECT {_MESSAGE_COLS} FROM messages WHERE user_id = ? AND turn_id = ? "
+            "AND role = 'assistant'", (user_id, turn_id)))
 
     def streaming_messages(self) -> list[MessageRow]:
         rows = self.all(f"SELECT {_MESSAGE_COLS} FROM messages WHERE is_streaming = 1 "
@@ -308,18 +325,20 @@ class SqlTransaction(SqlQueries, Transaction):
     def _message_params(self, r: MessageRow) -> tuple[Any, ...]:
         return (r.message_id, r.thread_id, r.turn_id, r.role, r.text, int(r.is_streaming),
                 dump(r.attachments), dump(r.context), dump(r.sources), dump(r.metadata),
-                r.created_at, r.updated_at, r.completed_at, r.created_sequence)
+                r.created_at, r.updated_at, r.completed_at, r.created_sequence, r.user_id)
 
     def insert_message(self, row: MessageRow) -> None:
+        if not row.user_id:
+            raise ValueError("insert_message: a message row needs its user")
         self._x(f"INSERT INTO messages ({_MESSAGE_COLS}) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._message_params(row))
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._message_params(row))
 
     def update_message(self, row: MessageRow) -> None:
         self._x(
             "UPDATE messages SET text = ?, is_streaming = ?, sources_json = ?, metadata_json = ?, "
-            "updated_at = ?, completed_at = ? WHERE message_id = ?",
+            "updated_at = ?, completed_at = ? WHERE user_id = ? AND message_id = ?",
             (row.text, int(row.is_streaming), dump(row.sources), dump(row.metadata),
-             row.updated_at, row.completed_at, row.message_id))
+             row.updated_at, row.completed_at, row.user_id, row.message_id))
 
     def stale_uploads(self, now: str) -> list[AttachmentRow]:
         rows = self.all(
@@ -337,18 +356,24 @@ class SqlTransaction(SqlQueries, Transaction):
              row.size_bytes, row.sha256, row.storage_path, row.message_id, row.created_at,
              row.expires_at))
 
-    def set_provider_choice(self, thread_id: str, provider: str) -> None:
-        self._x("INSERT INTO provider_choices (thread_id, provider) VALUES (?, ?) "
-                "ON CONFLICT (thread_id) DO UPDATE SET provider = excluded.provider",
-                (thread_id, provider))
+    def thread_owners(self, thread_id: str) -> list[str]:
+        return [str(r[0]) for r in self.all(
+            "SELECT user_id FROM threads WHERE thread_id = ? ORDER BY user_id", (thread_id,))]
 
-    def release_thread_attachments(self, thread_id: str) -> list[str]:
+    def set_provider_choice(self, user_id: str, thread_id: str, provider: str) -> None:
+        self._x("INSERT INTO provider_choices (user_id, thread_id, provider) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id, thread_id) DO UPDATE SET provider = excluded.provider",
+                (user_id, thread_id, provider))
+
+    def release_thread_attachments(self, user_id: str, thread_id: str) -> list[str]:
         owned = ("FROM attachments WHERE state <> 'deleted' AND message_id IN "
-                 "(SELECT message_id FROM messages WHERE thread_id = ?)")
-        names = [str(r[0]) for r in self.all(f"SELECT storage_path {owned}", (thread_id,))]
+                 "(SELECT message_id FROM messages WHERE user_id = ? AND thread_id = ?) "
+                 "AND device_id IN (SELECT device_id FROM devices WHERE user_id = ?)")
+        params = (user_id, thread_id, user_id)
+        names = [str(r[0]) for r in self.all(f"SELECT storage_path {owned}", params)]
         if names:
             self._x(f"UPDATE attachments SET state = 'deleted' WHERE attachment_id IN "
-                    f"(SELECT attachment_id {owned})", (thread_id,))
+                    f"(SELECT attachment_id {owned})", params)
         return names
 
     def set_attachment(self, attachment_id: str, *, state: str, new_id: str | None = None,
@@ -382,10 +407,10 @@ class SqlReader(SqlQueries, Reader):
                         "AND deleted_at IS NULL ORDER BY updated_at DESC, thread_id", (user_id,))
         return [t for t in map(_thread, rows) if t is not None]
 
-    def messages_of(self, thread_id: str, *, limit: int | None = None,
+    def messages_of(self, user_id: str, thread_id: str, *, limit: int | None = None,
                     before_sequence: int | None = None) -> tuple[list[MessageRow], bool]:
-        sql = f"SELECT {_MESSAGE_COLS} FROM messages WHERE thread_id = ?"
-        params: list[Any] = [thread_id]
+        sql = f"SELECT {_MESSAGE_COLS} FROM messages WHERE user_id = ? AND thread_id = ?"
+        params: list[Any] = [user_id, thread_id]
         if before_sequence is not None:
             sql += " AND created_sequence < ?"
             params.append(before_sequence)
@@ -402,9 +427,8 @@ class SqlReader(SqlQueries, Reader):
     def events_after(self, after: int, user_id: str, *, thread_id: str | None = None,
                      types: tuple[str, ...] | None = None, limit: int | None = None
                      ) -> list[StoredEvent]:
-        sql = (f"SELECT {_EVENT_COLS} FROM events e JOIN threads t ON t.thread_id = e.thread_id "
-               "WHERE e.sequence > ? AND t.user_id = ?")
-        params: list[Any] = [after, user_id]
+        sql = f"SELECT {_EVENT_COLS} FROM {EVENTS_FROM} WHERE e.user_id = ? AND e.sequence > ?"
+        params: list[Any] = [user_id, after]
         if thread_id is not None:
             sql += " AND e.thread_id = ?"
             params.append(thread_id)
@@ -419,7 +443,6 @@ class SqlReader(SqlQueries, Reader):
 
     def all_events_after(self, after: int, limit: int) -> list[StoredEvent]:
         """Every user's events after ``after`` (fan-out pump)."""
-        rows = self.all(f"SELECT {_EVENT_COLS} FROM events e JOIN threads t "
-                        "ON t.thread_id = e.thread_id WHERE e.sequence > ? "
+        rows = self.all(f"SELECT {_EVENT_COLS} FROM {EVENTS_FROM} WHERE e.sequence > ? "
                         "ORDER BY e.sequence LIMIT ?", (after, limit))
         return [_event(row) for row in rows]

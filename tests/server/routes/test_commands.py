@@ -136,14 +136,18 @@ def test_other_users_resources_answer_404(h: Harness) -> None:
         {"type": "thread.meta.update", "commandId": cid(), "threadId": thread, "title": "mine"},
         {"type": "thread.delete", "commandId": cid(), "threadId": thread},
         turn_start(thread, "hi"),
-        turn_start(thread, "hi", bootstrap=True),
     ):
         response = h.command(h.bob, body)
         assert response.status_code == 404, body["type"]
         assert error_of(response)["code"] == "unknown_thread"
     assert h.client.get("/api/threads", headers=h.bob).json()["threads"] == []
-    assert [t["threadId"] for t in h.client.get("/api/threads", headers=h.alice2).json()
-            ["threads"]] == [thread]
+    # Ids are per user: bob's bootstrap with the same id makes a thread of his own.
+    h.ok(h.bob, turn_start(thread, "hi", bootstrap=True))
+    h.wait_turns()
+    assert [(t["threadId"], t["title"]) for t in h.client.get(
+        "/api/threads", headers=h.bob).json()["threads"]] == [(thread, "New")]
+    assert [(t["threadId"], t["title"]) for t in h.client.get(
+        "/api/threads", headers=h.alice2).json()["threads"]] == [(thread, "Hello")]
 
 
 def test_deleted_thread_is_gone_from_snapshots(h: Harness) -> None:
@@ -236,9 +240,9 @@ def test_legacy_message_is_upgraded_on_read_and_never_rewritten(h: Harness) -> N
     records = user["context"]["records"]  # type: ignore[index]
     assert [(r["kind"], r["lineStart"], r["lineEnd"]) for r in records] == [("terminal", 3, 4)]
 
-    stored = h.store.read_sync(lambda r: r.messages_of(thread))[0][0]
-    assert (stored.text, stored.context) == (LEGACY, None)
     user_id = h.user_id(h.alice)
+    stored = h.store.read_sync(lambda r: r.messages_of(user_id, thread))[0][0]
+    assert (stored.text, stored.context) == (LEGACY, None)
     events = h.store.read_sync(lambda r: r.events_after(0, user_id, thread_id=thread))
     sent = next(e for e in events if e.event_type == "thread.message-sent")
     assert sent.payload["message"]["text"] == LEGACY
@@ -251,11 +255,13 @@ def test_legacy_row_written_by_an_old_server_is_upgraded(tmp_path: Path) -> None
         h.ok(h.alice, create_thread(thread))
         message_id = mid()
 
+        user_id = h.user_id(h.alice)
+
         def old_row(tx: object) -> None:
             tx.insert_message(MessageRow(  # type: ignore[attr-defined]
                 message_id=message_id, thread_id=thread, turn_id=None, role="user",
                 text=LEGACY, is_streaming=False, created_at="2025-01-01T00:00:00Z",
-                created_sequence=1))
+                created_sequence=1, user_id=user_id))
 
         h.store.write_sync(old_row)
         first = messages(h, h.alice, thread)[0]
@@ -264,7 +270,7 @@ def test_legacy_row_written_by_an_old_server_is_upgraded(tmp_path: Path) -> None
     raw = SqliteStore.in_dir(tmp_path)
     raw.open()
     try:
-        row = raw.read_sync(lambda r: r.messages_of(thread))[0][0]
+        row = raw.read_sync(lambda r: r.messages_of(user_id, thread))[0][0]
         assert (row.text, row.context) == (LEGACY, None)
     finally:
         raw.close()

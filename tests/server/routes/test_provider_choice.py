@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from composer_app.server.providers.registry import ProviderOptions, ProviderRouter
+from composer_app.server.snapshots import choice_key
 from tests.server.harness import Harness, cid, create_thread, harness, tid, turn_start
 
 
@@ -31,7 +32,7 @@ def test_thread_choice_overrides_the_server_default(tmp_path: Path) -> None:
         # Switching back to the default on rename keeps the choice persisted by name only.
         h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": echo,
                        "title": "Now local", "provider": "local"})
-        assert router.name_for(echo) == "local"
+        assert router.name_for(choice_key(h.user_id(h.alice), echo)) == "local"
     router.close()
 
 
@@ -94,23 +95,29 @@ def test_a_single_provider_server_names_no_provider(tmp_path: Path) -> None:
 def test_choices_live_in_the_database_and_an_old_file_is_imported_once(tmp_path: Path) -> None:
     import json
 
-    old_thread = tid()
+    old_thread, bobs = tid(), tid()
+    with harness(tmp_path) as h:  # threads made before choices lived in the database
+        h.ok(h.alice, create_thread(old_thread, "Old"))
+        h.ok(h.bob, create_thread(bobs, "Bob's"))
     (tmp_path / "provider_choices.json").write_text(json.dumps({old_thread: "echo"}))
     router = ProviderRouter(ProviderOptions(data_dir=tmp_path))
     with harness(tmp_path, provider=router) as h:
-        assert router.name_for(old_thread) == "echo"
+        alice, bob = h.user_id(h.alice), h.user_id(h.bob)
+        assert router.name_for(choice_key(alice, old_thread)) == "echo"
+        assert router.name_for(choice_key(bob, bobs)) == "local"
         chosen = tid()
         h.ok(h.alice, {**create_thread(chosen, "Echo"), "provider": "echo"})
-        assert h.store.read_sync(lambda r: r.provider_choices()) == {old_thread: "echo",
-                                                                    chosen: "echo"}
+        assert h.store.read_sync(lambda r: r.provider_choices()) == {
+            (alice, old_thread): "echo", (alice, chosen): "echo"}
     router.close()
     assert not (tmp_path / "provider_choices.json").exists()  # imported, then retired
     again = ProviderRouter(ProviderOptions(data_dir=tmp_path))
-    assert again.name_for(chosen) == "local"  # the file is gone: the database holds it
+    assert again.name_for(choice_key(alice, chosen)) == "local"  # the database holds it
     with harness(tmp_path, provider=again) as h:
-        assert again.name_for(chosen) == "echo" and again.name_for(old_thread) == "echo"
+        assert again.name_for(choice_key(alice, chosen)) == "echo"
+        assert again.name_for(choice_key(alice, old_thread)) == "echo"
         h.ok(h.alice, {"type": "thread.meta.update", "commandId": cid(), "threadId": chosen,
                        "title": "Back", "provider": "local"})
-        assert h.store.read_sync(lambda r: r.provider_choices())[chosen] == "local"
+        assert h.store.read_sync(lambda r: r.provider_choices())[(alice, chosen)] == "local"
     again.close()
     assert not (tmp_path / "provider_choices.json").exists()  # never written again

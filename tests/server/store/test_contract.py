@@ -9,11 +9,21 @@ from pathlib import Path
 
 import pytest
 
+from composer_app.core.contracts.wire import decode_command
 from composer_app.core.errors import StorageError
-from composer_app.server.store.base import AttachmentRow, MessageRow, StoredEvent, Transaction
+from composer_app.server.ledger import execute_command
+from composer_app.server.snapshots import event_wire
+from composer_app.server.store.base import (
+    AttachmentRow,
+    Device,
+    MessageRow,
+    StoredEvent,
+    Transaction,
+)
 from composer_app.server.store.executor import ExecutorStore, token_hash
 from composer_app.server.store.postgres import PostgresStore, conninfo_of
 from composer_app.server.store.sqlite import SqliteStore
+from tests.server.harness import create_thread, skill, turn_start
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -39,7 +49,8 @@ def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[type]
 
 def new_thread(tx: Transaction, thread_id: str, user_id: str) -> StoredEvent:
     tx.insert_thread(thread_id, user_id, "T", "2026-11-30T00:00:00.000Z")
-    return tx.append_event(thread_id, "thread.created", {"thread": {"threadId": thread_id}})
+    return tx.append_event(user_id, thread_id, "thread.created",
+                           {"thread": {"threadId": thread_id}})
 
 
 def test_migrations_are_idempotent_and_environment_is_stable(make_store) -> None:  # type: ignore[no-untyped-def]
@@ -69,7 +80,7 @@ def test_sequences_increase_and_events_are_filtered_by_user_thread_type(make_sto
 
     def fill(tx: Transaction) -> list[int]:
         seqs = [new_thread(tx, "thr_a", "u1").sequence, new_thread(tx, "thr_b", "u2").sequence]
-        seqs.append(tx.append_event("thr_a", "thread.meta-updated", {"title": "x"}).sequence)
+        seqs.append(tx.append_event("u1", "thr_a", "thread.meta-updated", {"title": "x"}).sequence)
         return seqs
 
     seqs = store.write_sync(fill)
@@ -94,7 +105,7 @@ def test_a_failed_write_leaves_nothing(make_store) -> None:  # type: ignore[no-u
 
     with pytest.raises(RuntimeError):
         store.write_sync(boom)
-    assert store.read_sync(lambda r: (r.thread("thr_x"), r.max_sequence())) == (None, 0)
+    assert store.read_sync(lambda r: (r.thread("u1", "thr_x"), r.max_sequence())) == (None, 0)
     store.write_sync(lambda tx: new_thread(tx, "thr_y", "u1"))
     assert [e.thread_id for e in store.read_sync(lambda r: r.events_after(0, "u1"))] == ["thr_y"]
 
@@ -111,7 +122,8 @@ def test_receipts_messages_and_attachments_round_trip(make_store) -> None:  # ty
         for n in range(5):
             tx.insert_message(MessageRow(f"msg_{n}", "thr_a", None, "user", f"m{n}", False,
                                          context={"version": 1, "records": []},
-                                         created_at="t", created_sequence=10 + n))
+                                         created_at="t", created_sequence=10 + n,
+                                         user_id=device.user_id))
         tx.insert_attachment(AttachmentRow("att_p", device.device_id, device.user_id, "uploaded",
                                            "a.png", "image/png", 4, "00", "att_p", None, "t",
                                            None))
@@ -120,9 +132,10 @@ def test_receipts_messages_and_attachments_round_trip(make_store) -> None:  # ty
     store.write_sync(fill)
     receipt = store.write_sync(lambda tx: tx.receipt(device.device_id, "cmd_1"))
     assert (receipt.request_hash, receipt.status, receipt.result_sequence) == ("h1", "accepted", 1)
-    rows, more = store.read_sync(lambda r: r.messages_of("thr_a", limit=2))
+    rows, more = store.read_sync(lambda r: r.messages_of(device.user_id, "thr_a", limit=2))
     assert ([m.message_id for m in rows], more) == (["msg_3", "msg_4"], True)
-    rows, more = store.read_sync(lambda r: r.messages_of("thr_a", limit=2, before_sequence=13))
+    rows, more = store.read_sync(lambda r: r.messages_of(device.user_id, "thr_a", limit=2,
+                                                         before_sequence=13))
     assert ([m.message_id for m in rows], more) == (["msg_1", "msg_2"], True)
     assert rows[0].context == {"version": 1, "records": []}
     assert store.read_sync(lambda r: r.attachment("att_p")) is None
@@ -148,8 +161,8 @@ def test_concurrent_writes_commit_in_sequence_order_to_the_listener(make_store) 
         store.set_commit_listener(listener)
         store.bind_loop(asyncio.get_running_loop())
         await asyncio.gather(*(store.write(lambda tx, n=n: tx.append_event(
-            "thr_a", "thread.meta-updated", {"title": str(n)})) for n in range(40)))
-        await store.write(lambda tx: tx.append_event("thr_a", "thread.deleted", {}))
+            "u1", "thr_a", "thread.meta-updated", {"title": str(n)})) for n in range(40)))
+        await store.write(lambda tx: tx.append_event("u1", "thr_a", "thread.deleted", {}))
         await asyncio.wait_for(done.wait(), 20)
         return seen
 
@@ -210,7 +223,7 @@ def test_two_postgres_stores_publish_every_event_in_commit_order(postgres_dsn: s
             def writes(store: PostgresStore) -> None:
                 for n in range(30):
                     store.write_sync(lambda tx, n=n: tx.append_event(
-                        "thr_a", "thread.meta-updated", {"title": str(n)}))
+                        "u1", "thr_a", "thread.meta-updated", {"title": str(n)}))
 
             await asyncio.gather(asyncio.to_thread(writes, a), asyncio.to_thread(writes, b))
             await asyncio.wait_for(done.wait(), 30)
@@ -234,19 +247,19 @@ def test_a_savepoint_undoes_only_its_own_block(make_store) -> None:  # type: ign
     def write(tx: Transaction) -> list[str]:
         new_thread(tx, "thr_a", "u1")
         with pytest.raises(LookupError), tx.savepoint():
-            tx.append_event("thr_a", "thread.meta-updated", {"title": "undone"})
+            tx.append_event("u1", "thr_a", "thread.meta-updated", {"title": "undone"})
             tx.insert_thread("thr_b", "u1", "B", "2026-11-30T00:00:00.000Z")
             raise LookupError("rejected")
         with tx.savepoint():
-            kept = tx.append_event("thr_a", "thread.meta-updated", {"title": "kept"})
+            kept = tx.append_event("u1", "thr_a", "thread.meta-updated", {"title": "kept"})
         assert kept.sequence > tx.events[0].sequence
         return [e.event_type for e in tx.events]
 
     assert store.write_sync(write) == ["thread.created", "thread.meta-updated"]
     events = store.read_sync(lambda r: r.events_after(0, "u1"))
     assert [e.payload.get("title") for e in events] == [None, "kept"]
-    assert store.read_sync(lambda r: r.thread("thr_b")) is None
-    thread = store.read_sync(lambda r: r.thread("thr_a"))
+    assert store.read_sync(lambda r: r.thread("u1", "thr_b")) is None
+    thread = store.read_sync(lambda r: r.thread("u1", "thr_a"))
     assert thread is not None and thread.last_sequence == events[-1].sequence
 @pytest.mark.postgres
 def test_postgres_publication_settles_numbers_of_transactions_that_never_commit(
@@ -273,15 +286,15 @@ def test_postgres_publication_settles_numbers_of_transactions_that_never_commit(
             a.bind_loop(asyncio.get_running_loop())
 
             def doomed(tx: Transaction) -> None:
-                tx.append_event("thr_a", "thread.meta-updated", {"title": "never"})
+                tx.append_event("u1", "thr_a", "thread.meta-updated", {"title": "never"})
                 raise RuntimeError("rolled back")
 
             with pytest.raises(RuntimeError):
                 await asyncio.to_thread(b.write_sync, doomed)
-            await a.write(lambda tx: tx.append_event("thr_a", "thread.meta-updated",
+            await a.write(lambda tx: tx.append_event("u1", "thr_a", "thread.meta-updated",
                                                      {"title": "one"}))
             await asyncio.to_thread(b.write_sync, lambda tx: tx.append_event(
-                "thr_a", "thread.meta-updated", {"title": "two"}))
+                "u1", "thr_a", "thread.meta-updated", {"title": "two"}))
             await asyncio.wait_for(done.wait(), 30)
             watermark = await a.read(lambda r: r.max_sequence())
             return seen, watermark
@@ -295,3 +308,47 @@ def test_postgres_publication_settles_numbers_of_transactions_that_never_commit(
         a.set_commit_listener(None)
         a.close()
         b.close()
+
+
+def test_a_sent_message_is_stored_once_and_replays_as_it_was_published(make_store) -> None:  # type: ignore[no-untyped-def]
+    """The event of a sent message references its row; a replay rebuilds the very payload the
+    commit published (text, context and attachments included)."""
+    store = make_store()
+    store.open()
+    device = Device("dev_a", "u1", "laptop")
+    text = "see [review](t3-context://v1/skill/s1) once"
+    bodies = [create_thread("thr_a", title="Named"),
+              turn_start("thr_a", text, message_id="msg_1",
+                         context={"version": 1, "records": [skill("s1")]}),
+              turn_start("thr_a", "legacy @src/app.py text", message_id="msg_2")]
+
+    async def run() -> list[StoredEvent]:
+        seen: list[StoredEvent] = []
+        store.set_commit_listener(seen.extend)
+        store.bind_loop(asyncio.get_running_loop())
+        for n, body in enumerate(bodies):
+            await store.write(lambda tx, body=body, n=n: execute_command(
+                tx, device, decode_command(body), f"hash{n}"))
+        for _ in range(500):
+            if len(seen) >= 5:
+                break
+            await asyncio.sleep(0.01)
+        return seen
+
+    try:
+        seen = asyncio.run(run())
+        stored = store.read_sync(lambda r: r.events_after(0, "u1"))
+        assert [e.event_type for e in stored] == [
+            "thread.created", "thread.message-sent", "thread.turn-started",
+            "thread.message-sent", "thread.turn-started"]
+        assert [event_wire(e) for e in stored] == [event_wire(e) for e in seen]
+        assert stored[1].payload["message"]["text"] == text
+        rows = store.read_sync(lambda r: r.all(  # type: ignore[attr-defined]
+            "SELECT message_id, payload_json FROM events "
+            "WHERE event_type = 'thread.message-sent' ORDER BY sequence"))
+        assert [tuple(row) for row in rows] == [("msg_1", "{}"), ("msg_2", "{}")]
+        copies = store.read_sync(lambda r: r.all(  # type: ignore[attr-defined]
+            "SELECT COUNT(*) FROM events WHERE payload_json LIKE ?", ("%review%",)))
+        assert int(copies[0][0]) == 0  # the text lives in the message row alone
+    finally:
+        store.set_commit_listener(None)

@@ -54,7 +54,7 @@ def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str) ->
             before = store.round_trips
             stale = await store.write(lambda tx: finish_turn(tx, plan, "", "again", None, None))
             assert stale is False  # a finished turn takes no more output; its number is unused
-            await store.write(lambda tx: tx.append_event("thr_a", "thread.meta-updated",
+            await store.write(lambda tx: tx.append_event("u1", "thr_a", "thread.meta-updated",
                                                          {"title": "after"}))
             for _ in range(200):
                 if len(seen) >= 6:
@@ -73,7 +73,7 @@ def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str) ->
         versions = store.read_sync(lambda r: r.all(
             "SELECT stream_version FROM events ORDER BY sequence"))
         assert [int(v[0]) for v in versions] == [1, 2, 3, 4, 5, 6]
-        thread = store.read_sync(lambda r: r.thread("thr_a"))
+        thread = store.read_sync(lambda r: r.thread("u1", "thr_a"))
         assert thread is not None and thread.last_sequence == seen[-1].sequence
         assert all(e.user_id == "u1" for e in seen)
     finally:

@@ -3,6 +3,7 @@ status bar and what it remembers."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,16 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from composer_app.core.contracts.messages import decode_message_context
+from composer_app.server.snapshots import choice_key
+from composer_app.server.store.executor import token_hash
+from composer_app.server.store.sqlite import DATABASE_FILE
 from composer_app.sync.secrets import TokenStore
-from composer_app.ui.backend import connect_backend, start_embedded_server, stop_embedded_server
+from composer_app.ui.backend import (
+    LocalServer,
+    connect_backend,
+    start_embedded_server,
+    stop_embedded_server,
+)
 from composer_app.ui.session import Session
 from composer_app.ui.settings.settings_logic import AppSettings, Connection, app_paths
 from composer_app.ui.window.main_window import MainWindow
@@ -319,6 +328,18 @@ def test_shutdown_waits_for_dropped_files_still_being_registered(
     assert record.attachment_id in {u.local_id for u in uploads}  # resumes on the next start
 
 
+def _user_of(server: LocalServer) -> str:
+    """The server's user id of the app's device token (provider choices are per user)."""
+    database = sqlite3.connect(server.server.data_dir / DATABASE_FILE)
+    try:
+        row = database.execute("SELECT user_id FROM devices WHERE token_sha256 = ?",
+                               (token_hash(server.token),)).fetchone()
+    finally:
+        database.close()
+    assert row is not None
+    return str(row[0])
+
+
 def _assistant(window: MainWindow) -> dict[str, bool]:
     return {a.text(): a.isChecked() for a in window.window_actions.assistant_menu.actions()}
 
@@ -336,8 +357,9 @@ def test_thread_assistant_menu_shows_and_changes_the_threads_provider(
     assert window.window_actions.assistant_menu.isEnabled()
     window.window_actions.assistant_actions["openai"].trigger()
     assert _assistant(window) == {"Local (offline)": False, "OpenAI-compatible": True}
-    router = backend.server.router
-    qtbot.waitUntil(lambda: router.name_for(first) == "openai", timeout=WAIT_MS)
+    server = backend.server  # the server routes the thread's turns to the choice
+    qtbot.waitUntil(lambda: server.router.name_for(choice_key(_user_of(server), first))
+                    == "openai", timeout=WAIT_MS)
     qtbot.waitUntil(lambda: (r := window.navigator.thread_row(first)) is not None
                     and r.provider == "openai", timeout=WAIT_MS)
     # A new thread uses the server default; the menu follows the selected thread.
