@@ -34,6 +34,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg.adapt import Transformer
+from psycopg.generators import execute as execute_generator
 from psycopg_pool import AsyncConnectionPool
 
 from composer_app.core.errors import StorageError
@@ -41,6 +43,7 @@ from composer_app.server.store.base import Reader, StoredEvent, Transaction
 from composer_app.server.store.bridge import await_only, run_bridged
 from composer_app.server.store.commit_order import CommitOrder
 from composer_app.server.store.executor import ExecutorStore
+from composer_app.server.store.literals import bind
 from composer_app.server.store.postgres_queries import (
     PostgresReader,
     PostgresTransaction,
@@ -52,6 +55,8 @@ T = TypeVar("T")
 _log = logging.getLogger(__name__)
 
 CHANNEL = "composer_events"
+FATAL_ERROR = psycopg.pq.ExecStatus.FATAL_ERROR
+TUPLES_OK = psycopg.pq.ExecStatus.TUPLES_OK
 FILL_BATCH = 1000
 POOL_SIZE = 8
 SETTLE_AFTER = 0.05  # a missing number waits this long for its notification before settling
@@ -109,18 +114,27 @@ class _Statement:
 class _Batch:
     """The ``execute`` of bridged store code on one async connection, with client-side binding.
 
-    Statements are bound in the client and queued; the first read of any queued statement's rows
-    sends all of them as one simple query (one round trip, one result per statement), so writes
-    whose results nobody reads travel with the next read or with ``COMMIT``.
+    Statements are bound in the client (``literals.bind``) and queued; the first read of any
+    queued statement's rows sends all of them as one simple query (one round trip, one result per
+    statement, read straight from libpq's results), so writes whose results nobody reads travel
+    with the next read or with ``COMMIT``. The first failing statement's error is raised.
     """
 
     def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        self._cursor = psycopg.AsyncClientCursor(conn)
-        self._queued: list[tuple[str, _Statement]] = []
+        self._conn = conn
+        self._rows = Transformer(conn)
+        self._queued: list[tuple[bytes, _Statement]] = []
         self.round_trips = 0
 
     def __call__(self, sql: str, params: Sequence[Any]) -> _Statement:
-        text = self._cursor.mogrify(sql.replace("?", "%s"), tuple(params)) if params else sql
+        if not params:
+            text = sql.encode("utf-8")
+        else:
+            try:
+                text = bind(sql, params)
+            except TypeError:  # a parameter type without a literal here: the driver binds it
+                text = psycopg.AsyncClientCursor(self._conn).mogrify(
+                    sql.replace("?", "%s"), tuple(params)).encode("utf-8")
         statement = _Statement(self)
         self._queued.append((text, statement))
         return statement
@@ -131,15 +145,23 @@ class _Batch:
             self.round_trips += 1
             await_only(self._send(queued))
 
-    async def _send(self, queued: list[tuple[str, _Statement]]) -> None:
-        cursor = self._cursor
-        await cursor.execute(";".join(text for text, _ in queued))
-        for index, (_, statement) in enumerate(queued):
-            if index:
-                cursor.nextset()
-            result = cursor.pgresult
-            statement.rows = await cursor.fetchall() if result is not None and \
-                result.status == psycopg.pq.ExecStatus.TUPLES_OK else []
+    async def _send(self, queued: list[tuple[bytes, _Statement]]) -> None:
+        conn = self._conn
+        pgconn = conn.pgconn
+        pgconn.send_query(b";".join(text for text, _ in queued))
+        results = await conn.wait(execute_generator(pgconn))
+        for result in results:
+            if result.status == FATAL_ERROR:
+                raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+        if len(results) != len(queued):
+            raise psycopg.InternalError(f"{len(results)} results for {len(queued)} statements")
+        rows = self._rows
+        for result, (_, statement) in zip(results, queued, strict=True):
+            if result.status == TUPLES_OK:
+                rows.set_pgresult(result)
+                statement.rows = rows.load_rows(0, result.ntuples, tuple)
+            else:
+                statement.rows = []
 
 
 class PostgresStore(ExecutorStore):
