@@ -42,10 +42,11 @@ def explain(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ex
         [str, Sequence[Any]], list[Any]]]]:
     """(plan of a statement, run a statement) on a filled store of each kind."""
     if request.param == "sqlite":
-        store: ExecutorStore = SqliteStore.in_dir(tmp_path)
+        lite = SqliteStore.in_dir(tmp_path)
+        store: ExecutorStore = lite
         store.open()
         _fill(store)
-        conn = sqlite3.connect(store.path)
+        conn = sqlite3.connect(lite.path)
 
         def plan(sql: str, params: Sequence[Any]) -> str:
             rows = conn.execute("EXPLAIN QUERY PLAN " + sql, tuple(params)).fetchall()
@@ -66,10 +67,10 @@ def explain(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ex
 
         def plan(sql: str, params: Sequence[Any]) -> str:
             text = bind("EXPLAIN " + sql, params).decode()
-            return "\n".join(str(r[0]) for r in pg.execute(text).fetchall())  # type: ignore[call-overload]
+            return "\n".join(str(r[0]) for r in pg.execute(text).fetchall())
 
         def run(sql: str, params: Sequence[Any]) -> list[Any]:
-            return pg.execute(bind(sql, params).decode()).fetchall()  # type: ignore[call-overload]
+            return pg.execute(bind(sql, params).decode()).fetchall()
 
         yield plan, run
         pg.close()
@@ -104,8 +105,10 @@ def _sorts(plan: str) -> bool:
 def test_a_page_of_a_long_thread_is_read_in_index_order(explain: tuple[Explain, Any]) -> None:
     plan, run = explain
     for before in (None, 30):
-        (messages, more), seen = _statements(
-            lambda r, b=before: r.messages_of("thr_0", limit=6, before_sequence=b), run)
+        def page(r: SqlReader, b: int | None = before) -> tuple[list[MessageRow], bool]:
+            return r.messages_of("thr_0", limit=6, before_sequence=b)
+
+        (messages, more), seen = _statements(page, run)
         top = 40 if before is None else 29
         assert [m.created_sequence for m in messages] == list(range(top - 5, top + 1))
         assert more is True
