@@ -59,6 +59,7 @@ FATAL_ERROR = psycopg.pq.ExecStatus.FATAL_ERROR
 TUPLES_OK = psycopg.pq.ExecStatus.TUPLES_OK
 FILL_BATCH = 1000
 POOL_SIZE = 8
+PARK_IDLE = 0.02  # a parked read's transaction ends this soon when no transaction takes it over
 SETTLE_AFTER = 0.05  # a missing number waits this long for its notification before settling
 SETTLE_POLL = (0.001, 0.05)  # first and longest pause while waiting for old transactions to end
 
@@ -120,10 +121,11 @@ class _Batch:
     with the next read or with ``COMMIT``. The first failing statement's error is raised.
     """
 
-    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+    def __init__(self, conn: psycopg.AsyncConnection[Any], *, end_read: bool = False) -> None:
         self._conn = conn
         self._rows = Transformer(conn)
         self._queued: list[tuple[bytes, _Statement]] = []
+        self._end_read = end_read  # the connection still holds a finished read's transaction
         self.round_trips = 0
 
     def __call__(self, sql: str, params: Sequence[Any]) -> _Statement:
@@ -148,11 +150,15 @@ class _Batch:
     async def _send(self, queued: list[tuple[bytes, _Statement]]) -> None:
         conn = self._conn
         pgconn = conn.pgconn
-        pgconn.send_query(b";".join(text for text, _ in queued))
+        text = b";".join(text for text, _ in queued)
+        end_read, self._end_read = self._end_read, False
+        pgconn.send_query(b"ROLLBACK;" + text if end_read else text)
         results = await conn.wait(execute_generator(pgconn))
         for result in results:
             if result.status == FATAL_ERROR:
                 raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+        if end_read:
+            results = results[1:]
         if len(results) != len(queued):
             raise psycopg.InternalError(f"{len(results)} results for {len(queued)} statements")
         rows = self._rows
@@ -178,6 +184,8 @@ class PostgresStore(ExecutorStore):
         self._tasks: list[asyncio.Task[None]] = []
         self._fill_wakeup: asyncio.Event | None = None
         self._async_conns: list[psycopg.AsyncConnection[Any]] = []
+        self._parked: list[psycopg.AsyncConnection[Any]] = []  # each holds a finished read
+        self._unpark: asyncio.TimerHandle | None = None
         self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
 
     # Blocking connections (administration, tests, before serving) ------------------------------
@@ -331,9 +339,9 @@ class PostgresStore(ExecutorStore):
         order = self._order
         tx: PostgresTransaction | None = None
 
-        def transact(conn: psycopg.AsyncConnection[Any]) -> T:
+        def transact(conn: psycopg.AsyncConnection[Any], end_read: bool) -> T:
             nonlocal tx
-            execute = _Batch(conn)
+            execute = _Batch(conn, end_read=end_read)
             execute("BEGIN", ())
             execute("SELECT pg_current_xact_id()", ())  # before any sequence number
             tx = PostgresTransaction(execute, order.allocated)
@@ -347,19 +355,21 @@ class PostgresStore(ExecutorStore):
             return result
 
         try:
-            async with self._pool.connection() as conn:
+            conn, end_read = await self._lease()
+            try:
+                result = await run_bridged(transact, conn, end_read)
+            except BaseException:
+                allocated = tx.allocated if tx is not None else []
                 try:
-                    result = await run_bridged(transact, conn)
-                except BaseException:
-                    allocated = tx.allocated if tx is not None else []
-                    try:
-                        if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                            await conn.execute("ROLLBACK")
-                    except psycopg.Error:
-                        order.released(allocated)
-                    else:
-                        order.abandoned(allocated)
-                    raise
+                    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                        await conn.execute("ROLLBACK")
+                except psycopg.Error:
+                    order.released(allocated)
+                else:
+                    order.abandoned(allocated)
+                raise
+            finally:
+                await self._pool.putconn(conn)
         except psycopg.Error as exc:
             raise StorageError(f"postgres: {exc}") from exc
         assert tx is not None
@@ -378,23 +388,65 @@ class PostgresStore(ExecutorStore):
         while True:
             floor = order.published
 
-            def run(conn: psycopg.AsyncConnection[Any], floor: int = floor) -> T:
-                execute = _Batch(conn)
+            def run(conn: psycopg.AsyncConnection[Any], end_read: bool, floor: int = floor) -> T:
+                execute = _Batch(conn, end_read=end_read)
                 execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", ())
                 try:
                     return fn(PostgresReader(execute, floor))
-                finally:
-                    execute("ROLLBACK", ())
-                    execute.flush()
+                finally:  # the transaction ends with the connection's next use (see _park)
                     self.round_trips += execute.round_trips
 
             try:
-                async with self._pool.connection() as conn:
-                    return await run_bridged(run, conn)
+                conn, end_read = await self._lease()
+                try:
+                    result = await run_bridged(run, conn, end_read)
+                except BaseException:
+                    await self._give_back(conn)
+                    raise
+                self._park(conn)
+                return result
             except Unsettled as unsettled:
                 await order.reached(unsettled.sequence)
             except psycopg.Error as exc:
                 raise StorageError(f"postgres: {exc}") from exc
+
+    async def _lease(self) -> tuple[psycopg.AsyncConnection[Any], bool]:
+        """A connection for one transaction, and whether it still holds a finished read's
+        transaction (the caller's first round trip then begins with ``ROLLBACK``)."""
+        if self._parked:
+            return self._parked.pop(), True
+        assert self._pool is not None
+        return await self._pool.getconn(), False
+
+    def _park(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Keep a connection whose read has its answer but whose read-only transaction is still
+        open: the next transaction on it sends the ``ROLLBACK`` with its own first statements (one
+        round trip fewer per read); one left unused for ``PARK_IDLE`` is rolled back and pooled."""
+        status = conn.info.transaction_status
+        if status == psycopg.pq.TransactionStatus.IDLE:
+            assert self._pool is not None
+            asyncio.get_running_loop().create_task(self._pool.putconn(conn))
+            return
+        if status != psycopg.pq.TransactionStatus.INTRANS:
+            asyncio.get_running_loop().create_task(self._give_back(conn))
+            return
+        self._parked.append(conn)
+        if self._unpark is None:
+            self._unpark = asyncio.get_running_loop().call_later(PARK_IDLE, self._unpark_idle)
+
+    def _unpark_idle(self) -> None:
+        self._unpark = None
+        parked, self._parked = self._parked, []
+        for conn in parked:
+            asyncio.get_running_loop().create_task(self._give_back(conn))
+
+    async def _give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """End whatever transaction ``conn`` holds and return it to the pool."""
+        with contextlib.suppress(psycopg.Error):
+            if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                await conn.execute("ROLLBACK")
+        if self._pool is not None:
+            await self._pool.putconn(conn)
 
     def close(self) -> None:
         loop = getattr(self, "_loop", None)
@@ -425,6 +477,12 @@ class PostgresStore(ExecutorStore):
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._unpark is not None:
+            self._unpark.cancel()
+            self._unpark = None
+        parked, self._parked = self._parked, []
+        for conn in parked:
+            await self._give_back(conn)
         if self._pool is not None:
             await self._pool.close()
         for conn in self._async_conns:
