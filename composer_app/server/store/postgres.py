@@ -30,7 +30,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
 import psycopg
@@ -184,8 +185,11 @@ class PostgresStore(ExecutorStore):
         self._tasks: list[asyncio.Task[None]] = []
         self._fill_wakeup: asyncio.Event | None = None
         self._async_conns: list[psycopg.AsyncConnection[Any]] = []
-        self._parked: list[psycopg.AsyncConnection[Any]] = []  # each holds a finished read
+        # connections holding a finished read's transaction, with when they were parked
+        self._parked: deque[tuple[float, psycopg.AsyncConnection[Any]]] = deque()
         self._unpark: asyncio.TimerHandle | None = None
+        self._returning: set[asyncio.Task[None]] = set()  # connections on their way to the pool
+        self.park_idle = PARK_IDLE
         self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
 
     # Blocking connections (administration, tests, before serving) ------------------------------
@@ -414,31 +418,42 @@ class PostgresStore(ExecutorStore):
         """A connection for one transaction, and whether it still holds a finished read's
         transaction (the caller's first round trip then begins with ``ROLLBACK``)."""
         if self._parked:
-            return self._parked.pop(), True
+            return self._parked.popleft()[1], True  # the longest parked first
         assert self._pool is not None
         return await self._pool.getconn(), False
 
     def _park(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """Keep a connection whose read has its answer but whose read-only transaction is still
         open: the next transaction on it sends the ``ROLLBACK`` with its own first statements (one
-        round trip fewer per read); one left unused for ``PARK_IDLE`` is rolled back and pooled."""
+        round trip fewer per read); one unused for ``park_idle`` seconds is rolled back, pooled."""
+        loop = asyncio.get_running_loop()
         status = conn.info.transaction_status
         if status == psycopg.pq.TransactionStatus.IDLE:
             assert self._pool is not None
-            asyncio.get_running_loop().create_task(self._pool.putconn(conn))
+            self._background(self._pool.putconn(conn))
             return
         if status != psycopg.pq.TransactionStatus.INTRANS:
-            asyncio.get_running_loop().create_task(self._give_back(conn))
+            self._background(self._give_back(conn))
             return
-        self._parked.append(conn)
-        if self._unpark is None:
-            self._unpark = asyncio.get_running_loop().call_later(PARK_IDLE, self._unpark_idle)
+        if not self._parked:  # the new one is the oldest: its deadline is the next
+            if self._unpark is not None:
+                self._unpark.cancel()
+            self._unpark = loop.call_later(self.park_idle, self._unpark_idle)
+        self._parked.append((loop.time(), conn))
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._returning.add(task)
+        task.add_done_callback(self._returning.discard)
 
     def _unpark_idle(self) -> None:
         self._unpark = None
-        parked, self._parked = self._parked, []
-        for conn in parked:
-            asyncio.get_running_loop().create_task(self._give_back(conn))
+        loop = asyncio.get_running_loop()
+        parked = self._parked
+        while parked and parked[0][0] <= loop.time() - self.park_idle:
+            self._background(self._give_back(parked.popleft()[1]))
+        if parked:
+            self._unpark = loop.call_at(parked[0][0] + self.park_idle, self._unpark_idle)
 
     async def _give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """End whatever transaction ``conn`` holds and return it to the pool."""
@@ -480,8 +495,8 @@ class PostgresStore(ExecutorStore):
         if self._unpark is not None:
             self._unpark.cancel()
             self._unpark = None
-        parked, self._parked = self._parked, []
-        for conn in parked:
+        parked, self._parked = self._parked, deque()
+        for _, conn in parked:
             await self._give_back(conn)
         if self._pool is not None:
             await self._pool.close()

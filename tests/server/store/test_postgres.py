@@ -103,6 +103,7 @@ def test_a_read_takes_one_round_trip_and_its_transaction_ends_with_the_next_use(
     try:
         async def run() -> None:
             store.bind_loop(asyncio.get_running_loop())
+            store.park_idle = 60.0  # nothing ends a parked read but the next transaction
             await store.write(lambda tx: tx.insert_thread("thr_a", "u1", "T", "2026-12-01"))
             before = store.round_trips
             row = await store.read(lambda r: r.thread("thr_a"))
@@ -113,9 +114,13 @@ def test_a_read_takes_one_round_trip_and_its_transaction_ends_with_the_next_use(
             await store.write(lambda tx: tx.update_thread("thr_a", title="U", at="2026-12-02"))
             assert store.round_trips - before == 1  # the ROLLBACK went with the write's BEGIN
             assert await asyncio.to_thread(idle_in_transaction) == 0
+            store.park_idle = PARK_IDLE
             row = await store.read(lambda r: r.thread("thr_a"))
             assert row is not None and row.title == "U"  # a fresh snapshot, not the parked one
-            await asyncio.sleep(PARK_IDLE * 10)  # nobody takes the connection over
+            for _ in range(500):  # nobody takes the connection over: it ends on its own
+                if await asyncio.to_thread(idle_in_transaction) == 0:
+                    break
+                await asyncio.sleep(0.01)
             assert await asyncio.to_thread(idle_in_transaction) == 0
 
         asyncio.run(run())
