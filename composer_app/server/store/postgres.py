@@ -8,7 +8,9 @@ Invariants:
   the next one it does (one simple query, several results). A command's prefetch also locks its
   thread and reserves the numbers of its appends, which then need no reply, so a
   ``thread.turn.start`` takes two round trips (prefetched reads and numbers; writes and commit)
-  and its reply's transaction two (``round_trips`` counts them). Before
+  and its reply's transaction two (``round_trips`` counts them). A read takes one: its connection
+  is parked with the finished read-only transaction, whose ``ROLLBACK`` goes in front of the next
+  transaction's first statements on it (or is sent after ``park_idle`` unused). Before
   ``bind_loop`` (administration, tests) the same transactions run on blocking connections.
 * No lock is shared by all writers. Sequence numbers come from the events identity sequence (no
   per-session cache, so numbers are handed out in time order); an append locks only its thread's
