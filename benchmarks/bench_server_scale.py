@@ -57,6 +57,15 @@ def bulk(store: ExecutorStore, sql: str) -> None:
     store.write_sync(lambda tx: tx._x(sql, ()))  # type: ignore[attr-defined]
 
 
+def analyze(store: ExecutorStore) -> None:
+    """Refresh PostgreSQL's planner statistics after a bulk build, as autovacuum would."""
+    if isinstance(store, PostgresStore):
+        import psycopg
+
+        with psycopg.connect(store.conninfo, autocommit=True) as conn:
+            conn.execute("ANALYZE")
+
+
 def series(store: ExecutorStore, n: int) -> str:
     """A row source of ``i`` = 1..n in the store's dialect."""
     if isinstance(store, PostgresStore):
@@ -111,6 +120,7 @@ def measure_store(store: ExecutorStore, scale: float) -> dict[str, tuple[float, 
         tag = f"x{factor}"
         n = sizes["threads"] * factor
         make_threads(store, f"lister{tag}", f"thr_list{tag}", n)
+        analyze(store)
         list_ms = median_ms(lambda t=tag: store.read_sync(
             lambda r: shell_snapshot(r, f"lister{t}")), 5)
         results["list"].append(list_ms)
@@ -120,6 +130,7 @@ def measure_store(store: ExecutorStore, scale: float) -> dict[str, tuple[float, 
         make_threads(store, "reader", f"thr_long{tag}", 1)
         bulk(store, f"UPDATE threads SET thread_id = '{thread}' WHERE thread_id = '{thread}_1'")
         make_messages(store, "reader", thread, sizes["messages"] * factor)
+        analyze(store)
         results["page_new"].append(median_ms(lambda t=thread: store.read_sync(
             lambda r: thread_snapshot(r, "reader", t, limit=100))))
         results["page_old"].append(median_ms(lambda t=thread: store.read_sync(
@@ -131,6 +142,7 @@ def measure_store(store: ExecutorStore, scale: float) -> dict[str, tuple[float, 
                                                              {})))
         after = store.read_sync(lambda r: r.max_sequence())
         make_events(store, "resumer", mine, sizes["resume"] * factor, start_version=1)
+        analyze(store)
         sub = Subscription("s", "resumer", mine)
         results["resume"].append(median_ms(lambda s=sub, a=after: store.read_sync(
             lambda r: _catch_up(r, s, a, 1000))))
@@ -139,6 +151,7 @@ def measure_store(store: ExecutorStore, scale: float) -> dict[str, tuple[float, 
         make_threads(store, "logger", log, 1)
         have = store.read_sync(lambda r: r.max_sequence())
         make_events(store, "logger", f"{log}_1", max(1, sizes["log"] * factor - have))
+        analyze(store)
 
         def append(t: str = f"{log}_1") -> None:
             def one(tx: Transaction) -> None:

@@ -102,13 +102,15 @@ def earlier_material(reader: Reader, plan: TurnPlan) -> EarlierMaterial:
                                      limit=2 * EARLIER_MESSAGES + 2)
     attachments: list[AttachmentRow] = []
     prompts: list[str] = []
-    owner = _owner(reader, plan)
+    owner: list[str | None] = []  # read once, and only for a message with attachments
     for message in messages:
         if message.role != "user" or message.message_id == plan.user_message_id:
             continue
         for ref in message.attachments:
+            if not owner:
+                owner.append(_owner(reader, plan))
             row = reader.attachment(str(ref.get("attachmentId", "")))
-            if row is not None and row.user_id == owner:
+            if row is not None and row.user_id == owner[0]:
                 attachments.append(row)
         if message.context:
             with contextlib.suppress(ComposerError, ValueError):

@@ -8,7 +8,9 @@ Invariants:
   the next one it does (one simple query, several results). A command's prefetch also locks its
   thread and reserves the numbers of its appends, which then need no reply, so a
   ``thread.turn.start`` takes two round trips (prefetched reads and numbers; writes and commit)
-  and its reply's transaction two (``round_trips`` counts them). Before
+  and its reply's transaction two (``round_trips`` counts them). A read takes one: its connection
+  is parked with the finished read-only transaction, whose ``ROLLBACK`` goes in front of the next
+  transaction's first statements on it (or is sent after ``park_idle`` unused). Before
   ``bind_loop`` (administration, tests) the same transactions run on blocking connections.
 * No lock is shared by all writers. Sequence numbers come from the events identity sequence (no
   per-session cache, so numbers are handed out in time order); an append locks only its thread's
@@ -30,10 +32,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg.adapt import Transformer
+from psycopg.generators import execute as execute_generator
 from psycopg_pool import AsyncConnectionPool
 
 from composer_app.core.errors import StorageError
@@ -41,6 +46,7 @@ from composer_app.server.store.base import Reader, StoredEvent, Transaction
 from composer_app.server.store.bridge import await_only, run_bridged
 from composer_app.server.store.commit_order import CommitOrder
 from composer_app.server.store.executor import ExecutorStore
+from composer_app.server.store.literals import bind
 from composer_app.server.store.postgres_queries import (
     PostgresReader,
     PostgresTransaction,
@@ -52,8 +58,11 @@ T = TypeVar("T")
 _log = logging.getLogger(__name__)
 
 CHANNEL = "composer_events"
+FATAL_ERROR = psycopg.pq.ExecStatus.FATAL_ERROR
+TUPLES_OK = psycopg.pq.ExecStatus.TUPLES_OK
 FILL_BATCH = 1000
 POOL_SIZE = 8
+PARK_IDLE = 0.02  # a parked read's transaction ends this soon when no transaction takes it over
 SETTLE_AFTER = 0.05  # a missing number waits this long for its notification before settling
 SETTLE_POLL = (0.001, 0.05)  # first and longest pause while waiting for old transactions to end
 
@@ -109,18 +118,28 @@ class _Statement:
 class _Batch:
     """The ``execute`` of bridged store code on one async connection, with client-side binding.
 
-    Statements are bound in the client and queued; the first read of any queued statement's rows
-    sends all of them as one simple query (one round trip, one result per statement), so writes
-    whose results nobody reads travel with the next read or with ``COMMIT``.
+    Statements are bound in the client (``literals.bind``) and queued; the first read of any
+    queued statement's rows sends all of them as one simple query (one round trip, one result per
+    statement, read straight from libpq's results), so writes whose results nobody reads travel
+    with the next read or with ``COMMIT``. The first failing statement's error is raised.
     """
 
-    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        self._cursor = psycopg.AsyncClientCursor(conn)
-        self._queued: list[tuple[str, _Statement]] = []
+    def __init__(self, conn: psycopg.AsyncConnection[Any], *, end_read: bool = False) -> None:
+        self._conn = conn
+        self._rows = Transformer(conn)
+        self._queued: list[tuple[bytes, _Statement]] = []
+        self._end_read = end_read  # the connection still holds a finished read's transaction
         self.round_trips = 0
 
     def __call__(self, sql: str, params: Sequence[Any]) -> _Statement:
-        text = self._cursor.mogrify(sql.replace("?", "%s"), tuple(params)) if params else sql
+        if not params:
+            text = sql.encode("utf-8")
+        else:
+            try:
+                text = bind(sql, params)
+            except TypeError:  # a parameter type without a literal here: the driver binds it
+                text = psycopg.AsyncClientCursor(self._conn).mogrify(
+                    sql.replace("?", "%s"), tuple(params)).encode("utf-8")
         statement = _Statement(self)
         self._queued.append((text, statement))
         return statement
@@ -131,15 +150,27 @@ class _Batch:
             self.round_trips += 1
             await_only(self._send(queued))
 
-    async def _send(self, queued: list[tuple[str, _Statement]]) -> None:
-        cursor = self._cursor
-        await cursor.execute(";".join(text for text, _ in queued))
-        for index, (_, statement) in enumerate(queued):
-            if index:
-                cursor.nextset()
-            result = cursor.pgresult
-            statement.rows = await cursor.fetchall() if result is not None and \
-                result.status == psycopg.pq.ExecStatus.TUPLES_OK else []
+    async def _send(self, queued: list[tuple[bytes, _Statement]]) -> None:
+        conn = self._conn
+        pgconn = conn.pgconn
+        text = b";".join(text for text, _ in queued)
+        end_read, self._end_read = self._end_read, False
+        pgconn.send_query(b"ROLLBACK;" + text if end_read else text)
+        results = await conn.wait(execute_generator(pgconn))
+        for result in results:
+            if result.status == FATAL_ERROR:
+                raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+        if end_read:
+            results = results[1:]
+        if len(results) != len(queued):
+            raise psycopg.InternalError(f"{len(results)} results for {len(queued)} statements")
+        rows = self._rows
+        for result, (_, statement) in zip(results, queued, strict=True):
+            if result.status == TUPLES_OK:
+                rows.set_pgresult(result)
+                statement.rows = rows.load_rows(0, result.ntuples, tuple)
+            else:
+                statement.rows = []
 
 
 class PostgresStore(ExecutorStore):
@@ -156,6 +187,11 @@ class PostgresStore(ExecutorStore):
         self._tasks: list[asyncio.Task[None]] = []
         self._fill_wakeup: asyncio.Event | None = None
         self._async_conns: list[psycopg.AsyncConnection[Any]] = []
+        # connections holding a finished read's transaction, with when they were parked
+        self._parked: deque[tuple[float, psycopg.AsyncConnection[Any]]] = deque()
+        self._unpark: asyncio.TimerHandle | None = None
+        self._returning: set[asyncio.Task[None]] = set()  # connections on their way to the pool
+        self.park_idle = PARK_IDLE
         self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
 
     # Blocking connections (administration, tests, before serving) ------------------------------
@@ -309,9 +345,9 @@ class PostgresStore(ExecutorStore):
         order = self._order
         tx: PostgresTransaction | None = None
 
-        def transact(conn: psycopg.AsyncConnection[Any]) -> T:
+        def transact(conn: psycopg.AsyncConnection[Any], end_read: bool) -> T:
             nonlocal tx
-            execute = _Batch(conn)
+            execute = _Batch(conn, end_read=end_read)
             execute("BEGIN", ())
             execute("SELECT pg_current_xact_id()", ())  # before any sequence number
             tx = PostgresTransaction(execute, order.allocated)
@@ -325,19 +361,21 @@ class PostgresStore(ExecutorStore):
             return result
 
         try:
-            async with self._pool.connection() as conn:
+            conn, end_read = await self._lease()
+            try:
+                result = await run_bridged(transact, conn, end_read)
+            except BaseException:
+                allocated = tx.allocated if tx is not None else []
                 try:
-                    result = await run_bridged(transact, conn)
-                except BaseException:
-                    allocated = tx.allocated if tx is not None else []
-                    try:
-                        if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                            await conn.execute("ROLLBACK")
-                    except psycopg.Error:
-                        order.released(allocated)
-                    else:
-                        order.abandoned(allocated)
-                    raise
+                    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                        await conn.execute("ROLLBACK")
+                except psycopg.Error:
+                    order.released(allocated)
+                else:
+                    order.abandoned(allocated)
+                raise
+            finally:
+                await self._pool.putconn(conn)
         except psycopg.Error as exc:
             raise StorageError(f"postgres: {exc}") from exc
         assert tx is not None
@@ -356,23 +394,76 @@ class PostgresStore(ExecutorStore):
         while True:
             floor = order.published
 
-            def run(conn: psycopg.AsyncConnection[Any], floor: int = floor) -> T:
-                execute = _Batch(conn)
+            def run(conn: psycopg.AsyncConnection[Any], end_read: bool, floor: int = floor) -> T:
+                execute = _Batch(conn, end_read=end_read)
                 execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", ())
                 try:
                     return fn(PostgresReader(execute, floor))
-                finally:
-                    execute("ROLLBACK", ())
-                    execute.flush()
+                finally:  # the transaction ends with the connection's next use (see _park)
                     self.round_trips += execute.round_trips
 
             try:
-                async with self._pool.connection() as conn:
-                    return await run_bridged(run, conn)
+                conn, end_read = await self._lease()
+                try:
+                    result = await run_bridged(run, conn, end_read)
+                except BaseException:
+                    await self._give_back(conn)
+                    raise
+                self._park(conn)
+                return result
             except Unsettled as unsettled:
                 await order.reached(unsettled.sequence)
             except psycopg.Error as exc:
                 raise StorageError(f"postgres: {exc}") from exc
+
+    async def _lease(self) -> tuple[psycopg.AsyncConnection[Any], bool]:
+        """A connection for one transaction, and whether it still holds a finished read's
+        transaction (the caller's first round trip then begins with ``ROLLBACK``)."""
+        if self._parked:
+            return self._parked.popleft()[1], True  # the longest parked first
+        assert self._pool is not None
+        return await self._pool.getconn(), False
+
+    def _park(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Keep a connection whose read has its answer but whose read-only transaction is still
+        open: the next transaction on it sends the ``ROLLBACK`` with its own first statements (one
+        round trip fewer per read); one unused for ``park_idle`` seconds is rolled back, pooled."""
+        loop = asyncio.get_running_loop()
+        status = conn.info.transaction_status
+        if status == psycopg.pq.TransactionStatus.IDLE:
+            assert self._pool is not None
+            self._background(self._pool.putconn(conn))
+            return
+        if status != psycopg.pq.TransactionStatus.INTRANS:
+            self._background(self._give_back(conn))
+            return
+        if not self._parked:  # the new one is the oldest: its deadline is the next
+            if self._unpark is not None:
+                self._unpark.cancel()
+            self._unpark = loop.call_later(self.park_idle, self._unpark_idle)
+        self._parked.append((loop.time(), conn))
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._returning.add(task)
+        task.add_done_callback(self._returning.discard)
+
+    def _unpark_idle(self) -> None:
+        self._unpark = None
+        loop = asyncio.get_running_loop()
+        parked = self._parked
+        while parked and parked[0][0] <= loop.time() - self.park_idle:
+            self._background(self._give_back(parked.popleft()[1]))
+        if parked:
+            self._unpark = loop.call_at(parked[0][0] + self.park_idle, self._unpark_idle)
+
+    async def _give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """End whatever transaction ``conn`` holds and return it to the pool."""
+        with contextlib.suppress(psycopg.Error):
+            if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                await conn.execute("ROLLBACK")
+        if self._pool is not None:
+            await self._pool.putconn(conn)
 
     def close(self) -> None:
         loop = getattr(self, "_loop", None)
@@ -403,6 +494,12 @@ class PostgresStore(ExecutorStore):
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._unpark is not None:
+            self._unpark.cancel()
+            self._unpark = None
+        parked, self._parked = self._parked, deque()
+        for _, conn in parked:
+            await self._give_back(conn)
         if self._pool is not None:
             await self._pool.close()
         for conn in self._async_conns:

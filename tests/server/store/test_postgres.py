@@ -1,16 +1,23 @@
-"""The PostgreSQL store's round trips per command, counted on a real server (so they cannot grow
-back unnoticed), and the notifications that tell other processes which numbers stay unused."""
+"""The PostgreSQL store's round trips per command and per read, counted on a real server (so they
+cannot grow back unnoticed), and the notifications that tell other processes which numbers stay
+unused."""
 
 from __future__ import annotations
 
 import asyncio
 
+import psycopg
 import pytest
 
 from composer_app.core.contracts.wire import decode_command
 from composer_app.server.ledger import TurnPlan, execute_command, finish_turn, prefetch_command
 from composer_app.server.store.base import Device, StoredEvent, Transaction
-from composer_app.server.store.postgres import PostgresStore, announced_range, announced_unused
+from composer_app.server.store.postgres import (
+    PARK_IDLE,
+    PostgresStore,
+    announced_range,
+    announced_unused,
+)
 from tests.server.harness import create_thread, turn_start
 
 DEVICE = Device("dev_a", "u1", "laptop")
@@ -78,4 +85,45 @@ def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str) ->
         assert all(e.user_id == "u1" for e in seen)
     finally:
         store.set_commit_listener(None)
+        store.close()
+
+
+@pytest.mark.postgres
+def test_a_read_takes_one_round_trip_and_its_transaction_ends_with_the_next_use(
+        postgres_dsn: str) -> None:
+    store = PostgresStore(postgres_dsn)
+    store.open()
+
+    def idle_in_transaction() -> int:
+        with psycopg.connect(store.conninfo, autocommit=True) as conn:
+            row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                               "current_database() AND state = 'idle in transaction'").fetchone()
+        return int(row[0]) if row else -1
+
+    try:
+        async def run() -> None:
+            store.bind_loop(asyncio.get_running_loop())
+            store.park_idle = 60.0  # nothing ends a parked read but the next transaction
+            await store.write(lambda tx: tx.insert_thread("thr_a", "u1", "T", "2026-12-01"))
+            before = store.round_trips
+            row = await store.read(lambda r: r.thread("u1", "thr_a"))
+            assert row is not None and row.title == "T"
+            assert store.round_trips - before == 1  # its ROLLBACK is not waited for
+            assert await asyncio.to_thread(idle_in_transaction) == 1
+            before = store.round_trips
+            await store.write(
+                lambda tx: tx.update_thread("u1", "thr_a", title="U", at="2026-12-02"))
+            assert store.round_trips - before == 1  # the ROLLBACK went with the write's BEGIN
+            assert await asyncio.to_thread(idle_in_transaction) == 0
+            store.park_idle = PARK_IDLE
+            row = await store.read(lambda r: r.thread("u1", "thr_a"))
+            assert row is not None and row.title == "U"  # a fresh snapshot, not the parked one
+            for _ in range(500):  # nobody takes the connection over: it ends on its own
+                if await asyncio.to_thread(idle_in_transaction) == 0:
+                    break
+                await asyncio.sleep(0.01)
+            assert await asyncio.to_thread(idle_in_transaction) == 0
+
+        asyncio.run(run())
+    finally:
         store.close()
