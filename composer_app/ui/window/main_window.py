@@ -31,14 +31,19 @@ every dropped file is registered with the engine, before the engine may stop.
 
 from __future__ import annotations
 
+import contextlib
+
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QSplitter, QWidget
 
 from composer_app.core.contracts.environment import Environment
 from composer_app.core.document.store import DraftStore
+from composer_app.sync.accounts import EMBEDDED_ID, AccountBook, account_id_for
 from composer_app.sync.outbox import EditedMessage
-from composer_app.ui.composer.attachment_uploads import AttachmentUploads
+from composer_app.ui.account_engines import AccountEngines
+from composer_app.ui.active_bridge import ActiveBridge
+from composer_app.ui.composer.attachment_uploads import AttachmentUploads, SourceEnvironment
 from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.external_open import open_url_externally
@@ -63,6 +68,7 @@ from composer_app.ui.window.context_insertion import ContextInsertion
 from composer_app.ui.window.drop_relay import DropRelay
 from composer_app.ui.window.layout import CentreStack
 from composer_app.ui.window.pane_focus import PaneFocus
+from composer_app.ui.window.server_accounts import ServerAccounts
 from composer_app.ui.window.state import (
     DEFAULT_SIZE,
     WINDOW_SETTINGS,
@@ -84,7 +90,23 @@ class MainWindow(QMainWindow):
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.bridge: SyncBridge = session.bridge
+        # one engine per server; the parts talk to the one of the open thread's server
+        self.accounts_bridge = ActiveBridge(self)
+        self.bridge: SyncBridge = self.accounts_bridge
+        book = session.book
+        if book is None:
+            book = AccountBook(None)
+            if not session.embedded:
+                book.add(session.server_url, save=False)
+        primary_id = EMBEDDED_ID if session.embedded else account_id_for(session.server_url)
+        engines = session.engines or AccountEngines(session.paths)
+        primary = book.get(primary_id)
+        if primary is not None and engines.run(primary_id) is None:
+            engines.adopt(primary, session.server_url, session.token, session.bridge)
+        self.accounts_bridge.add_account(primary_id, session.bridge)
+        for run in engines.runs():
+            if run.bridge is not None and run.account.account_id != primary_id:
+                self.accounts_bridge.add_account(run.account.account_id, run.bridge)
         self.setWindowTitle("Composer")
         self.setObjectName("composerMainWindow")
         self._closed = False
@@ -122,6 +144,9 @@ class MainWindow(QMainWindow):
                                            server_url=session.server_url, parent=self)
         self.window_actions = WindowActions(self)
         self.window_actions.build_menus(self.menuBar())
+        self.servers = ServerAccounts(book, engines, self.accounts_bridge, session.tokens,
+                                      dialog_parent=self, parent=self)
+        self._add_server_menu()
         self.context = ContextInsertion(self, self.composer_area, self.engine_calls,
                                         self.navigator, embedded=session.embedded)
         self.chip_opener = ChipOpener(self, self.engine_calls, self.uploads,
@@ -174,6 +199,22 @@ class MainWindow(QMainWindow):
         nav.thread_opened.connect(self._focus_composer_after_switch)
         nav.open_thread_is_empty = self._open_thread_is_empty
         nav.message_revealed.connect(feed.reveal_message)
+        # several servers: the list is grouped, the open thread's server answers the requests
+        servers, active = self.servers, self.accounts_bridge
+        nav.servers = servers.listed
+        nav.running = active.account_ids
+        nav.state_of = lambda account_id: active.state_of(account_id)[0]
+        nav.current_account = active.active_account
+        nav.account_changed.connect(active.set_active)
+        active.account_state_changed.connect(lambda *_: nav.refresh_groups())
+        active.account_message_upserted.connect(
+            lambda account, thread, _m: nav.message_arrived(account, thread))
+        active.active_changed.connect(self._on_active_account_changed)
+        servers.jump = nav.jump_to_server
+        servers.accounts_changed.connect(nav.reload_threads)
+        servers.status_message.connect(self._show_message)
+        servers.sources_changed = self._set_sources
+        self.thread_pane.header_menu_requested.connect(servers.show_header_menu)
         self.thread_pane.list.activated.connect(lambda _index: area.focus_editor())
         nav.title_changed.connect(self.setWindowTitle)
         nav.thread_state_changed.connect(acts.set_thread_state)
@@ -215,6 +256,25 @@ class MainWindow(QMainWindow):
         acts.log_folder_action.triggered.connect(self.open_log_folder)
         # the editor claims Ctrl+Shift+S for itself; in this window it toggles Sources
         self.editor.installEventFilter(self)
+
+    def _add_server_menu(self) -> None:
+        """*File ▸ Add server…* and the other server entries; Ctrl+1…Ctrl+9."""
+        file_menu = next((a.menu() for a in self.menuBar().actions()
+                          if a.text().replace("&", "") == "File"), None)
+        if isinstance(file_menu, QMenu):
+            before = next((a for a in file_menu.actions()
+                           if a is self.window_actions.settings_action), None)
+            self.servers.add_to_menu(file_menu, before)
+        self.addActions(self.servers.jump_actions)
+
+    def _on_active_account_changed(self, _account_id: str) -> None:
+        """The open thread is on another server: its uploads, and what a paste fetches from."""
+        self.uploads.restore()
+        with contextlib.suppress(RuntimeError):  # a signed-out server: nothing to download
+            self.sources_dock.panel.downloader = SourceDownloader(self.bridge.engine)
+
+    def _set_sources(self, sources: dict[str, SourceEnvironment]) -> None:
+        self.uploads.sources = dict(sources)
 
     def _add_context_menus(self) -> None:
         """*Insert* before *View*, the workspace entries in *Thread*, the Changes dock."""
