@@ -267,8 +267,14 @@ class MainWindow(QMainWindow):
             self.servers.add_to_menu(file_menu, before)
         self.addActions(self.servers.jump_actions)
 
-    def _on_active_account_changed(self, _account_id: str) -> None:
-        """The open thread is on another server: its uploads, and what a paste fetches from."""
+    def _on_active_account_changed(self, account_id: str) -> None:
+        """The open thread is on another server: its connection and outbox in the status bar,
+        its uploads, and what a paste fetches from."""
+        account = self.servers.book.get(account_id)
+        run = self.servers.engines.run(account_id)
+        if account is not None:
+            self.connection.set_server(account.embedded, run.url if run is not None and
+                                       not account.embedded else account.url)
         self.uploads.restore()
         with contextlib.suppress(RuntimeError):  # a signed-out server: nothing to download
             self.sources_dock.panel.downloader = SourceDownloader(self.bridge.engine)
@@ -389,6 +395,9 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(session.settings, self, keyring_available=tokens.uses_keyring,
                                 token_notice=tokens.notice, connected=connected_text(
                                     session.embedded, session.server_url, session.settings))
+        from composer_app.ui.settings.server_pages import ServerPages
+
+        dialog.add_servers_page(ServerPages(self.servers, dialog))
         before = session.settings
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             message = apply_settings_result(session, dialog.result_value())
@@ -421,7 +430,10 @@ class MainWindow(QMainWindow):
         """*Help ▸ About*: the version, the server and the folders this app keeps files in."""
         from composer_app import __version__
 
-        where = "the embedded server" if self.session.embedded else self.session.server_url
+        running = set(self.accounts_bridge.account_ids())
+        servers = [("the embedded server" if a.embedded else a.url) + f" ({a.name})"
+                   for a in self.servers.book if a.account_id in running]
+        where = ", ".join(servers) or "no server"
         return (f"Composer {__version__}\n\nA chat composer whose messages point at typed "
                 f"context.\nConnected to {where}.\n\nFolders:\n"
                 f"{self.session.paths.folders_text()}")

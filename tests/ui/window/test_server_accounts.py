@@ -292,3 +292,35 @@ def test_sign_out_of_one_server_keeps_its_outbox_and_the_other_going(
     window.servers.sign_in(two.team.account_id, two.b.token)
     qtbot.waitUntil(lambda: bool(user_messages(window, two.team.account_id, on_team)),
                     timeout=WAIT_MS)
+
+
+def test_settings_show_a_live_page_per_server_and_add_server_names_the_token_command(
+        two: TwoServers, qtbot: QtBot) -> None:
+    from composer_app.ui.settings.server_pages import ServerPages
+    from composer_app.ui.window.server_accounts import AddServerDialog
+
+    window = two.open(qtbot)
+    pages = ServerPages(window.servers)
+    qtbot.addWidget(pages)
+    assert [(p.name, p.status) for p in pages.pages()] == [
+        ("This computer", "Connected now."), ("Team", "Connected now.")]
+    pages.select(two.team.account_id)
+    assert pages.sign_out.isVisibleTo(pages) and not pages.sign_in.isVisibleTo(pages)
+    window.servers.sign_out(two.team.account_id)
+    team_page = pages.pages()[1]
+    assert team_page.status.startswith("Signed out") and team_page.can_sign_in
+    assert pages.sign_in.isVisibleTo(pages) and not pages.sign_out.isVisibleTo(pages)
+    pages.name.setText("Team (work)")
+    pages.name.editingFinished.emit()
+    renamed = window.servers.book.get(two.team.account_id)
+    saved = AccountBook.load(two.paths.config_dir).get(two.team.account_id)
+    assert renamed is not None and renamed.name == "Team (work)"
+    assert saved is not None and saved.name == "Team (work)"
+    dialog = AddServerDialog(window)
+    qtbot.addWidget(dialog)
+    assert "composer-server create-token" in dialog.hint.text()
+    assert dialog.problem().startswith("Enter the server address")
+    dialog.url.setText("https://example.org")
+    assert dialog.problem().startswith("Enter the token")
+    dialog.token.setText("secret")
+    assert dialog.problem() == ""
