@@ -19,7 +19,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-
 if not os.environ.get("DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]

@@ -56,10 +56,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "READY_FILE_ENV",
+    "OtherAccounts",
     "QuitSignals",
     "ask_token",
     "build_parser",
     "folders_text",
+    "load_accounts",
     "main",
     "report_ready",
     "start_backend",

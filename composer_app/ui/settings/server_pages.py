@@ -79,7 +79,7 @@ class ServerPages(QWidget):
         self.start.clicked.connect(self._on_start_clicked)
         self.add.clicked.connect(servers.add_server_interactive)
         servers.accounts_changed.connect(self.refresh)
-        servers.bridge.account_state_changed.connect(lambda *_: self.refresh())
+        servers.bridge.account_state_changed.connect(self._on_account_state_changed)
         self.refresh()
         self.select(servers.current())
 
@@ -116,6 +116,9 @@ class ServerPages(QWidget):
             self.list.blockSignals(blocked)
         self.select(keep)
         self._show_page(self.list.currentRow())
+
+    def _on_account_state_changed(self, _account_id: str, _state: str, _next: int) -> None:
+        self.refresh()
 
     def _show_page(self, row: int) -> None:
         page = self._pages[row] if 0 <= row < len(self._pages) else None

@@ -238,12 +238,19 @@ class ThreadNavigator(QObject):
         if not self.grouped:
             self.pane.set_threads(self._threads, self.archived)
         ids = [r.thread_id for r in self.pane.model_rows(all_rows=True)]
+        own = self._threads
+        if self.grouped:  # the window opens on the active server; a server joining later
+            # never takes the user away from it
+            own = [r for r in self._threads if self.account_of(r.thread_id) in (
+                self.current_account, "")]
+            kept = self.current_thread if self.current_thread in ids else ""
+            ids = [t for t in ids if t == kept or self.account_of(t) == self.current_account]
         self._awaiting_listing.difference_update(r.thread_id for r in self._threads)
         target = logic.thread_to_open(ids, self._state.last_thread(), self.current_thread,
                                       self._awaiting_listing)
         if target and target != self.current_thread:
             self.open_thread(target)
-        elif (not target and not self._threads and self._embedded
+        elif (not target and not own and self._embedded
               and not self._creating_first):
             self._creating_first = True
             self.new_thread()

@@ -324,3 +324,24 @@ def test_settings_show_a_live_page_per_server_and_add_server_names_the_token_com
     assert dialog.problem().startswith("Enter the token")
     dialog.token.setText("secret")
     assert dialog.problem() == ""
+
+
+def test_sign_out_of_one_server_keeps_the_other_servers_outbox(two: TwoServers,
+                                                               qtbot: QtBot) -> None:
+    window = two.open(qtbot)
+    here = window.current_thread
+    qtbot.waitUntil(lambda: here in server_threads(two.a), timeout=WAIT_MS)
+    two.a.stop()  # this computer's messages wait in its outbox
+    qtbot.waitUntil(lambda: window.accounts_bridge.state_of(EMBEDDED_ID)[0] != "connected",
+                    timeout=WAIT_MS)
+    window.editor.insertPlainText("waiting for this computer's server")
+    assert window.editor.request_send()
+    qtbot.waitUntil(lambda: window.pending_sends == 0, timeout=WAIT_MS)
+    window.servers.sign_out(two.team.account_id)
+    assert window.accounts_bridge.account_ids() == [EMBEDDED_ID]
+    home = window.accounts_bridge.bridge_of(EMBEDDED_ID)
+    assert home is not None
+    assert [r.thread_id for r in home.engine.outbox_items().result(10)] == [here]
+    two.restart_server("a")
+    qtbot.waitUntil(lambda: bool(user_messages(window, EMBEDDED_ID, here)), timeout=WAIT_MS)
+    assert home.engine.outbox_items().result(10) == []
