@@ -344,4 +344,4 @@ def test_sign_out_of_one_server_keeps_the_other_servers_outbox(two: TwoServers,
     assert [r.thread_id for r in home.engine.outbox_items().result(10)] == [here]
     two.restart_server("a")
     qtbot.waitUntil(lambda: bool(user_messages(window, EMBEDDED_ID, here)), timeout=WAIT_MS)
-    assert home.engine.outbox_items().result(10) == []
+    qtbot.waitUntil(lambda: home.engine.outbox_items().result(10) == [], timeout=WAIT_MS)
