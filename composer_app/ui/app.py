@@ -30,6 +30,8 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from composer_app import __version__
+from composer_app.sync.accounts import EMBEDDED_ID, AccountBook, is_server_url
+from composer_app.ui.account_engines import AccountEngines
 from composer_app.ui.application import create_application, quit_now, shut_down
 from composer_app.ui.backend import (
     EarlyServer,
@@ -57,11 +59,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "READY_FILE_ENV",
+    "OtherAccounts",
     "QuitSignals",
     "ask_token",
     "bring_to_front",
     "build_parser",
     "folders_text",
+    "load_accounts",
     "main",
     "report_ready",
     "start_backend",
@@ -223,6 +227,7 @@ def bring_to_front(window: MainWindow) -> None:
 
 def _run(args: argparse.Namespace, paths: AppPaths, instance: SingleInstance) -> int:
     settings = load_settings(paths.settings_file)
+    book = load_accounts(paths, settings, args.server)
     connection = choose_connection(settings, args.server, args.token)
     early = EarlyServer(paths, settings) if connection.embedded else None
 
@@ -252,11 +257,14 @@ def _run(args: argparse.Namespace, paths: AppPaths, instance: SingleInstance) ->
         window: MainWindow | None = None
         signals = QuitSignals(quit_now)
         try:
+            engines = AccountEngines(paths)
+            started.engines = engines
             session = Session(started.bridge, paths, settings, tokens, started.embedded,
-                              started.url)
+                              started.url, token=started.token, book=book, engines=engines)
             window = MainWindow(session)
             current[:] = [window]
             window.show()
+            OtherAccounts(window, paths, settings, embedded_running=started.embedded).start()
             if ready_file := os.environ.get(READY_FILE_ENV):
                 report_ready(window, Path(ready_file))
             code = int(app.exec())
@@ -268,10 +276,98 @@ def _run(args: argparse.Namespace, paths: AppPaths, instance: SingleInstance) ->
             break
         # new server or assistant chosen in Settings: reconnect in this process, no restart
         settings = window.session.settings
+        book = load_accounts(paths, settings, None)
         connection = choose_connection(settings, None, None)
         early = EarlyServer(paths, settings) if connection.embedded else None
     reporter.uninstall()
     return code
+
+
+def load_accounts(paths: AppPaths, settings: AppSettings, server_arg: str | None
+                  ) -> AccountBook:
+    """The saved servers; a remote server chosen in Settings is one of them, and ``--server``
+    adds (or selects) one for this run only, leaving the saved list and default alone."""
+    book = AccountBook.load(paths.config_dir)
+    if (settings.server_mode == "remote" and is_server_url(settings.server_url)
+            and book.by_url(settings.server_url) is None):
+        try:
+            book.add(settings.server_url)
+        except (ValueError, OSError) as exc:
+            _log.warning("could not add the server from the settings: %s", exc)
+    if server_arg and is_server_url(server_arg):
+        book.for_this_run(server_arg)
+    return book
+
+
+class OtherAccounts:
+    """After the window is shown, the servers other than the first one connect in the
+    background: every remote one with a token in the token store, and the embedded one when it
+    has been used before (its server started on a thread, polled without blocking the window);
+    an embedded server never used is started when the user asks for it (its header's menu)."""
+
+    POLL_MS = 20
+
+    def __init__(self, window: MainWindow, paths: AppPaths, settings: AppSettings, *,
+                 embedded_running: bool) -> None:
+        self._window = window
+        self._paths = paths
+        self._settings = settings
+        self._early: EarlyServer | None = None
+        self._embedded_running = embedded_running
+        window.servers.embedded_starter = None if embedded_running else self.start_embedded
+
+    def start(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, self._window, self._start_remote)
+        if not self._embedded_running and self._paths.server_dir.is_dir():
+            self.start_embedded()
+
+    def start_embedded(self) -> None:
+        """Start the embedded server on a thread; its engine joins once it answers."""
+        from PySide6.QtCore import QTimer
+
+        if self._early is not None or self._embedded_running:
+            return
+        self._early = EarlyServer(self._paths, self._settings)
+        self._window.servers.engines.early = self._early
+        self._window.servers.status_message.emit("Starting the embedded server…")
+        QTimer.singleShot(self.POLL_MS, self._window, self._poll_embedded)
+
+    def _start_remote(self) -> None:
+        servers = self._window.servers
+        running = set(servers.bridge.account_ids())
+        for account in servers.book:
+            if account.embedded or account.account_id in running:
+                continue
+            token = servers.tokens.get(account.url)
+            if token:
+                servers.start_saved(account, account.url, token)
+
+    def _poll_embedded(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        early = self._early
+        if early is None or self._window.servers.engines.early is not early:
+            return  # the window closed: the engines stop the server
+        if not early.done():
+            QTimer.singleShot(self.POLL_MS, self._window, self._poll_embedded)
+            return
+        servers = self._window.servers
+        try:
+            server = early.wait()
+        except Exception as exc:
+            _log.warning("the embedded server did not start: %s", exc)
+            servers.engines.early = self._early = None
+            servers.status_message.emit(f"The embedded server did not start: {exc}")
+            return
+        servers.engines.early = None
+        servers.engines.server = server
+        self._embedded_running = True
+        servers.embedded_starter = None
+        embedded = servers.book.get(EMBEDDED_ID)
+        if embedded is not None:
+            servers.start_saved(embedded, server.url, server.token)
 
 
 def start_backend(paths: AppPaths, settings: AppSettings, connection: Connection,

@@ -22,6 +22,7 @@ from composer_app.ui.settings.settings_logic import AppPaths, AppSettings, Conne
 if TYPE_CHECKING:  # imported late: the server and Qt load while the app starts, not before
     from composer_app.server.embedded import EmbeddedServer
     from composer_app.server.providers.registry import ProviderRouter
+    from composer_app.ui.account_engines import AccountEngines
     from composer_app.ui.sync_bridge import SyncBridge
 
 __all__ = ["EarlyServer", "LocalServer", "Started", "connect_backend", "start_embedded_server",
@@ -100,6 +101,10 @@ class EarlyServer:
         except BaseException as exc:  # re-raised on the GUI thread by ``wait``
             self._error = exc
 
+    def done(self) -> bool:
+        """Whether the start has ended (``wait`` then returns at once)."""
+        return not self._thread.is_alive()
+
     def wait(self) -> LocalServer:
         """The started server; its start's error is raised here."""
         self._thread.join()
@@ -118,17 +123,24 @@ class Started:
     url: str
     embedded: bool
     stopped: bool = False
+    token: str = ""
+    engines: AccountEngines | None = None  # the other accounts' engines (several servers)
 
     def stop(self) -> None:
-        """Stop the sync engine, then the embedded server (idempotent)."""
+        """Stop the other accounts' engines, this sync engine, then the embedded server
+        (idempotent)."""
         if self.stopped:
             return
         self.stopped = True
         try:
-            self.bridge.stop()
+            if self.engines is not None:
+                self.engines.stop_all()
         finally:
-            if self.server is not None:
-                stop_embedded_server(self.server)
+            try:
+                self.bridge.stop()
+            finally:
+                if self.server is not None:
+                    stop_embedded_server(self.server)
 
 
 def connect_backend(paths: AppPaths, connection: Connection, token: str,
@@ -144,4 +156,4 @@ def connect_backend(paths: AppPaths, connection: Connection, token: str,
     engine = SyncEngine(url, token, paths.client_dir(None if connection.embedded else url))
     bridge = SyncBridge(engine)
     bridge.start()
-    return Started(bridge, server, url, connection.embedded)
+    return Started(bridge, server, url, connection.embedded, token=token)

@@ -22,6 +22,7 @@ from composer_app.sync.message_search import MessageHit
 from composer_app.sync.outbox import EditedMessage
 from composer_app.sync.store import MessageRow, OutboxRow, ThreadRow, UploadRow
 from composer_app.sync.workspace import SkillInfo, WorkspaceChanges, WorkspaceEntry, WorkspaceFile
+from composer_app.ui.active_bridge import ActiveBridge
 from composer_app.ui.sync_bridge import SyncBridge
 
 __all__ = ["EngineCalls", "Then"]
@@ -56,6 +57,19 @@ class EngineCalls(QObject):
     def threads(self, then: Then[list[ThreadRow]]) -> int:
         """``SyncEngine.threads``: the cached thread list."""
         return self._submit(lambda e: e.threads(), then)
+
+    def threads_of(self, account_id: str, then: Then[list[ThreadRow]]) -> int:
+        """``SyncEngine.threads`` of one account's engine (several servers in the window)."""
+        return self._submit(lambda e: e.threads(), then, account_id)
+
+    def last_messages_of(self, account_id: str, then: Then[dict[str, MessageRow]]) -> int:
+        """``SyncEngine.last_messages`` of one account's engine."""
+        return self._submit(lambda e: e.last_messages(), then, account_id)
+
+    def search_messages_of(self, account_id: str, query: str, limit: int,
+                           then: Then[list[MessageHit]]) -> int:
+        """``SyncEngine.search_messages`` of one account's engine."""
+        return self._submit(lambda e: e.search_messages(query, limit), then, account_id)
 
     def messages(self, thread_id: str, then: Then[list[MessageRow]]) -> int:
         """``SyncEngine.messages``: a thread's cached messages, in order."""
@@ -183,13 +197,17 @@ class EngineCalls(QObject):
 
     # -- plumbing --------------------------------------------------------------------------------
     def _submit(self, start: Callable[[SyncEngine], concurrent.futures.Future[T]],
-                then: Then[T] | None) -> int:
-        """The request id, or -1 when no request was made (closed, or the engine not running)."""
+                then: Then[T] | None, account_id: str | None = None) -> int:
+        """The request id, or -1 when no request was made (closed, or the engine not running).
+        ``account_id`` names the account whose engine answers (the active one by default)."""
         if self._closed:
             return -1
         report: Callable[[Any, str], None] = then if then is not None else self._report
         try:
-            request_id = self._bridge.submit(start)
+            if account_id is not None and isinstance(self._bridge, ActiveBridge):
+                request_id = self._bridge.submit_to(account_id, start)
+            else:
+                request_id = self._bridge.submit(start)
         except RuntimeError as exc:  # the engine is not running
             report(None, str(exc))
             return -1

@@ -320,3 +320,22 @@ def test_restored_draft_with_file_sends_after_restart_of_the_window(qtbot: QtBot
         started.bridge.stop()
     finally:
         stop_embedded_server(server)
+
+
+def test_accounts_keep_the_settings_server_and_add_server_for_this_run_only(
+        tmp_path: Path) -> None:
+    from composer_app.sync.accounts import EMBEDDED_ID, AccountBook, account_id_for
+    from composer_app.ui.app import load_accounts
+    from composer_app.ui.settings.settings_logic import AppSettings
+
+    paths = app_paths(tmp_path)
+    saved = AppSettings(server_mode="remote", server_url="https://team.example.org/")
+    book = load_accounts(paths, saved, "http://127.0.0.1:9/")
+    ids = [a.account_id for a in book]
+    assert ids == [EMBEDDED_ID, account_id_for("https://team.example.org"),
+                   account_id_for("http://127.0.0.1:9")]
+    assert book.selected == account_id_for("http://127.0.0.1:9")  # this run's server
+    again = AccountBook.load(paths.config_dir)  # what the next plain start sees
+    assert [a.account_id for a in again] == ids[:2]
+    assert again.selected == account_id_for("https://team.example.org")
+    assert [a.account_id for a in load_accounts(paths, AppSettings(), None)] == ids[:2]

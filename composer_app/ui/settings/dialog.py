@@ -142,6 +142,18 @@ class SettingsDialog(QDialog):
         self._connect_signals()
         self._on_choice_changed()
 
+    def add_servers_page(self, pages: QWidget) -> None:
+        """The *Servers* section (a page per server, live) above the other groups."""
+        box = QGroupBox("Servers", self)
+        box.setObjectName("serversBox")
+        box_layout = QVBoxLayout(box)
+        box_layout.addWidget(pages)
+        self.servers_box = box
+        layout = self.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(0, box)
+            self.server_box.setTitle("Server Composer starts with")
+
     # -- groups ---------------------------------------------------------------------------------
     def _server_group(self, s: AppSettings, keyring_ok: bool, notice: str | None) -> QGroupBox:
         box = QGroupBox("Server", self)

@@ -27,6 +27,12 @@ from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.threads import navigation_logic as logic
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
 from composer_app.ui.threads.quick_switcher_logic import switcher_entries
+from composer_app.ui.threads.server_groups_logic import (
+    ServerGroup,
+    UnreadCounter,
+    jump_target,
+    thread_to_show,
+)
 from composer_app.ui.threads.thread_list import ThreadListPane
 from composer_app.ui.threads.thread_list_model import thread_title
 
@@ -39,6 +45,18 @@ MESSAGE_HITS = 30
 
 def _never() -> bool:
     return False
+
+
+def _no_servers() -> list[tuple[str, str]]:
+    return []
+
+
+def _unknown_state(_account_id: str) -> str:
+    return ""
+
+
+def _no_servers_running() -> list[str]:
+    return []
 
 
 class ThreadMemory(Protocol):
@@ -65,6 +83,7 @@ class ThreadNavigator(QObject):
     assistant_changed = Signal(bool, str)  # the menu applies, the provider to check ("": none)
     status_message = Signal(str)
     message_revealed = Signal(str)  # a chosen search hit: the transcript shows this message
+    account_changed = Signal(str)  # the open thread (or a jump) is on another server now
 
     def __init__(self, pane: ThreadListPane, switcher: QuickSwitcher, calls: EngineCalls,
                  state: ThreadMemory, *, embedded: bool, dialog_parent: QWidget | None = None,
@@ -83,6 +102,18 @@ class ThreadNavigator(QObject):
         self._awaiting_listing: set[str] = set()  # created here, not in a thread list yet
         self.open_thread_is_empty: Callable[[], bool] = _never
         """Whether the open thread has no message and nothing typed (the window's answer)."""
+        self.servers: Callable[[], list[tuple[str, str]]] = _no_servers
+        """``(account id, name)`` of every server, in order (empty: one server, no groups)."""
+        self.running: Callable[[], list[str]] = _no_servers_running
+        """The accounts whose engines run (their threads can be read)."""
+        self.state_of: Callable[[str], str] = _unknown_state
+        self.current_account = ""
+        self.unread = UnreadCounter()
+        self._by_account: dict[str, list[ThreadRow]] = {}
+        self._answered: set[str] = set()
+        self._account_of: dict[str, str] = {}
+        self._last_in_account: dict[str, str] = {}
+        self._last_messages: dict[str, MessageRow] = {}
         pane.thread_selected.connect(self.open_thread)
         pane.new_requested.connect(self.request_new_thread)
         pane.rename_requested.connect(self.rename_thread_interactive)
@@ -101,23 +132,125 @@ class ThreadNavigator(QObject):
         """The thread list as last read from the cache."""
         return list(self._threads)
 
+    @property
+    def grouped(self) -> bool:
+        """Whether the list is grouped by server (the window gave its servers)."""
+        return bool(self.servers())
+
     def reload_threads(self) -> None:
-        """Ask the cache for the thread list."""
-        self._calls.threads(self._on_threads)
+        """Ask the cache for the thread list (every running server's, when grouped)."""
+        if not self.grouped:
+            self._calls.threads(self._on_threads)
+            return
+        running = self.running()
+        for account_id in list(self._by_account):
+            if account_id not in running:  # signed out or removed: its threads leave the list
+                del self._by_account[account_id]
+        self._answered.intersection_update(running)
+        for account_id in running:
+            self._calls.threads_of(account_id, self._threads_answer(account_id))
+        if not running:
+            self._show_groups()
+
+    def _threads_answer(self, account_id: str
+                        ) -> Callable[[list[ThreadRow] | None, str], None]:
+        def then(rows: list[ThreadRow] | None, error: str) -> None:
+            self._on_account_threads(account_id, rows, error)
+        return then
+
+    def _on_account_threads(self, account_id: str, rows: list[ThreadRow] | None,
+                            error: str) -> None:
+        if error:
+            if account_id in self.running():
+                self.status_message.emit(f"Could not read the thread list: {error}")
+            return
+        if account_id not in self.running():
+            return  # signed out while the answer was on its way
+        self._by_account[account_id] = list(rows or [])
+        self._answered.add(account_id)
+        for row in rows or ():
+            self._account_of[row.thread_id] = account_id
+        self._show_groups()
+        if set(self.running()) <= self._answered:
+            self._on_threads(self._threads, "")
+
+    def groups(self) -> list[ServerGroup]:
+        """Each server's threads as last read, in the servers' order."""
+        return [ServerGroup(account_id, name, self.state_of(account_id),
+                            tuple(self._by_account.get(account_id, ())),
+                            self.unread.count(r.thread_id
+                                              for r in self._by_account.get(account_id, ())))
+                for account_id, name in self.servers()]
+
+    def _show_groups(self) -> None:
+        self._threads = [row for rows in self._by_account.values() for row in rows]
+        unread = {r.thread_id for r in self._threads if self.unread.is_unread(r.thread_id)}
+        self.pane.set_groups(self.groups(), self.archived, unread)
+
+    def refresh_groups(self) -> None:
+        """Headers again (a server's name, connection or unread count changed)."""
+        if self.grouped:
+            self._show_groups()
+
+    def account_of(self, thread_id: str) -> str:
+        """The server a thread is on ("" when unknown)."""
+        return self._account_of.get(thread_id, "")
+
+    def message_arrived(self, account_id: str, thread_id: str) -> None:
+        """A message came in: unread unless its thread is open (or still unknown)."""
+        if account_id in self._answered and self.account_of(thread_id) == account_id:
+            before = self.unread.is_unread(thread_id)
+            self.unread.message_arrived(thread_id, self.current_thread)
+            if not before and self.unread.is_unread(thread_id):
+                self._show_groups()
+
+    def jump_to_server(self, number: int) -> None:
+        """Ctrl+``number``: the server's last open thread (or newest); a server without
+        threads becomes the one new threads go to."""
+        target = jump_target([a for a, _ in self.servers()], number)
+        if target is None:
+            return
+        if target in self.pane.collapsed:
+            self.pane.set_collapsed(target, False)
+        thread_id = thread_to_show(self._by_account.get(target, ()),
+                                   self._last_in_account.get(target, ""), self.archived)
+        if thread_id:
+            self.open_thread(thread_id)
+            return
+        self._set_account(target)
+        self.pane.scroll_to_server(target)
+        name = dict(self.servers()).get(target, "")
+        if target not in self.running():
+            self.status_message.emit(f"{name} is not signed in.")
+        else:
+            self.status_message.emit(f"No threads on {name} yet: Ctrl+N starts one there.")
+
+    def _set_account(self, account_id: str) -> None:
+        if account_id and account_id != self.current_account:
+            self.current_account = account_id
+            self.account_changed.emit(account_id)
 
     def _on_threads(self, rows: list[ThreadRow] | None, error: str) -> None:
         if error:
             self.status_message.emit(f"Could not read the thread list: {error}")
             return
         self._threads = list(rows or [])
-        self.pane.set_threads(self._threads, self.archived)
+        if not self.grouped:
+            self.pane.set_threads(self._threads, self.archived)
         ids = [r.thread_id for r in self.pane.model_rows(all_rows=True)]
+        own = self._threads
+        if self.grouped:  # the window opens on the active server; a server joining later
+            # never takes the user away from it
+            own = [r for r in self._threads if self.account_of(r.thread_id) in (
+                self.current_account, "")]
+            kept = self.current_thread if self.current_thread in ids else ""
+            ids = [t for t in ids if t == kept or self.account_of(t) == self.current_account]
         self._awaiting_listing.difference_update(r.thread_id for r in self._threads)
         target = logic.thread_to_open(ids, self._state.last_thread(), self.current_thread,
                                       self._awaiting_listing)
         if target and target != self.current_thread:
             self.open_thread(target)
-        elif (not target and not self._threads and self._embedded
+        elif (not target and not own and self._embedded
               and not self._creating_first):
             self._creating_first = True
             self.new_thread()
@@ -150,6 +283,8 @@ class ThreadNavigator(QObject):
             self.status_message.emit(f"Could not create a thread: {error}")
             return
         created = str(thread_id)
+        if self.current_account:
+            self._account_of[created] = self.current_account
         self.current_thread = ""
         self._awaiting_listing.add(created)
         self._state.remember_thread(created)
@@ -161,7 +296,14 @@ class ThreadNavigator(QObject):
         """Show a thread: its transcript and its draft in the composer."""
         if not thread_id or thread_id == self.current_thread:
             return
+        account = self.account_of(thread_id)
+        self._set_account(account)
+        if account:
+            self._last_in_account[account] = thread_id
         self.current_thread = thread_id
+        if self.unread.is_unread(thread_id):
+            self.unread.opened(thread_id)
+            self._show_groups()
         self._state.remember_thread(thread_id)
         self.pane.select_thread(thread_id)
         self.thread_opened.emit(thread_id)
@@ -172,23 +314,49 @@ class ThreadNavigator(QObject):
         from the cache off the GUI thread) and order them by it."""
         self._fill_switcher({})
         self.switcher.open_switcher()
-        self._calls.last_messages(self._on_last_messages)
+        if not self.grouped:
+            self._calls.last_messages(self._on_last_messages)
+            return
+        self._last_messages = {}
+        for account_id in self.running():
+            self._calls.last_messages_of(account_id, self._on_last_messages)
 
     def _fill_switcher(self, last: dict[str, MessageRow]) -> None:
+        names = dict(self.servers())
+        several = len(names) > 1
+
+        def server_of(thread_id: str) -> str:
+            return names.get(self.account_of(thread_id), "") if several else ""
+
         self.switcher.set_threads(switcher_entries(self.pane.model_rows(all_rows=True), last,
-                                                   self.current_thread, thread_title))
+                                                   self.current_thread, thread_title,
+                                                   server_of))
 
     def _on_last_messages(self, last: dict[str, MessageRow] | None, error: str) -> None:
         if not error and self.switcher.isVisible():
-            self._fill_switcher(dict(last or {}))
+            self._last_messages.update(last or {})
+            self._fill_switcher(dict(self._last_messages))
 
     def search_messages(self) -> None:
         """Find the search text in the cached messages (off the GUI thread)."""
         query = self.pane.search.text()
-        if query.strip():
+        if not query.strip():
+            return
+        if not self.grouped:
             self._calls.search_messages(
                 query, MESSAGE_HITS,
                 lambda hits, error: self._on_message_hits(query, hits, error))
+            return
+        found: list[MessageHit] = []
+        for account_id in self.running():
+            self._calls.search_messages_of(
+                account_id, query, MESSAGE_HITS,
+                lambda hits, error: self._on_account_hits(query, found, hits, error))
+
+    def _on_account_hits(self, query: str, found: list[MessageHit],
+                         hits: list[MessageHit] | None, error: str) -> None:
+        found.extend(hits or [])
+        self._on_message_hits(query, found[:MESSAGE_HITS], error)
 
     def _on_message_search_requested(self, _text: str) -> None:
         self._search_timer.start()

@@ -72,6 +72,8 @@ class SwitcherRowDelegate(QStyledItemDelegate):
         when = short_time(entry.activity, datetime.now().astimezone())
         tag = f"{CURRENT_TAG} \u00b7 {when}" if entry.current and when else (
             CURRENT_TAG if entry.current else when)
+        if entry.server:
+            tag = f"{entry.server} \u00b7 {tag}" if tag else entry.server
         tag_width = metrics.horizontalAdvance(tag) + self.PAD if tag else 0
         painter.save()
         title_font = QFont(opt.font)
@@ -166,6 +168,8 @@ class QuickSwitcher(QDialog):
             item.setData(Qt.ItemDataRole.UserRole, entry.thread_id)
             item.setData(EntryRole, entry)
             current = ", current thread" if entry.current else ""
+            if entry.server:
+                current += f", on {entry.server}"
             preview = f", last message: {entry.preview}" if entry.preview else ""
             item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{entry.title}{current}{preview}")
             self.results.addItem(item)

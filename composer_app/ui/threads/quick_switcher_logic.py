@@ -130,6 +130,7 @@ class SwitcherEntry:
     preview: str  # the last message's first line ("" for a thread without messages)
     activity: str | None  # RFC 3339 time of the last activity (None: not dated yet)
     current: bool  # the thread the window shows
+    server: str = ""  # the server's name when the window shows several ("" otherwise)
 
 
 def first_line(text: str, limit: int = PREVIEW_CHARS) -> str:
@@ -161,13 +162,16 @@ def last_activity(row: ThreadRow, last: MessageRow | None) -> str | None:
 
 
 def switcher_entries(rows: Sequence[ThreadRow], last_messages: Mapping[str, MessageRow],
-                     current: str, title_of: Callable[[ThreadRow], str]) -> list[SwitcherEntry]:
-    """The switcher's threads, most recently active first (ties keep the given order)."""
+                     current: str, title_of: Callable[[ThreadRow], str],
+                     server_of: Callable[[str], str] | None = None) -> list[SwitcherEntry]:
+    """The switcher's threads, most recently active first (ties keep the given order), each
+    with its server's name when ``server_of`` names one."""
     entries = []
     for row in rows:
         last = last_messages.get(row.thread_id)
         entries.append(SwitcherEntry(row.thread_id, title_of(row),
                                      first_line(last.text) if last else "",
-                                     last_activity(row, last), row.thread_id == current))
+                                     last_activity(row, last), row.thread_id == current,
+                                     server_of(row.thread_id) if server_of else ""))
     entries.sort(key=lambda e: _moment(e.activity) or _NEWEST, reverse=True)
     return entries

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QPalette
+from PySide6.QtGui import QColor, QIcon, QKeyEvent, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -30,12 +30,21 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMenu,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from composer_app.sync.store import ThreadRow
+from composer_app.ui.threads.server_groups_logic import (
+    GroupHeader,
+    ServerGroup,
+    header_text,
+    list_entries,
+    state_color,
+)
 from composer_app.ui.threads.thread_list_model import (
+    HeaderRole,
     ThreadIdRole,
     ThreadListModel,
     ThreadRowDelegate,
@@ -64,8 +73,25 @@ def checkbox_palette(palette: QPalette) -> QPalette:
     return tuned
 
 
+def dot_icon(color: str, size: int = 10) -> QIcon:
+    """A filled circle: a server's connection dot."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(color))
+    painter.drawEllipse(1, 1, size - 2, size - 2)
+    painter.end()
+    return QIcon(pixmap)
+
+
 class ThreadListPane(QWidget):
-    """Search box, list of threads and the new-thread button."""
+    """Search box, list of threads (grouped by server) and the new-thread button.
+
+    With one server its header is a button above the list; with several, each server's header is
+    a row of the list. Clicking a header collapses or expands its threads (``group_toggled``); its
+    context menu is the window's (``header_menu_requested``)."""
 
     thread_selected = Signal(str)
     new_requested = Signal()
@@ -73,13 +99,24 @@ class ThreadListPane(QWidget):
     archive_requested = Signal(str, bool)  # thread id, archived
     message_search_requested = Signal(str)  # the search text changed: find it in messages too
     message_chosen = Signal(str, str)  # thread id, message id of a chosen message hit
+    group_toggled = Signal(str, bool)  # account id, collapsed
+    header_menu_requested = Signal(str, QPoint)  # account id, global position
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("threadListPane")
         self._rows: list[ThreadRow] = []
+        self._groups: list[ServerGroup] = []
+        self._unread: frozenset[str] = frozenset()
+        self.collapsed: set[str] = set()
         self._archived: frozenset[str] = frozenset()
         self._current = ""
+        self.server_header = QToolButton(self)
+        self.server_header.setObjectName("serverHeader")
+        self.server_header.setAutoRaise(True)
+        self.server_header.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.server_header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.server_header.hide()
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search threads")
         self.search.setClearButtonEnabled(True)
@@ -124,6 +161,7 @@ class ThreadListPane(QWidget):
         layout.setContentsMargins(8, 8, 4, 8)
         layout.setSpacing(6)
         layout.addWidget(self.search)
+        layout.addWidget(self.server_header)
         layout.addWidget(self.empty_label)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.hits_label)
@@ -154,15 +192,41 @@ class ThreadListPane(QWidget):
         self.new_button.clicked.connect(self.new_requested)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
         self.list.customContextMenuRequested.connect(self._on_list_context_menu)
+        self.list.clicked.connect(self._on_list_clicked)
+        self.server_header.clicked.connect(self._on_server_header_clicked)
+        self.server_header.customContextMenuRequested.connect(self._on_server_header_menu)
         self.message_hits.itemActivated.connect(self._on_message_hit_activated)
         self.message_hits.itemClicked.connect(self._on_message_hit_activated)
 
     # -- state ----------------------------------------------------------------------------------
     def set_threads(self, rows: Sequence[ThreadRow], archived: Collection[str] = ()) -> None:
         """Show these threads (filtered by the search), keeping the selection."""
+        if self._groups:
+            only = self._groups[0]
+            self._groups = [ServerGroup(only.account_id, only.name, only.state, tuple(rows),
+                                        only.unread)]
         self._rows = list(rows)
         self._archived = frozenset(archived)
         self._refresh()
+
+    def set_groups(self, groups: Sequence[ServerGroup], archived: Collection[str] = (),
+                   unread: Collection[str] = ()) -> None:
+        """Show each server's threads under its header (filtered by the search), keeping the
+        selection; ``unread`` threads are shown in bold."""
+        self._groups = list(groups)
+        self._rows = [row for group in groups for row in group.threads]
+        self._archived = frozenset(archived)
+        self._unread = frozenset(unread)
+        self._refresh()
+
+    def groups(self) -> list[ServerGroup]:
+        return list(self._groups)
+
+    def set_collapsed(self, account_id: str, collapsed: bool) -> None:
+        """Collapse or expand a server's threads."""
+        (self.collapsed.add if collapsed else self.collapsed.discard)(account_id)
+        self._refresh()
+        self.group_toggled.emit(account_id, collapsed)
 
     def threads(self) -> list[ThreadRow]:
         """Every thread given (shown or not)."""
@@ -171,6 +235,9 @@ class ThreadListPane(QWidget):
     def model_rows(self, *, all_rows: bool = False) -> list[ThreadRow]:
         """The rows shown, or (``all_rows``) every row the search would show when empty."""
         if all_rows:
+            if len(self._groups) > 1:
+                return [row for group in self._groups for row in visible_threads(
+                    group.threads, "", self._archived, self.show_archived.isChecked())]
             return visible_threads(self._rows, "", self._archived, self.show_archived.isChecked())
         return [r for i in range(self.model.rowCount()) if (r := self.model.thread_at(i))]
 
@@ -183,16 +250,43 @@ class ThreadListPane(QWidget):
         self._current = thread_id
         self._select_row(self.model.row_of(thread_id))
 
+    def _entries(self) -> list[ThreadRow | GroupHeader]:
+        query, archived_shown = self.search.text(), self.show_archived.isChecked()
+        if not self._groups:
+            return list(visible_threads(self._rows, query, self._archived, archived_shown))
+        inline = len(self._groups) > 1
+        self._show_single_header(None if inline else self._groups[0])
+        return list(list_entries(self._groups, query, self._archived, archived_shown,
+                                 self.collapsed, inline_headers=inline))
+
+    def _show_single_header(self, group: ServerGroup | None) -> None:
+        """One server: its header is the button above the list."""
+        if group is None or not group.name:
+            self.server_header.hide()
+            return
+        collapsed = group.account_id in self.collapsed and not self.search.text().strip()
+        header = GroupHeader(group.account_id, group.name, group.state, group.unread, collapsed,
+                             0)
+        arrow = "\u25b8" if collapsed else "\u25be"
+        unread = f"  \u00b7  {group.unread} unread" if group.unread else ""
+        self.server_header.setText(f"{arrow} {group.name}{unread}")
+        self.server_header.setIcon(dot_icon(state_color(group.state)))
+        self.server_header.setToolTip(header_text(header))
+        self.server_header.setAccessibleName(f"Server {header_text(header)}")
+        self.server_header.show()
+
     def _refresh(self) -> None:
-        shown = visible_threads(self._rows, self.search.text(), self._archived,
-                                self.show_archived.isChecked())
+        entries = self._entries()
+        shown = [e for e in entries if isinstance(e, ThreadRow)]
         self.list.selectionModel().blockSignals(True)
         try:
-            self.model.set_rows(shown, self._archived)
+            self.model.set_rows(entries, self._archived, self._unread)
             self._select_row(self.model.row_of(self._current))
         finally:
             self.list.selectionModel().blockSignals(False)
         hint = empty_list_hint(len(self._rows), len(shown), self.search.text())
+        if hint and len(self._groups) > 1 and entries and not self.search.text().strip():
+            hint = ""  # the servers' headers are shown
         self.empty_label.setText(hint)
         self.empty_label.setVisible(bool(hint))
 
@@ -238,10 +332,10 @@ class ThreadListPane(QWidget):
 
     def open_first_match(self) -> None:
         """Enter in the search box: open the first thread shown and move to the list."""
-        first = self.model.thread_at(0)
-        if first is None:
+        first = self.model.first_thread_row()
+        if first < 0:
             return
-        self.list.setCurrentIndex(self.model.index(0))  # emits thread_selected when it changes
+        self.list.setCurrentIndex(self.model.index(first))  # emits thread_selected when it changes
         self.list.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -251,7 +345,7 @@ class ThreadListPane(QWidget):
                 and self.model.rowCount() > 0):
             self.list.setFocus(Qt.FocusReason.OtherFocusReason)
             if not self.list.currentIndex().isValid():
-                self.list.setCurrentIndex(self.model.index(0))
+                self.list.setCurrentIndex(self.model.index(max(0, self.model.first_thread_row())))
             return True
         return super().eventFilter(watched, event)
 
@@ -271,9 +365,35 @@ class ThreadListPane(QWidget):
             self._current = str(thread_id)
             self.thread_selected.emit(self._current)
 
+    def _on_list_clicked(self, index: QModelIndex) -> None:
+        header = index.data(HeaderRole)
+        if isinstance(header, GroupHeader):
+            self.set_collapsed(header.account_id, header.account_id not in self.collapsed)
+
+    def _on_server_header_menu(self, pos: QPoint) -> None:
+        if self._groups:
+            self.header_menu_requested.emit(self._groups[0].account_id,
+                                            self.server_header.mapToGlobal(pos))
+
+    def scroll_to_server(self, account_id: str) -> None:
+        """Bring a server's header into view (a jump to a server without threads)."""
+        row = self.model.header_row(account_id)
+        if row >= 0:
+            self.list.scrollTo(self.model.index(row))
+
+    def _on_server_header_clicked(self) -> None:
+        if self._groups:
+            account_id = self._groups[0].account_id
+            self.set_collapsed(account_id, account_id not in self.collapsed)
+
     def _on_list_context_menu(self, pos: QPoint) -> None:
         index = self.list.indexAt(pos)
         if not index.isValid():
+            return
+        header = index.data(HeaderRole)
+        if isinstance(header, GroupHeader):
+            self.header_menu_requested.emit(header.account_id,
+                                            self.list.viewport().mapToGlobal(pos))
             return
         thread_id = str(index.data(ThreadIdRole))
         archived = thread_id in self._archived

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -33,11 +33,16 @@ from composer_app.core.contracts.wire import parse_timestamp
 from composer_app.core.errors import ContractError
 from composer_app.sync.store import ThreadRow
 
+if TYPE_CHECKING:
+    from composer_app.ui.threads.server_groups_logic import GroupHeader
+
 UNTITLED = "New thread"
 ThreadIdRole = int(Qt.ItemDataRole.UserRole) + 1
 ArchivedRole = ThreadIdRole + 1
 StateRole = ThreadIdRole + 2
 WhenRole = ThreadIdRole + 3
+HeaderRole = ThreadIdRole + 4  # the ``GroupHeader`` of a server's header row
+UnreadRole = ThreadIdRole + 5
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -98,37 +103,65 @@ def empty_list_hint(total: int, shown: int, query: str) -> str:
 
 
 class ThreadListModel(QAbstractListModel):
-    """One row per visible thread."""
+    """One row per visible thread, and a header row per server when several are shown."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._rows: list[ThreadRow] = []
+        self._rows: list[ThreadRow | GroupHeader] = []
         self._archived: frozenset[str] = frozenset()
+        self._unread: frozenset[str] = frozenset()
 
-    def set_rows(self, rows: Sequence[ThreadRow], archived: Collection[str] = ()) -> None:
-        """Show ``rows`` (already filtered and ordered by ``visible_threads``)."""
+    def set_rows(self, rows: Sequence[ThreadRow | GroupHeader], archived: Collection[str] = (),
+                 unread: Collection[str] = ()) -> None:
+        """Show ``rows`` (already filtered and ordered by ``visible_threads`` or
+        ``list_entries``)."""
         self.beginResetModel()
         self._rows = list(rows)
         self._archived = frozenset(archived)
+        self._unread = frozenset(unread)
         self.endResetModel()
 
     def row_of(self, thread_id: str) -> int:
         """The row showing ``thread_id``, or -1."""
-        return next((i for i, r in enumerate(self._rows) if r.thread_id == thread_id), -1)
+        return next((i for i, r in enumerate(self._rows)
+                     if isinstance(r, ThreadRow) and r.thread_id == thread_id), -1)
 
     def thread_at(self, row: int) -> ThreadRow | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
+        item = self._rows[row] if 0 <= row < len(self._rows) else None
+        return item if isinstance(item, ThreadRow) else None
+
+    def header_at(self, row: int) -> GroupHeader | None:
+        item = self._rows[row] if 0 <= row < len(self._rows) else None
+        return None if item is None or isinstance(item, ThreadRow) else item
+
+    def header_row(self, account_id: str) -> int:
+        """The header row of a server, or -1."""
+        return next((i for i in range(len(self._rows))
+                     if (h := self.header_at(i)) is not None and h.account_id == account_id), -1)
 
     def thread_ids(self) -> list[str]:
-        return [r.thread_id for r in self._rows]
+        return [r.thread_id for r in self._rows if isinstance(r, ThreadRow)]
+
+    def first_thread_row(self) -> int:
+        return next((i for i, r in enumerate(self._rows) if isinstance(r, ThreadRow)), -1)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if index.isValid() and self.header_at(index.row()) is not None:
+            return Qt.ItemFlag.ItemIsEnabled
+        return super().flags(index)
+
     def data(self, index: Index, role: int = int(Qt.ItemDataRole.DisplayRole)) -> Any:
+        header = self.header_at(index.row()) if index.isValid() else None
+        if header is not None:
+            return self._header_data(header, role)
         row = self.thread_at(index.row()) if index.isValid() else None
         if row is None:
             return None
+        if role == UnreadRole:
+            return row.thread_id in self._unread
         if role in (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole)):
             return thread_title(row)
         if role == int(Qt.ItemDataRole.ToolTipRole):
@@ -145,10 +178,24 @@ class ThreadListModel(QAbstractListModel):
             return row.local_state or ""
         if role == WhenRole:
             return short_time(row.updated_at, datetime.now().astimezone())
-        if role == int(Qt.ItemDataRole.FontRole) and row.thread_id in self._archived:
+        if role == int(Qt.ItemDataRole.FontRole) and (row.thread_id in self._archived
+                                                      or row.thread_id in self._unread):
             font = QGuiApplication.font()
-            font.setItalic(True)
+            font.setItalic(row.thread_id in self._archived)
+            font.setBold(row.thread_id in self._unread)
             return font
+        return None
+
+    @staticmethod
+    def _header_data(header: GroupHeader, role: int) -> Any:
+        from composer_app.ui.threads.server_groups_logic import header_text
+
+        if role == int(Qt.ItemDataRole.DisplayRole):
+            return header.name
+        if role in (int(Qt.ItemDataRole.AccessibleTextRole), int(Qt.ItemDataRole.ToolTipRole)):
+            return f"Server {header_text(header)}"
+        if role == HeaderRole:
+            return header
         return None
 
 
@@ -166,6 +213,10 @@ class ThreadRowDelegate(QStyledItemDelegate):
         return size
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        header = index.data(HeaderRole)
+        if header is not None:
+            paint_group_header(painter, option, header)
+            return
         when = str(index.data(WhenRole) or "")
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
@@ -194,3 +245,49 @@ class ThreadRowDelegate(QStyledItemDelegate):
             right = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight
             painter.drawText(rect, int(right), when)
         painter.restore()
+
+
+def paint_group_header(painter: QPainter, option: QStyleOptionViewItem,
+                       header: GroupHeader) -> None:
+    """A server's header row: an open/closed arrow, the connection dot, the name in bold and the
+    unread count as a badge on the right."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QColor, QFont
+
+    from composer_app.ui.threads.server_groups_logic import state_color
+
+    rect = option.rect.adjusted(4, 0, -8, 0)
+    palette = option.palette
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    font = QFont(option.font)
+    font.setBold(True)
+    painter.setFont(font)
+    muted = palette.color(QPalette.ColorRole.PlaceholderText)
+    painter.setPen(muted)
+    arrow = "\u25b8" if header.collapsed else "\u25be"
+    align = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
+    painter.drawText(rect, align, arrow)
+    x = rect.left() + option.fontMetrics.horizontalAdvance(arrow) + 6
+    diameter = 8
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(state_color(header.state)))
+    painter.drawEllipse(QRectF(x, rect.center().y() - diameter / 2 + 1, diameter, diameter))
+    x += diameter + 6
+    badge = str(header.unread) if header.unread else ""
+    badge_width = option.fontMetrics.horizontalAdvance(badge) + 12 if badge else 0
+    painter.setPen(palette.color(QPalette.ColorRole.WindowText))
+    name_rect = rect.adjusted(x - rect.left(), 0, -(badge_width + 6), 0)
+    painter.drawText(name_rect, align, option.fontMetrics.elidedText(
+        header.name, Qt.TextElideMode.ElideRight,
+        name_rect.width()))
+    if badge:
+        height = option.fontMetrics.height()
+        box = QRectF(rect.right() - badge_width, rect.center().y() - height / 2 + 1,
+                     badge_width, height)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(palette.color(QPalette.ColorRole.Highlight))
+        painter.drawRoundedRect(box, height / 2, height / 2)
+        painter.setPen(palette.color(QPalette.ColorRole.HighlightedText))
+        painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), badge)
+    painter.restore()

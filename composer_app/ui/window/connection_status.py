@@ -79,6 +79,17 @@ class ConnectionStatus(QObject):
         self.dialog.delete_requested.connect(self._on_dialog_delete_requested)
 
     # -- state ----------------------------------------------------------------------------------
+    def set_server(self, embedded: bool, server_url: str) -> None:
+        """The open thread's server changed (several servers in one window): its connection,
+        its outbox and its token from now on."""
+        self._embedded = embedded
+        self._server_url = server_url
+        self._state = (self._bridge.connection_state[0], 0)
+        self._sticky_error = False
+        self.update_banner()
+        self._render()
+        self.refresh_outbox()
+
     def refresh_outbox(self) -> None:
         """Re-read the queued items."""
         self._calls.outbox_items(self._on_outbox_items)

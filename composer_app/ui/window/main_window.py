@@ -31,6 +31,7 @@ every dropped file is registered with the engine, before the engine may stop.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl
@@ -39,8 +40,11 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QSp
 
 from composer_app.core.contracts.environment import Environment
 from composer_app.core.document.store import DraftStore
+from composer_app.sync.accounts import EMBEDDED_ID, AccountBook, account_id_for
 from composer_app.sync.outbox import EditedMessage
-from composer_app.ui.composer.attachment_uploads import AttachmentUploads
+from composer_app.ui.account_engines import AccountEngines
+from composer_app.ui.active_bridge import ActiveBridge
+from composer_app.ui.composer.attachment_uploads import AttachmentUploads, SourceEnvironment
 from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.external_open import open_url_externally
@@ -66,6 +70,7 @@ from composer_app.ui.window.context_insertion import ContextInsertion
 from composer_app.ui.window.drop_relay import DropRelay
 from composer_app.ui.window.layout import CentreStack
 from composer_app.ui.window.pane_focus import PaneFocus
+from composer_app.ui.window.server_accounts import ServerAccounts
 from composer_app.ui.window.state import (
     DEFAULT_SIZE,
     WINDOW_SETTINGS,
@@ -87,7 +92,23 @@ class MainWindow(QMainWindow):
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.bridge: SyncBridge = session.bridge
+        # one engine per server; the parts talk to the one of the open thread's server
+        self.accounts_bridge = ActiveBridge(self)
+        self.bridge: SyncBridge = self.accounts_bridge
+        book = session.book
+        if book is None:
+            book = AccountBook(None)
+            if not session.embedded:
+                book.add(session.server_url, save=False)
+        primary_id = EMBEDDED_ID if session.embedded else account_id_for(session.server_url)
+        engines = session.engines or AccountEngines(session.paths)
+        primary = book.get(primary_id)
+        if primary is not None and engines.run(primary_id) is None:
+            engines.adopt(primary, session.server_url, session.token, session.bridge)
+        self.accounts_bridge.add_account(primary_id, session.bridge)
+        for run in engines.runs():
+            if run.bridge is not None and run.account.account_id != primary_id:
+                self.accounts_bridge.add_account(run.account.account_id, run.bridge)
         self.setWindowTitle("Composer")
         self.setObjectName("composerMainWindow")
         self._closed = False
@@ -125,6 +146,9 @@ class MainWindow(QMainWindow):
                                            server_url=session.server_url, parent=self)
         self.window_actions = WindowActions(self)
         self.window_actions.build_menus(self.menuBar())
+        self.servers = ServerAccounts(book, engines, self.accounts_bridge, session.tokens,
+                                      dialog_parent=self, parent=self)
+        self._add_server_menu()
         self.context = ContextInsertion(self, self.composer_area, self.engine_calls,
                                         self.navigator, embedded=session.embedded)
         self.chip_opener = ChipOpener(self, self.engine_calls, self.uploads,
@@ -184,6 +208,22 @@ class MainWindow(QMainWindow):
         nav.thread_opened.connect(self._focus_composer_after_switch)
         nav.open_thread_is_empty = self._open_thread_is_empty
         nav.message_revealed.connect(feed.reveal_message)
+        # several servers: the list is grouped, the open thread's server answers the requests
+        servers, active = self.servers, self.accounts_bridge
+        nav.servers = servers.listed
+        nav.running = active.account_ids
+        nav.state_of = lambda account_id: active.state_of(account_id)[0]
+        nav.current_account = active.active_account
+        nav.account_changed.connect(active.set_active)
+        active.account_state_changed.connect(lambda *_: nav.refresh_groups())
+        active.account_message_upserted.connect(
+            lambda account, thread, _m: nav.message_arrived(account, thread))
+        active.active_changed.connect(self._on_active_account_changed)
+        servers.jump = nav.jump_to_server
+        servers.accounts_changed.connect(nav.reload_threads)
+        servers.status_message.connect(self._show_message)
+        servers.sources_changed = self._set_sources
+        self.thread_pane.header_menu_requested.connect(servers.show_header_menu)
         self.thread_pane.list.activated.connect(lambda _index: area.focus_editor())
         nav.title_changed.connect(self.setWindowTitle)
         nav.thread_state_changed.connect(acts.set_thread_state)
@@ -225,6 +265,31 @@ class MainWindow(QMainWindow):
         acts.log_folder_action.triggered.connect(self.open_log_folder)
         # the editor claims Ctrl+Shift+S for itself; in this window it toggles Sources
         self.editor.installEventFilter(self)
+
+    def _add_server_menu(self) -> None:
+        """*File ▸ Add server…* and the other server entries; Ctrl+1…Ctrl+9."""
+        file_menu = next((a.menu() for a in self.menuBar().actions()
+                          if a.text().replace("&", "") == "File"), None)
+        if isinstance(file_menu, QMenu):
+            before = next((a for a in file_menu.actions()
+                           if a is self.window_actions.settings_action), None)
+            self.servers.add_to_menu(file_menu, before)
+        self.addActions(self.servers.jump_actions)
+
+    def _on_active_account_changed(self, account_id: str) -> None:
+        """The open thread is on another server: its connection and outbox in the status bar,
+        its uploads, and what a paste fetches from."""
+        account = self.servers.book.get(account_id)
+        run = self.servers.engines.run(account_id)
+        if account is not None:
+            self.connection.set_server(account.embedded, run.url if run is not None and
+                                       not account.embedded else account.url)
+        self.uploads.restore()
+        with contextlib.suppress(RuntimeError):  # a signed-out server: nothing to download
+            self.sources_dock.panel.downloader = SourceDownloader(self.bridge.engine)
+
+    def _set_sources(self, sources: dict[str, SourceEnvironment]) -> None:
+        self.uploads.sources = dict(sources)
 
     def _add_context_menus(self) -> None:
         """*Insert* before *View*, the workspace entries in *Thread*, the Changes dock."""
@@ -355,6 +420,9 @@ class MainWindow(QMainWindow):
                                     session.embedded, session.server_url, session.settings),
                                 github_token_stored=tokens.uses_keyring
                                 and keyring_token() is not None)
+        from composer_app.ui.settings.server_pages import ServerPages
+
+        dialog.add_servers_page(ServerPages(self.servers, dialog))
         before = session.settings
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             message = apply_settings_result(session, dialog.result_value())
@@ -387,7 +455,10 @@ class MainWindow(QMainWindow):
         """*Help ▸ About*: the version, the server and the folders this app keeps files in."""
         from composer_app import __version__
 
-        where = "the embedded server" if self.session.embedded else self.session.server_url
+        running = set(self.accounts_bridge.account_ids())
+        servers = [("the embedded server" if a.embedded else a.url) + f" ({a.name})"
+                   for a in self.servers.book if a.account_id in running]
+        where = ", ".join(servers) or "no server"
         return (f"Composer {__version__}\n\nA chat composer whose messages point at typed "
                 f"context.\nConnected to {where}.\n\nFolders:\n"
                 f"{self.session.paths.folders_text()}")
