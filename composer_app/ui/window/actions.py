@@ -70,6 +70,8 @@ class WindowActions(QObject):
         self.assistant_menu = QMenu("A&ssistant", window)
         self.assistant_menu.setObjectName("assistantMenu")
         self.assistant_menu.addActions(list(self.assistant_actions.values()))
+        self.set_thread_state(False, False)  # no thread is open until the list has loaded
+        self.set_assistant(False, "")
 
     def _action(self, text: str, shortcut: str | None = None, *, checkable: bool = False,
                 name: str) -> QAction:

@@ -40,3 +40,16 @@ def test_canonical_markdown_round_trips(parts):
                    for a, b in glued))
     text = join_segments(parts)
     assert join_segments(split_markdown(text)) == text
+
+
+def test_object_replacement_characters_alone_leave_no_empty_runs() -> None:
+    link = format_reference("skill", "skill_a", "deploy")
+    segments = split_markdown(f"\ufffc{link}\ufffc{link}\ufffc")
+    assert segments == [ChipSegment("skill", "skill_a", "deploy")] * 2
+    assert segments[0] is segments[1]  # one record, one label: one shared segment
+
+
+def test_a_tail_after_the_last_chip_is_kept_without_replacement_characters() -> None:
+    link = format_reference("skill", "skill_a", "deploy")
+    assert split_markdown(f"{link} then\ufffc") == [ChipSegment("skill", "skill_a", "deploy"),
+                                                   " then"]

@@ -143,3 +143,13 @@ def test_alone_the_actions_show_the_state_they_are_given(qtbot: QtBot) -> None:
     acts.sources_action.toggled.connect(toggles.append)
     acts.set_sources_checked(True)
     assert acts.sources_action.isChecked() and toggles == []  # mirrored, not re-triggered
+
+
+def test_thread_commands_start_off_until_a_thread_is_open(qtbot: QtBot) -> None:
+    host = QMainWindow()
+    qtbot.addWidget(host)
+    actions = WindowActions(host)
+    assert not actions.rename_action.isEnabled() and not actions.archive_action.isEnabled()
+    assert not actions.share_action.isEnabled() and not actions.assistant_menu.isEnabled()
+    actions.set_thread_state(True, False)
+    assert actions.rename_action.isEnabled() and actions.share_action.isEnabled()
