@@ -7,10 +7,11 @@ lines of its enclosing headings (``# Employee handbook\\n## Probation\\nNew empl
 Invariants: the headings that open the snippet (before any other block) become the ``path``, their
 texts joined by `` › `` in order (``Employee handbook › Probation``), or ``None`` when it does not
 open with a heading; ``text`` is every other block's text with Markdown markup removed (emphasis,
-code spans, links and images keep only their visible text, list markers, quote markers and table
-pipes go — a table's cells are joined by `` · `` and its rows by ``; `` —, a later heading keeps its words) and all whitespace collapsed to single spaces; no word of
-the snippet's visible text is dropped; a snippet with nothing but headings keeps the last heading
-as its text, so a non-empty snippet never displays as empty; parsing never raises.
+code spans, links and images keep only their visible text; list markers, quote markers and table
+pipes go; a table's cells are joined by `` · `` and its rows by ``; ``; a later heading keeps its
+words) and all whitespace collapsed to single spaces; no word of the snippet's visible text is
+dropped; a snippet with nothing but headings keeps the last heading as its text, so a non-empty
+snippet never displays as empty; parsing never raises.
 """
 
 from __future__ import annotations

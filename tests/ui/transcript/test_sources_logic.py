@@ -134,8 +134,8 @@ def test_row_snippet_is_clean_text_under_its_heading_path() -> None:
                 "sourceUsage": "used",
                 "availableActions": [],
                 "title": "handbook.md",
-                "snippet": "# Employee handbook\n## Probation\nNew   employees have a **six-month**\n"
-                "probation.",
+                "snippet": "# Employee handbook\n## Probation\nNew   employees have a "
+                "**six-month**\nprobation.",
             }
         ],
     }
