@@ -38,7 +38,20 @@ from itertools import pairwise
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import STOP_WORDS, question_terms
-from composer_app.server.providers.term_forms import stem, stems, term_credit
+from composer_app.server.providers.term_forms import (
+    SYNONYM_CREDIT,
+    related,
+    single_verbs,
+    stem,
+    stems,
+    term_credit,
+)
+from composer_app.server.providers.term_polarity import (
+    PERMISSION_STEMS,
+    negated_stems,
+    permission_verb,
+    prefixed_stems,
+)
 
 HEADING_CREDIT = 0.6
 CARRY_CREDIT = 0.45
@@ -48,6 +61,8 @@ ANSWER_WORD_WEIGHT = 0.3
 PAIR_BONUS = 0.12
 TYPE_BONUS = 0.06
 RANK_BONUS = 0.02
+ROW_BONUS = 0.06
+POLARITY_FACTOR = 0.5
 MISSING_NUMBER_FACTOR = 0.5
 MISSING_FOCUS_FACTOR = 0.6
 SAME_SUBJECT_SHARE = 0.5
@@ -56,7 +71,7 @@ QUOTE_MAX_CHARS = 600
 # Words that say what kind of answer is wanted; the answer itself rarely repeats them.
 _ANSWER_TEXT = """often long quickly soon fast big large old far frequently time times day date much
     many size amount number located location situated based value count counts counted mean
-    means meant defined considered"""
+    means meant defined considered happen happens happened"""
 ANSWER_WORDS = frozenset(_ANSWER_TEXT.split())
 # Words that name the kind of value asked for; an answer states the value instead of the word.
 _MEASURE_TEXT = "rate rates price prices cost costs fee fees charge charges amount total percentage"
@@ -67,11 +82,15 @@ _NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve
     thirty forty fifty hundred thousand million once twice daily weekly monthly yearly annually
     nightly hourly half quarter"""
 _NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
+# Time words that state a time by themselves; a bare unit (day, night, hours) needs a number.
 _TIME_TEXT = """monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend
-    january february march april may june july august september october november december morning
-    evening night midnight noon day days week weeks month months year years hour hours minute
-    minutes second seconds"""
+    weekends january february march april may june july august september october november december
+    morning mornings evening evenings midnight noon"""
 _TIME_WORDS = frozenset(_TIME_TEXT.split())
+_UNIT_TEXT = "day days night nights week weeks month months year years hour hours minute minutes"
+_UNIT_WORDS = frozenset(_UNIT_TEXT.split())
+_ORDINAL_TEXT = "first second third fourth fifth last next every each"
+_ORDINAL_WORDS = frozenset(_ORDINAL_TEXT.split())  # "within their first week", "every month"
 _QUANTITY = re.compile(
     r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old)|when\b|"
     r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
@@ -87,6 +106,7 @@ _PART_SPLIT = re.compile(
     r"(?:\?\s+|[,;]?\s+and\s+(?=(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
     r"must|should|will|would)\b))", re.I)
 _DIGITS = re.compile(r"\d")
+_ROW = re.compile(r"^[^:;]{1,60}: (?P<value>[^:;]{1,80}); [^:;]{1,60}: ")
 _LINKS = r"(?:of|for|in|at|on|to|by|with|from|during|per|under|over|when|if|that|which|who)"
 _FOCUS = re.compile(
     r"^\s*(?:what|which)(?:\s+(?:is|are|was|were)|['’]s)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
@@ -115,6 +135,8 @@ class Part:
     wants: str | None  # "quantity", "name" or None
     compounds: tuple[tuple[str, str, str], ...] = ()  # ("roll", "back", "rollback")
     focus: frozenset[str] = frozenset()  # stems of what is asked for: "phone number" of ...
+    negated: frozenset[str] = frozenset()  # stems the question denies: "not live"
+    permission: str | None = None  # the verb a "Can I ...?" question asks permission for
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +153,9 @@ class Sentence:
     heading: frozenset[str]
     previous: frozenset[str]
     back_reference: bool
+    negated: frozenset[str] = frozenset()  # stems the sentence denies (term_polarity)
+    prefixed: frozenset[str] = frozenset()  # stems written with "non-"
+    row_entity: frozenset[str] = frozenset()  # stems of a table row's first cell value
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +188,8 @@ def _needs_subject(part: Part) -> bool:
 
 
 def _part(text: str, weight_of: Callable[[str], float]) -> Part:
+    asked = text
+    text = single_verbs(text)
     words = question_terms(text)
     terms = tuple(
         Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in ANSWER_WORDS else 1.0),
@@ -177,7 +204,8 @@ def _part(text: str, weight_of: Callable[[str], float]) -> Part:
     stemmed = {t.stem for t in terms}
     compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
                       if a in stemmed and b in stemmed and a != b)
-    return Part(text, terms, pairs, wants, compounds, _focus(text, stemmed))
+    return Part(asked, terms, pairs, wants, compounds, _focus(text, stemmed),
+                negated_stems(text) & stemmed, permission_verb(text))
 
 
 def _focus(text: str, stemmed: set[str]) -> frozenset[str]:
@@ -212,7 +240,9 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
             words = tuple(stems(sentence))
             lowered = {w.casefold() for w in re.findall(r"[^\W_]+", sentence)}
             found.append(Sentence(key, rank, passage, block, len(found), sentence, words,
-                                  heading, previous, not lowered.isdisjoint(_BACK_REFERENCE)))
+                                  heading, previous, not lowered.isdisjoint(_BACK_REFERENCE),
+                                  negated_stems(sentence), prefixed_stems(sentence),
+                                  _row_entity(sentence)))
             previous = frozenset(words)
     return found
 
@@ -229,6 +259,10 @@ def score(sentence: Sentence, part: Part) -> Scored:
     missing_number = False
     for term in part.terms:
         credit = term_credit(term.stem, own)
+        if credit > 0.0 and not _same_polarity(term.stem, sentence, part):
+            credit *= POLARITY_FACTOR
+        if term.stem == part.permission and not PERMISSION_STEMS.isdisjoint(own):
+            credit = max(credit, SYNONYM_CREDIT)  # "Can I bring X?" - "X is not allowed"
         if credit < 1.0:
             credit = max(credit, HEADING_CREDIT * term_credit(term.stem, sentence.heading),
                          carry * term_credit(term.stem, sentence.previous))
@@ -247,8 +281,30 @@ def score(sentence: Sentence, part: Part) -> Scored:
         bonus += PAIR_BONUS * together / len(part.pairs)
     if part.wants is not None and _holds(sentence, part.wants):
         bonus += TYPE_BONUS
+    if sentence.row_entity and any(term_credit(t.stem, sentence.row_entity) == 1.0
+                                   for t in part.terms if t.word not in ANSWER_WORDS):
+        bonus += ROW_BONUS  # the row about the thing asked for, not a general sentence
     bonus += RANK_BONUS / (1 + sentence.rank)
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
+
+
+def _same_polarity(term_stem: str, sentence: Sentence, part: Part) -> bool:
+    """False when the question denies ``term_stem`` and the sentence affirms every form of it
+    it holds, or the sentence holds it only as its ``non-`` opposite and the question does not
+    deny it (``not live in`` matches ``Non-residents``, not ``residents``)."""
+    forms = ({term_stem} | related(term_stem)) & set(sentence.stems)
+    if not forms:
+        return True
+    if term_stem in part.negated:
+        return not forms.isdisjoint(sentence.negated)
+    return not forms <= sentence.prefixed
+
+
+def _row_entity(text: str) -> frozenset[str]:
+    """The stems of a table row's first cell value (``Lettuce`` of ``Crop: Lettuce; Day
+    temperature: 18 °C``), empty for a sentence that is not a table row."""
+    match = _ROW.match(text)
+    return frozenset(stems(match.group("value"))) if match else frozenset()
 
 
 def shares_subject(first: Sentence, second: Sentence, part: Part) -> bool:
@@ -268,8 +324,10 @@ def _adjacent(words: Sequence[str], a: str, b: str) -> bool:
 
 def _holds(sentence: Sentence, wants: str) -> bool:
     if wants == "quantity":
+        tokens = [x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)]
         return any(_DIGITS.search(w) or w in _NUMBER_WORDS or w in _TIME_WORDS
-                   for w in (x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)))
+                   or (w in _UNIT_WORDS and i > 0 and tokens[i - 1] in _ORDINAL_WORDS)
+                   for i, w in enumerate(tokens))
     words = sentence.text.split()
     return any(w[:1].isupper() and w.strip(".,;:").casefold() not in STOP_WORDS
                for w in words[1:])
