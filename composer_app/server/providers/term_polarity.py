@@ -18,6 +18,7 @@ everything is case-insensitive and deterministic.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from composer_app.server.providers.term_forms import stem, words
 
@@ -25,8 +26,8 @@ NEGATION_REACH = 3
 _NEGATORS = frozenset({"not", "no", "never", "cannot", "without", "nor", "t"})
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:but|and|or|which|who|that)\b", re.I)
 # The words a sentence grants or refuses permission with.
-PERMISSION_STEMS = frozenset(
-    stem(w) for w in "allowed permitted forbidden prohibited banned welcome may".split())
+_PERMISSION_TEXT = "allowed permitted forbidden prohibited banned welcome may"
+PERMISSION_STEMS = frozenset(stem(w) for w in _PERMISSION_TEXT.split())
 _PERMISSION = re.compile(
     r"^\s*(?:(?:can|may|could)\s+(?:i|we|you|one|they|he|she|someone|anyone|people)|am\s+i\s+"
     r"allowed\s+to|are\s+(?:we|you|they)\s+allowed\s+to|is\s+it\s+(?:allowed|possible|ok|okay|"
@@ -61,8 +62,7 @@ def negated_stems(text: str) -> frozenset[str]:
 def prefixed_stems(text: str) -> frozenset[str]:
     """Stems of the words ``text`` writes with a ``non-`` prefix (``Non-residents``)."""
     tokens = [w.casefold() for w in words(text)]
-    return frozenset(stem(b) for a, b in zip(tokens, tokens[1:], strict=False)
-                     if a == "non")
+    return frozenset(stem(b) for a, b in pairwise(tokens) if a == "non")
 
 
 def permission_verb(question: str) -> str | None:
