@@ -224,26 +224,33 @@ def _focus(text: str, stemmed: set[str]) -> frozenset[str]:
 
 def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
                       ) -> list[Sentence]:
-    """Every sentence of a retrieved prose passage (one block per line, headings with ``#``)."""
+    """Every sentence of a retrieved prose passage (one block per line, headings with ``#``);
+    a table row's previous sentence is the last prose sentence before it in the passage (the
+    sentence that introduces the table)."""
     found: list[Sentence] = []
     title_stems = frozenset(stems(title.rsplit(".", 1)[0]))
     heading = title_stems
+    lead: frozenset[str] = frozenset()
     for block, raw in enumerate(unmark(marked).split("\n")):
         line = raw.strip()
         if not line:
             continue
         if line.startswith("#"):
             heading = heading | frozenset(stems(line.lstrip("#")))
+            lead = frozenset()
             continue
         previous: frozenset[str] = frozenset()
         for sentence in sentences(line):
             words = tuple(stems(sentence))
             lowered = {w.casefold() for w in re.findall(r"[^\W_]+", sentence)}
+            entity = _row_entity(sentence)
             found.append(Sentence(key, rank, passage, block, len(found), sentence, words,
-                                  heading, previous, not lowered.isdisjoint(_BACK_REFERENCE),
-                                  negated_stems(sentence), prefixed_stems(sentence),
-                                  _row_entity(sentence)))
+                                  heading, previous or (lead if entity else frozenset()),
+                                  not lowered.isdisjoint(_BACK_REFERENCE),
+                                  negated_stems(sentence), prefixed_stems(sentence), entity))
             previous = frozenset(words)
+            if not entity:
+                lead = previous
     return found
 
 
@@ -259,11 +266,11 @@ def score(sentence: Sentence, part: Part) -> Scored:
     missing_number = False
     for term in part.terms:
         credit = term_credit(term.stem, own)
-        if credit > 0.0 and not _same_polarity(term.stem, sentence, part):
-            credit *= POLARITY_FACTOR
+        polarity = _polarity(term.stem, sentence, part) if credit > 0.0 else 1.0
+        credit *= polarity
         if term.stem == part.permission and not PERMISSION_STEMS.isdisjoint(own):
             credit = max(credit, SYNONYM_CREDIT)  # "Can I bring X?" - "X is not allowed"
-        if credit < 1.0:
+        if credit < 1.0 and polarity > 0.0:  # a "non-" opposite is not about the term at all
             credit = max(credit, HEADING_CREDIT * term_credit(term.stem, sentence.heading),
                          carry * term_credit(term.stem, sentence.previous))
         if term.number and term.stem not in own and term.stem not in sentence.heading:
@@ -288,16 +295,18 @@ def score(sentence: Sentence, part: Part) -> Scored:
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
 
 
-def _same_polarity(term_stem: str, sentence: Sentence, part: Part) -> bool:
-    """False when the question denies ``term_stem`` and the sentence affirms every form of it
-    it holds, or the sentence holds it only as its ``non-`` opposite and the question does not
-    deny it (``not live in`` matches ``Non-residents``, not ``residents``)."""
+def _polarity(term_stem: str, sentence: Sentence, part: Part) -> float:
+    """The factor on a term's credit for the sentence's forms of it: ``POLARITY_FACTOR`` when the
+    question denies the term and the sentence affirms every form of it it holds, ``0.0`` when the
+    sentence holds it only as its ``non-`` opposite and the question does not deny it (``not live
+    in`` matches ``Non-residents`` rather than ``residents``; ``residents`` never matches
+    ``Non-residents``), else ``1.0``."""
     forms = ({term_stem} | related(term_stem)) & set(sentence.stems)
     if not forms:
-        return True
+        return 1.0
     if term_stem in part.negated:
-        return not forms.isdisjoint(sentence.negated)
-    return not forms <= sentence.prefixed
+        return 1.0 if not forms.isdisjoint(sentence.negated) else POLARITY_FACTOR
+    return 0.0 if forms <= sentence.prefixed else 1.0
 
 
 def _row_entity(text: str) -> frozenset[str]:

@@ -18,7 +18,6 @@ everything is case-insensitive and deterministic.
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 
 from composer_app.server.providers.term_forms import stem, words
 
@@ -33,6 +32,7 @@ _PERMISSION = re.compile(
     r"allowed\s+to|are\s+(?:we|you|they)\s+allowed\s+to|is\s+it\s+(?:allowed|possible|ok|okay|"
     r"permitted)\s+to)\s+(?:still\s+|also\s+)?(?P<verb>[^\W\d_]+)\b"
     r"|^\s*(?:can|may|could)\s+(?:[^\W\d_]+\s+){1,4}?be\s+(?P<passive>[^\W\d_]+)\b", re.I)
+_NON = re.compile(r"\bnon-([^\W_]+)", re.IGNORECASE)
 _NOT_VERBS = frozenset({"be", "have", "get", "i", "we", "you"})
 
 
@@ -46,23 +46,18 @@ def negated_stems(text: str) -> frozenset[str]:
     for clause in _clauses(text.replace("’", "'")):
         tokens = [w.casefold() for w in words(clause)]
         reach = 0
-        previous = ""
         for token in tokens:
-            if previous == "non":
-                found.add(stem(token))
             if token in _NEGATORS:
                 reach = NEGATION_REACH
             elif reach:
                 found.add(stem(token))
                 reach -= 1
-            previous = token
-    return frozenset(found)
+    return frozenset(found) | prefixed_stems(text)
 
 
 def prefixed_stems(text: str) -> frozenset[str]:
     """Stems of the words ``text`` writes with a ``non-`` prefix (``Non-residents``)."""
-    tokens = [w.casefold() for w in words(text)]
-    return frozenset(stem(b) for a, b in pairwise(tokens) if a == "non")
+    return frozenset(stem(m.group(1)) for m in _NON.finditer(text))
 
 
 def permission_verb(question: str) -> str | None:
