@@ -12,15 +12,22 @@ sentence of every retrieved prose passage is scored against each part:
   term found only
   in the section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only
   in the previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
-  when the sentence refers back with *it*, *they*, *this*, ...); a number of the question missing
+  when the sentence refers back with *it*, *they*, *this*, ...; a table row's previous sentence
+  is the one that introduces its table); a term the question denies (*not live in*) that the
+  sentence affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its
+  ``non-`` opposite counts nothing (``term_polarity``); the verb of a permission question (*Can I
+  bring …?*) counts ``SYNONYM_CREDIT`` in a sentence that grants or refuses permission; the
+  question's phrasal verbs are read as single verbs (*taken home* → *borrow*); a number of the
+  question missing
   from the sentence halves the coverage, and so does (by ``MISSING_FOCUS_FACTOR``) a sentence
   that lacks, even in its headings, a word of the thing asked for (the *focus*: ``phone number``
   in *What is the phone number of the main reception?*);
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
   the sentence, for a sentence holding the kind of value asked for (a number or date for *how
   many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
-  temperature…*, *What is the deposit…*; a name for *who* and *where*), and for a better
-  retrieval rank.
+  temperature…*, *What is the deposit…*; a name for *who* and *where*), for a table row whose
+  first cell names a term of the question (``ROW_BONUS``: the lettuce row, not the sentence about
+  every crop), and for a better retrieval rank.
 
 Invariants: ``coverage`` is the calibrated relevance of a sentence (``confidence`` of its source
 and the threshold for ``used``), never a raw word share; scoring is deterministic and ties keep
