@@ -47,6 +47,7 @@ from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import STOP_WORDS, question_terms
 from composer_app.server.providers.term_forms import (
     SYNONYM_CREDIT,
+    phrasal_sources,
     related,
     single_verbs,
     stem,
@@ -144,6 +145,7 @@ class Part:
     focus: frozenset[str] = frozenset()  # stems of what is asked for: "phone number" of ...
     negated: frozenset[str] = frozenset()  # stems the question denies: "not live"
     permission: str | None = None  # the verb a "Can I ...?" question asks permission for
+    phrasal: tuple[tuple[str, str, str], ...] = ()  # ("collect", "pick", "up") of "pick up"
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +213,9 @@ def _part(text: str, weight_of: Callable[[str], float]) -> Part:
     stemmed = {t.stem for t in terms}
     compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
                       if a in stemmed and b in stemmed and a != b)
+    phrasal = tuple((verb, *words) for verb, words in phrasal_sources(asked).items())
     return Part(asked, terms, pairs, wants, compounds, _focus(text, stemmed),
-                negated_stems(text) & stemmed, permission_verb(text))
+                negated_stems(text) & stemmed, permission_verb(text), phrasal)
 
 
 def _focus(text: str, stemmed: set[str]) -> frozenset[str]:
@@ -275,6 +278,9 @@ def score(sentence: Sentence, part: Part) -> Scored:
         credit = term_credit(term.stem, own)
         polarity = _polarity(term.stem, sentence, part) if credit > 0.0 else 1.0
         credit *= polarity
+        for single, verb, particle in part.phrasal:  # "picked up" answers "pick up" too
+            if term.stem == single and verb in own and particle in own:
+                credit = 1.0
         if term.stem == part.permission and not PERMISSION_STEMS.isdisjoint(own):
             credit = max(credit, SYNONYM_CREDIT)  # "Can I bring X?" - "X is not allowed"
         if credit < 1.0 and polarity > 0.0:  # a "non-" opposite is not about the term at all

@@ -7,7 +7,8 @@ exact word always beats a paraphrase; the synonym groups are general English voc
 (workplace documents, rules and price lists), never phrases of a particular folder; an irregular
 form is stemmed through its base form; ``single_verbs`` replaces a phrasal verb (``take home``,
 ``bring … back``, with at most ``PHRASAL_GAP`` words between verb and particle) by the one verb
-that means the same (``borrow``, ``return``) and leaves every other word as it was.
+that means the same (``borrow``, ``return``) and leaves every other word as it was, and
+``phrasal_sources`` says which phrasal verb each such single verb stands for.
 """
 
 from __future__ import annotations
@@ -81,7 +82,6 @@ steal steals stole stolen theft thefts
 _PHRASAL_TEXT = """
 take home: borrow
 take out: borrow
-check out: borrow
 bring back: return
 give back: return
 hand back: return
@@ -133,6 +133,20 @@ def single_verbs(text: str) -> str:
         return f"{verb}{match.group('gap')}"
 
     return _PHRASAL.sub(swap, text)
+
+
+def phrasal_sources(text: str) -> dict[str, tuple[str, str]]:
+    """The stem of each single verb ``single_verbs`` puts into ``text``, mapped to the stems of
+    the verb and particle it replaced (``borrow`` → ``tak``, ``hom``), so a document that uses the
+    phrasal verb itself (*Keys can be picked up at the desk*) still matches."""
+    found: dict[str, tuple[str, str]] = {}
+    for match in _PHRASAL.finditer(text):
+        base = _BASE_FORM[match.group("verb").casefold()]
+        particle = match.group("particle").casefold()
+        verb = _PHRASAL_VERBS.get((base, particle))
+        if verb is not None:
+            found[stem(verb)] = (stem(match.group("verb")), stem(particle))
+    return found
 
 
 def _groups() -> dict[str, frozenset[str]]:

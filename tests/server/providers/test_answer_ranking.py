@@ -122,3 +122,10 @@ def test_a_phrasal_verb_matches_the_single_verb_of_the_document():
     [sentence] = passage_sentences("kb:1", 0, 0, "library.md",
                                    "Newspapers cannot be borrowed; read them in the reading room.")
     assert score(sentence, part).coverage >= 0.6
+
+
+def test_a_document_that_uses_the_phrasal_verb_itself_still_matches():
+    [part] = read_question("Where can I pick up the keys?", _weight)
+    [sentence] = passage_sentences("kb:1", 0, 0, "hotel.md",
+                                   "Keys can be picked up at the front desk.")
+    assert score(sentence, part).coverage >= 0.99
