@@ -9,7 +9,12 @@ Two question sets, each a knowledge folder with its questions:
   other domains and formats (Markdown with tables, plain text, HTML with tables, a Word document
   with a table, PDFs with a price list set as aligned text), numeric questions, negations,
   questions a table row answers, a conflict between policy years, and questions the folder cannot
-  answer.
+  answer;
+* ``heldout2`` (``benchmarks/answers/heldout2``): three more documents in other domains (a swimming
+  pool's rules in Markdown with a table, coworking terms as plain text, car sharing tariffs in HTML)
+  and fifteen questions written before the assistant's paraphrase handling was changed and never
+  tuned against — mostly paraphrases (a synonym, a negation, a related verb) and two questions the
+  folder cannot answer.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -22,7 +27,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout] [--verbose]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|heldout2] [--verbose]
         [--min-accuracy 0.9]
 """
 
@@ -46,7 +51,7 @@ from typing import Any
 import httpx
 
 HERE = Path(__file__).resolve().parent / "answers"
-SETS = {"own": HERE, "heldout": HERE / "heldout"}
+SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2"}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

@@ -12,15 +12,22 @@ sentence of every retrieved prose passage is scored against each part:
   term found only
   in the section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only
   in the previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
-  when the sentence refers back with *it*, *they*, *this*, ...); a number of the question missing
+  when the sentence refers back with *it*, *they*, *this*, ...; a table row's previous sentence
+  is the one that introduces its table); a term the question denies (*not live in*) that the
+  sentence affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its
+  ``non-`` opposite counts nothing (``term_polarity``); the verb of a permission question (*Can I
+  bring …?*) counts ``SYNONYM_CREDIT`` in a sentence that grants or refuses permission; the
+  question's phrasal verbs are read as single verbs (*taken home* → *borrow*); a number of the
+  question missing
   from the sentence halves the coverage, and so does (by ``MISSING_FOCUS_FACTOR``) a sentence
   that lacks, even in its headings, a word of the thing asked for (the *focus*: ``phone number``
   in *What is the phone number of the main reception?*);
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
   the sentence, for a sentence holding the kind of value asked for (a number or date for *how
   many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
-  temperature…*, *What is the deposit…*; a name for *who* and *where*), and for a better
-  retrieval rank.
+  temperature…*, *What is the deposit…*; a name for *who* and *where*), for a table row whose
+  first cell names a term of the question (``ROW_BONUS``: the lettuce row, not the sentence about
+  every crop), and for a better retrieval rank.
 
 Invariants: ``coverage`` is the calibrated relevance of a sentence (``confidence`` of its source
 and the threshold for ``used``), never a raw word share; scoring is deterministic and ties keep
@@ -38,7 +45,21 @@ from itertools import pairwise
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import STOP_WORDS, question_terms
-from composer_app.server.providers.term_forms import stem, stems, term_credit
+from composer_app.server.providers.term_forms import (
+    SYNONYM_CREDIT,
+    phrasal_sources,
+    related,
+    single_verbs,
+    stem,
+    stems,
+    term_credit,
+)
+from composer_app.server.providers.term_polarity import (
+    PERMISSION_STEMS,
+    negated_stems,
+    permission_verb,
+    prefixed_stems,
+)
 
 HEADING_CREDIT = 0.6
 CARRY_CREDIT = 0.45
@@ -48,6 +69,8 @@ ANSWER_WORD_WEIGHT = 0.3
 PAIR_BONUS = 0.12
 TYPE_BONUS = 0.06
 RANK_BONUS = 0.02
+ROW_BONUS = 0.06
+POLARITY_FACTOR = 0.5
 MISSING_NUMBER_FACTOR = 0.5
 MISSING_FOCUS_FACTOR = 0.6
 SAME_SUBJECT_SHARE = 0.5
@@ -56,7 +79,7 @@ QUOTE_MAX_CHARS = 600
 # Words that say what kind of answer is wanted; the answer itself rarely repeats them.
 _ANSWER_TEXT = """often long quickly soon fast big large old far frequently time times day date much
     many size amount number located location situated based value count counts counted mean
-    means meant defined considered"""
+    means meant defined considered happen happens happened"""
 ANSWER_WORDS = frozenset(_ANSWER_TEXT.split())
 # Words that name the kind of value asked for; an answer states the value instead of the word.
 _MEASURE_TEXT = "rate rates price prices cost costs fee fees charge charges amount total percentage"
@@ -67,11 +90,15 @@ _NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve
     thirty forty fifty hundred thousand million once twice daily weekly monthly yearly annually
     nightly hourly half quarter"""
 _NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
+# Time words that state a time by themselves; a bare unit (day, night, hours) needs a number.
 _TIME_TEXT = """monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend
-    january february march april may june july august september october november december morning
-    evening night midnight noon day days week weeks month months year years hour hours minute
-    minutes second seconds"""
+    weekends january february march april may june july august september october november december
+    morning mornings evening evenings midnight noon"""
 _TIME_WORDS = frozenset(_TIME_TEXT.split())
+_UNIT_TEXT = "day days night nights week weeks month months year years hour hours minute minutes"
+_UNIT_WORDS = frozenset(_UNIT_TEXT.split())
+_ORDINAL_TEXT = "first second third fourth fifth last next every each"
+_ORDINAL_WORDS = frozenset(_ORDINAL_TEXT.split())  # "within their first week", "every month"
 _QUANTITY = re.compile(
     r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old)|when\b|"
     r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
@@ -87,6 +114,7 @@ _PART_SPLIT = re.compile(
     r"(?:\?\s+|[,;]?\s+and\s+(?=(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
     r"must|should|will|would)\b))", re.I)
 _DIGITS = re.compile(r"\d")
+_ROW = re.compile(r"^[^:;]{1,60}: (?P<value>[^:;]{1,80}); [^:;]{1,60}: ")
 _LINKS = r"(?:of|for|in|at|on|to|by|with|from|during|per|under|over|when|if|that|which|who)"
 _FOCUS = re.compile(
     r"^\s*(?:what|which)(?:\s+(?:is|are|was|were)|['’]s)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
@@ -115,6 +143,9 @@ class Part:
     wants: str | None  # "quantity", "name" or None
     compounds: tuple[tuple[str, str, str], ...] = ()  # ("roll", "back", "rollback")
     focus: frozenset[str] = frozenset()  # stems of what is asked for: "phone number" of ...
+    negated: frozenset[str] = frozenset()  # stems the question denies: "not live"
+    permission: str | None = None  # the verb a "Can I ...?" question asks permission for
+    phrasal: tuple[tuple[str, str, str], ...] = ()  # ("collect", "pick", "up") of "pick up"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +162,9 @@ class Sentence:
     heading: frozenset[str]
     previous: frozenset[str]
     back_reference: bool
+    negated: frozenset[str] = frozenset()  # stems the sentence denies (term_polarity)
+    prefixed: frozenset[str] = frozenset()  # stems written with "non-"
+    row_entity: frozenset[str] = frozenset()  # stems of a table row's first cell value
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +197,8 @@ def _needs_subject(part: Part) -> bool:
 
 
 def _part(text: str, weight_of: Callable[[str], float]) -> Part:
+    asked = text
+    text = single_verbs(text)
     words = question_terms(text)
     terms = tuple(
         Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in ANSWER_WORDS else 1.0),
@@ -177,7 +213,9 @@ def _part(text: str, weight_of: Callable[[str], float]) -> Part:
     stemmed = {t.stem for t in terms}
     compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
                       if a in stemmed and b in stemmed and a != b)
-    return Part(text, terms, pairs, wants, compounds, _focus(text, stemmed))
+    phrasal = tuple((verb, *words) for verb, words in phrasal_sources(asked).items())
+    return Part(asked, terms, pairs, wants, compounds, _focus(text, stemmed),
+                negated_stems(text) & stemmed, permission_verb(text), phrasal)
 
 
 def _focus(text: str, stemmed: set[str]) -> frozenset[str]:
@@ -196,24 +234,33 @@ def _focus(text: str, stemmed: set[str]) -> frozenset[str]:
 
 def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
                       ) -> list[Sentence]:
-    """Every sentence of a retrieved prose passage (one block per line, headings with ``#``)."""
+    """Every sentence of a retrieved prose passage (one block per line, headings with ``#``);
+    a table row's previous sentence is the last prose sentence before it in the passage (the
+    sentence that introduces the table)."""
     found: list[Sentence] = []
     title_stems = frozenset(stems(title.rsplit(".", 1)[0]))
     heading = title_stems
+    lead: frozenset[str] = frozenset()
     for block, raw in enumerate(unmark(marked).split("\n")):
         line = raw.strip()
         if not line:
             continue
         if line.startswith("#"):
             heading = heading | frozenset(stems(line.lstrip("#")))
+            lead = frozenset()
             continue
         previous: frozenset[str] = frozenset()
         for sentence in sentences(line):
             words = tuple(stems(sentence))
             lowered = {w.casefold() for w in re.findall(r"[^\W_]+", sentence)}
+            entity = _row_entity(sentence)
             found.append(Sentence(key, rank, passage, block, len(found), sentence, words,
-                                  heading, previous, not lowered.isdisjoint(_BACK_REFERENCE)))
+                                  heading, previous or (lead if entity else frozenset()),
+                                  not lowered.isdisjoint(_BACK_REFERENCE),
+                                  negated_stems(sentence), prefixed_stems(sentence), entity))
             previous = frozenset(words)
+            if not entity:
+                lead = previous
     return found
 
 
@@ -229,7 +276,14 @@ def score(sentence: Sentence, part: Part) -> Scored:
     missing_number = False
     for term in part.terms:
         credit = term_credit(term.stem, own)
-        if credit < 1.0:
+        polarity = _polarity(term.stem, sentence, part) if credit > 0.0 else 1.0
+        credit *= polarity
+        for single, verb, particle in part.phrasal:  # "picked up" answers "pick up" too
+            if term.stem == single and verb in own and particle in own:
+                credit = 1.0
+        if term.stem == part.permission and not PERMISSION_STEMS.isdisjoint(own):
+            credit = max(credit, SYNONYM_CREDIT)  # "Can I bring X?" - "X is not allowed"
+        if credit < 1.0 and polarity > 0.0:  # a "non-" opposite is not about the term at all
             credit = max(credit, HEADING_CREDIT * term_credit(term.stem, sentence.heading),
                          carry * term_credit(term.stem, sentence.previous))
         if term.number and term.stem not in own and term.stem not in sentence.heading:
@@ -247,8 +301,32 @@ def score(sentence: Sentence, part: Part) -> Scored:
         bonus += PAIR_BONUS * together / len(part.pairs)
     if part.wants is not None and _holds(sentence, part.wants):
         bonus += TYPE_BONUS
+    if sentence.row_entity and any(term_credit(t.stem, sentence.row_entity) == 1.0
+                                   for t in part.terms if t.word not in ANSWER_WORDS):
+        bonus += ROW_BONUS  # the row about the thing asked for, not a general sentence
     bonus += RANK_BONUS / (1 + sentence.rank)
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
+
+
+def _polarity(term_stem: str, sentence: Sentence, part: Part) -> float:
+    """The factor on a term's credit for the sentence's forms of it: ``POLARITY_FACTOR`` when the
+    question denies the term and the sentence affirms every form of it it holds, ``0.0`` when the
+    sentence holds it only as its ``non-`` opposite and the question does not deny it (``not live
+    in`` matches ``Non-residents`` rather than ``residents``; ``residents`` never matches
+    ``Non-residents``), else ``1.0``."""
+    forms = ({term_stem} | related(term_stem)) & set(sentence.stems)
+    if not forms:
+        return 1.0
+    if term_stem in part.negated:
+        return 1.0 if not forms.isdisjoint(sentence.negated) else POLARITY_FACTOR
+    return 0.0 if forms <= sentence.prefixed else 1.0
+
+
+def _row_entity(text: str) -> frozenset[str]:
+    """The stems of a table row's first cell value (``Lettuce`` of ``Crop: Lettuce; Day
+    temperature: 18 °C``), empty for a sentence that is not a table row."""
+    match = _ROW.match(text)
+    return frozenset(stems(match.group("value"))) if match else frozenset()
 
 
 def shares_subject(first: Sentence, second: Sentence, part: Part) -> bool:
@@ -268,8 +346,10 @@ def _adjacent(words: Sequence[str], a: str, b: str) -> bool:
 
 def _holds(sentence: Sentence, wants: str) -> bool:
     if wants == "quantity":
+        tokens = [x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)]
         return any(_DIGITS.search(w) or w in _NUMBER_WORDS or w in _TIME_WORDS
-                   for w in (x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)))
+                   or (w in _UNIT_WORDS and i > 0 and tokens[i - 1] in _ORDINAL_WORDS)
+                   for i, w in enumerate(tokens))
     words = sentence.text.split()
     return any(w[:1].isupper() and w.strip(".,;:").casefold() not in STOP_WORDS
                for w in words[1:])

@@ -63,7 +63,7 @@ from composer_app.server.providers.questions import (
     question_terms,
 )
 from composer_app.server.providers.reference_sources import reference_notice, reference_ref
-from composer_app.server.providers.term_forms import synonyms_of
+from composer_app.server.providers.term_forms import single_verbs, synonyms_of
 
 MAX_USED = 3
 SEARCH_LIMIT = 30
@@ -292,7 +292,8 @@ class LocalProvider:
 
     def _search(self, question: str, scratch: PassageStore, refs: dict[str, SourceRef],
                 files: list[FileInfo], notices: list[Notice], scope: str) -> Answer:
-        terms = question_terms(question)
+        terms = list(dict.fromkeys(question_terms(single_verbs(question))
+                                   + question_terms(question)))
         widened = list(dict.fromkeys(terms + [s for t in terms for s in synonyms_of(t)]))
         infos = {info.path: info for info in files}
         found = [Evidence(refs[h.key], h) for h in scratch.search(widened, SEARCH_LIMIT)]

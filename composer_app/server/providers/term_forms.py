@@ -5,7 +5,10 @@ suffixes it strips; ``term_credit`` is 1.0 for the same stem, ``SYNONYM_CREDIT``
 same synonym group or a shared stem prefix of at least ``PREFIX_MIN`` characters, else 0.0, so an
 exact word always beats a paraphrase; the synonym groups are general English vocabulary
 (workplace documents, rules and price lists), never phrases of a particular folder; an irregular
-form is stemmed through its base form.
+form is stemmed through its base form; ``single_verbs`` replaces a phrasal verb (``take home``,
+``bring … back``, with at most ``PHRASAL_GAP`` words between verb and particle) by the one verb
+that means the same (``borrow``, ``return``) and leaves every other word as it was, and
+``phrasal_sources`` says which phrasal verb each such single verb stands for.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from functools import lru_cache
 
 SYNONYM_CREDIT = 0.75
 PREFIX_MIN = 6
+PHRASAL_GAP = 3
 
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)*")
 _IRREGULAR = {
@@ -35,7 +39,7 @@ finish complete completed done
 need needs needed require requires required requirement must mandatory
 start starts started begin begins beginning commence
 end ends ended stop stops expire expires finish
-cost costs price prices fee fees charge charges
+cost costs price prices fee fees charge charges pay pays
 pay salary wage compensation
 big large size maximum max limit limited cap capped
 small minimum min
@@ -67,11 +71,82 @@ month months monthly
 year years yearly annual annually
 late overdue delayed
 leave leaves depart departs departure departures
-borrow borrows borrowed lend lends loan loans
+borrow borrows borrowed lend lends loan loans keep
 keep keeps hold holds
 join joins joined enrol enrols enroll enrolled admit admits admitted accept accepts
 steal steals stole stolen theft thefts
 """
+
+
+# Phrasal verbs of general English and the single verb documents use for them: "verb particle".
+_PHRASAL_TEXT = """
+take home: borrow
+take out: borrow
+bring back: return
+give back: return
+hand back: return
+take back: return
+hand in: submit
+turn in: submit
+call off: cancel
+put off: postpone
+sign up: register
+pick up: collect
+drop off: deliver
+fill in: complete
+fill out: complete
+pay back: refund
+"""
+_VERB_FORMS = {
+    "take": "take takes taking took taken", "check": "check checks checking checked",
+    "bring": "bring brings bringing brought", "give": "give gives giving gave given",
+    "hand": "hand hands handing handed", "turn": "turn turns turning turned",
+    "call": "call calls calling called", "put": "put puts putting",
+    "sign": "sign signs signing signed", "pick": "pick picks picking picked",
+    "drop": "drop drops dropping dropped", "fill": "fill fills filling filled",
+    "pay": "pay pays paying paid",
+}
+
+
+def _phrasal() -> re.Pattern[str]:
+    verbs = "|".join(sorted({f for forms in _VERB_FORMS.values() for f in forms.split()}))
+    return re.compile(rf"\b(?P<verb>{verbs})\b(?P<gap>(?:\s+[^\W_]+){{0,{PHRASAL_GAP}}}?)\s+"
+                      r"(?P<particle>home|out|back|in|off|up)\b", re.IGNORECASE)
+
+
+_PHRASAL = _phrasal()
+_PHRASAL_VERBS = {
+    tuple(head.split()): verb.strip()
+    for head, verb in (line.split(":") for line in _PHRASAL_TEXT.strip().split("\n"))
+}
+_BASE_FORM = {form: base for base, forms in _VERB_FORMS.items() for form in forms.split()}
+
+
+def single_verbs(text: str) -> str:
+    """``text`` with its phrasal verbs replaced by single verbs (see the module invariant)."""
+
+    def swap(match: re.Match[str]) -> str:
+        base = _BASE_FORM[match.group("verb").casefold()]
+        verb = _PHRASAL_VERBS.get((base, match.group("particle").casefold()))
+        if verb is None:
+            return match.group(0)
+        return f"{verb}{match.group('gap')}"
+
+    return _PHRASAL.sub(swap, text)
+
+
+def phrasal_sources(text: str) -> dict[str, tuple[str, str]]:
+    """The stem of each single verb ``single_verbs`` puts into ``text``, mapped to the stems of
+    the verb and particle it replaced (``borrow`` → ``tak``, ``hom``), so a document that uses the
+    phrasal verb itself (*Keys can be picked up at the desk*) still matches."""
+    found: dict[str, tuple[str, str]] = {}
+    for match in _PHRASAL.finditer(text):
+        base = _BASE_FORM[match.group("verb").casefold()]
+        particle = match.group("particle").casefold()
+        verb = _PHRASAL_VERBS.get((base, particle))
+        if verb is not None:
+            found[stem(verb)] = (stem(match.group("verb")), stem(particle))
+    return found
 
 
 def _groups() -> dict[str, frozenset[str]]:

@@ -102,9 +102,15 @@ class SourceRow(QFrame):
         layout.setContentsMargins(0, 2, 0, 2)
         layout.setSpacing(3)
         m = self.model
+        if m.snippet_path:
+            path = _muted(m.snippet_path, box)
+            path.setObjectName("sourceSnippetPath")
+            path.setTextFormat(Qt.TextFormat.PlainText)
+            layout.addWidget(path)
         if m.snippet:
             snippet = QLabel(m.snippet, box)
             snippet.setObjectName("sourceSnippet")
+            snippet.setTextFormat(Qt.TextFormat.PlainText)
             snippet.setWordWrap(True)
             snippet.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(snippet)

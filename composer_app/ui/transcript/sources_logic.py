@@ -7,7 +7,8 @@ details and snippet start collapsed; a row offers only ``visible_actions`` (so a
 no download and nothing on private kinds), plus the app's own ``open-file`` for a knowledge-folder
 or workspace file (``source_file_logic.source_file``) outside public mode; no row text contains an
 entry's ``id``, private ids, raw ``provider`` or raw ``toolName`` — only display-safe values from
-the core helpers.
+the core helpers; a row's ``snippet`` is the entry's snippet as clean text and ``snippet_path`` the
+heading breadcrumb it opened with (``snippet_logic.display_snippet``), never raw Markdown markup.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from composer_app.core.codecs.sources import (
     visible_actions,
 )
 from composer_app.core.contracts.sources import SourceEntry
+from composer_app.ui.transcript.snippet_logic import display_snippet
 from composer_app.ui.transcript.source_file_logic import FOLDER_LABELS, source_file
 
 GENERAL_KNOWLEDGE_EMPTY = "No sources: this answer is from general knowledge."
@@ -67,6 +69,7 @@ class PanelRow:
     date: str | None
     confidence: str | None
     snippet: str | None
+    snippet_path: str | None
     details: list[tuple[str, str]]
     coverage: str | None
     freshness: str | None
@@ -139,6 +142,7 @@ def build_row(
     actions = visible_actions(entry, public=public)
     tooltip = open_tooltip(entry) if "open" in actions else None
     local = None if public or "open" in actions else source_file(entry)
+    snippet = display_snippet(entry.snippet) if entry.snippet else None
     if local is not None:
         actions = ["open-file", *actions]
         at = f" at {local.where}" if local.where else ""
@@ -154,7 +158,8 @@ def build_row(
         account=account_provenance(entry, label),
         date=date,
         confidence=confidence,
-        snippet=entry.snippet,
+        snippet=snippet.text if snippet else None,
+        snippet_path=snippet.path if snippet else None,
         details=display_metadata(entry),
         coverage=entry.readiness_hint,
         freshness=entry.recency_hint,

@@ -166,6 +166,8 @@ def token_card(message: TranscriptMessage, entry_id: str, public: bool) -> str:
     if row.account:
         lines.append(row.account)
     if row.snippet and not public:
+        if row.snippet_path:
+            lines.append(row.snippet_path)
         lines.append(row.snippet)
     return "\n".join(lines)
 

@@ -85,3 +85,47 @@ def test_rows_of_different_things_are_not_a_conflict():
         "Item type: E-readers; Loan period: 3 weeks; Late fee per day: 2.00 euros"))
     assert not shares_subject(bike, reader, part)
     assert shares_subject(bike, bike, part)
+
+
+def test_a_question_that_denies_a_term_prefers_the_sentence_that_denies_it():
+    [part] = read_question("What does a card cost for someone who does not live here?", _weight)
+    marked = "A card is free for residents. Non-residents pay 18 euros for a card."
+    residents, others = passage_sentences("kb:1", 0, 0, "library.md", marked)
+    assert score(others, part).score > score(residents, part).score
+    [plain] = read_question("What does a card cost for residents?", _weight)
+    assert score(residents, plain).score > score(others, plain).score
+
+
+def test_a_permission_question_is_answered_by_the_permission_not_the_next_sentence():
+    [part] = read_question("Can I bring a potted plant to a patient?", _weight)
+    marked = ("Potted plants are not allowed anywhere in the hospital. Please do not bring "
+              "food for patients on a special diet.")
+    plants, food = passage_sentences("kb:1", 0, 0, "visitors.html", marked)
+    assert score(plants, part).coverage >= 0.6
+    assert score(plants, part).score > score(food, part).score
+
+
+def test_the_table_row_about_the_thing_asked_for_beats_a_general_sentence():
+    [part] = read_question("What night temperature does the controller keep for lettuce?",
+                           _weight)
+    marked = ("The controller keeps a separate day and night temperature for each crop.\n"
+              "Crop: Lettuce; Day temperature: 18 °C; Night temperature: 12 °C\n"
+              "Crop: Tomatoes; Day temperature: 22 °C; Night temperature: 17 °C")
+    general, lettuce, tomatoes = passage_sentences("kb:1", 0, 0, "controller.docx", marked)
+    assert score(lettuce, part).score > score(general, part).score
+    assert score(lettuce, part).score > score(tomatoes, part).score
+
+
+def test_a_phrasal_verb_matches_the_single_verb_of_the_document():
+    [part] = read_question("Can newspapers be taken home?", _weight)
+    assert part.text == "Can newspapers be taken home"  # the words asked, as asked
+    [sentence] = passage_sentences("kb:1", 0, 0, "library.md",
+                                   "Newspapers cannot be borrowed; read them in the reading room.")
+    assert score(sentence, part).coverage >= 0.6
+
+
+def test_a_document_that_uses_the_phrasal_verb_itself_still_matches():
+    [part] = read_question("Where can I pick up the keys?", _weight)
+    [sentence] = passage_sentences("kb:1", 0, 0, "hotel.md",
+                                   "Keys can be picked up at the front desk.")
+    assert score(sentence, part).coverage >= 0.99

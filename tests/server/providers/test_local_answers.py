@@ -347,3 +347,52 @@ def test_a_table_row_cut_into_a_later_passage_still_carries_its_headers(folder, 
                                        encoding="utf-8")
     direct = _direct(ask("What is the reception phone number of Site 57?"))
     assert "Reception phone: +49 30 5550057" in direct
+
+
+LIBRARY = """# Library lending rules
+
+## Cards
+
+A library card is free for residents of the district. Non-residents
+pay 18 euros per year for a card.
+
+## Loans
+
+| Item type | Loan period | Renewals |
+| --- | --- | --- |
+| Books | 4 weeks | 3 |
+| DVDs | 1 week | 1 |
+
+Newspapers cannot be borrowed; they may only be read in the reading
+room.
+
+## Gifts for staff
+
+Potted plants are not allowed in the building. Please do not bring
+food for the staff without asking first.
+"""
+
+
+def test_a_negated_paraphrase_gets_the_non_resident_sentence(folder, ask):
+    (folder / "library.md").write_text(LIBRARY, encoding="utf-8")
+    outcome = ask("How much does a card cost for someone who does not live in the district?")
+    assert "18 euros" in _direct(outcome)
+    assert [e.title for e in _used(outcome)][:1] == ["library.md"]
+
+
+def test_a_phrasal_verb_paraphrase_finds_the_single_verb_sentence(folder, ask):
+    (folder / "library.md").write_text(LIBRARY, encoding="utf-8")
+    outcome = ask("Can newspapers be taken home from the library?")
+    assert "cannot be borrowed" in _direct(outcome)
+
+
+def test_keeping_an_item_is_answered_by_the_loan_period_row(folder, ask):
+    (folder / "library.md").write_text(LIBRARY, encoding="utf-8")
+    outcome = ask("How long can I keep a DVD from the library?")
+    assert "1 week" in _direct(outcome)
+
+
+def test_a_permission_question_is_not_answered_by_the_next_sentence(folder, ask):
+    (folder / "library.md").write_text(LIBRARY, encoding="utf-8")
+    outcome = ask("Can I bring a potted plant for the library staff?")
+    assert "not allowed" in _direct(outcome) and "food" not in _direct(outcome)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from composer_app.server.providers.term_forms import (
     SYNONYM_CREDIT,
+    single_verbs,
     stem,
     stems,
     synonyms_of,
@@ -41,3 +42,12 @@ def test_an_exact_word_beats_a_synonym_or_a_related_form():
 def test_stems_are_deterministic_and_lower_case(word: str):
     assert stem(word) == stem(word.upper()) == stem(word)
     assert stem(word) == stem(word).casefold()
+
+
+def test_phrasal_verbs_become_the_single_verb_documents_use():
+    assert single_verbs("Can newspapers be taken home?") == "Can newspapers be borrow?"
+    assert single_verbs("What if I bring the car back late?") == "What if I return the car late?"
+    assert single_verbs("When do I hand in my report?") == "When do I submit my report?"
+    assert single_verbs("I take it in the morning.") == "I take it in the morning."
+    assert single_verbs("Does the controller keep vents open?") == (
+        "Does the controller keep vents open?")

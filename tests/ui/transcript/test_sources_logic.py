@@ -121,3 +121,26 @@ def test_other_files_and_hostile_paths_offer_no_file_open() -> None:
         entry = _file_entry(file_id)
         row = build_sources_panel([entry], {}, "source-backed").groups[0].rows[0]
         assert "open-file" not in row.actions
+
+
+def test_row_snippet_is_clean_text_under_its_heading_path() -> None:
+    wire = {
+        "version": 1,
+        "entries": [
+            {
+                "id": "src_h",
+                "type": "connector-file",
+                "sourceLabel": "Knowledge folder",
+                "sourceUsage": "used",
+                "availableActions": [],
+                "title": "handbook.md",
+                "snippet": "# Employee handbook\n## Probation\nNew   employees have a "
+                "**six-month**\nprobation.",
+            }
+        ],
+    }
+    panel = build_sources_panel(decode_sources(wire), {"src_h": 1}, "source-backed")
+    row = panel.row("src_h")
+    assert row is not None
+    assert row.snippet_path == "Employee handbook › Probation"
+    assert row.snippet == "New employees have a six-month probation."

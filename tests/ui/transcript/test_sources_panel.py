@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from composer_app.core.contracts.sources import decode_sources
@@ -146,3 +148,18 @@ def test_empty_states(qtbot: QtBot) -> None:
     checked: list[Any] = [e for e in ENTRIES if e.source_usage != "used"]
     panel.show_message("m", "t", checked, {}, "source-backed")
     assert panel.notice.text() == "Sources were checked but none supported the answer."
+
+
+def test_snippet_shows_clean_text_under_a_quiet_heading_path(qtbot: QtBot) -> None:
+    wire = copy.deepcopy(SOURCES)
+    wire["entries"][0]["snippet"] = "# Budget\n## Travel\nTravel is **48,000**\nin Q3."
+    widget = SourcesPanel()
+    qtbot.addWidget(widget)
+    widget.show_message("msg_1", THREAD_ID, decode_sources(wire), NUMBERS, "mixed")
+    widget.show()
+    row = widget.rows["src_1"]
+    row.buttons["details"].click()
+    path = row.details.findChild(QLabel, "sourceSnippetPath")
+    snippet = row.details.findChild(QLabel, "sourceSnippet")
+    assert path is not None and path.text() == "Budget › Travel"
+    assert snippet is not None and snippet.text() == "Travel is 48,000 in Q3."

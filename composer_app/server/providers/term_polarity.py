@@ -1,0 +1,70 @@
+"""Negated terms and permission questions: which words of a text are denied, and which verb a
+*Can I …?* question asks permission for.
+
+A question that denies a term (*someone who does **not live** in the district*) is answered by a
+sentence that denies it too (*Non-residents pay …*), not by one that affirms it (*free for
+residents*); a permission question (*Can I bring a potted plant?*) is answered by a sentence that
+grants or refuses permission (*Potted plants are not allowed*), whatever verb the question used.
+
+Invariants: ``negated_stems`` holds the stems of the words that follow a negator (``not``,
+``no``, ``never``, ``cannot``, ``without``, ``nor``, a ``n't`` contraction) within
+``NEGATION_REACH`` words in the same clause, and of the words prefixed with ``non-``;
+``prefixed_stems`` holds only the latter (a ``non-`` word names the opposite of the plain word,
+whereas a sentence's *not* usually denies its verb, not its subject); ``permission_verb`` is the
+stem of the main verb of a question that asks whether something may be done, else ``None``;
+everything is case-insensitive and deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from composer_app.server.providers.term_forms import stem, words
+
+NEGATION_REACH = 3
+_NEGATORS = frozenset({"not", "no", "never", "cannot", "without", "nor", "t"})
+_CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:but|and|or|which|who|that)\b", re.I)
+# The words a sentence grants or refuses permission with.
+_PERMISSION_TEXT = "allowed permitted forbidden prohibited banned welcome may"
+PERMISSION_STEMS = frozenset(stem(w) for w in _PERMISSION_TEXT.split())
+_PERMISSION = re.compile(
+    r"^\s*(?:(?:can|may|could)\s+(?:i|we|you|one|they|he|she|someone|anyone|people)|am\s+i\s+"
+    r"allowed\s+to|are\s+(?:we|you|they)\s+allowed\s+to|is\s+it\s+(?:allowed|possible|ok|okay|"
+    r"permitted)\s+to)\s+(?:still\s+|also\s+)?(?P<verb>[^\W\d_]+)\b"
+    r"|^\s*(?:can|may|could)\s+(?:[^\W\d_]+\s+){1,4}?be\s+(?P<passive>[^\W\d_]+)\b", re.I)
+_NON = re.compile(r"\bnon-([^\W_]+)", re.IGNORECASE)
+_NOT_VERBS = frozenset({"be", "have", "get", "i", "we", "you"})
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in _CLAUSE_BREAK.split(text) if c.strip()]
+
+
+def negated_stems(text: str) -> frozenset[str]:
+    """Stems of the words ``text`` denies (see the module invariant)."""
+    found: set[str] = set()
+    for clause in _clauses(text.replace("’", "'")):
+        tokens = [w.casefold() for w in words(clause)]
+        reach = 0
+        for token in tokens:
+            if token in _NEGATORS:
+                reach = NEGATION_REACH
+            elif reach:
+                found.add(stem(token))
+                reach -= 1
+    return frozenset(found) | prefixed_stems(text)
+
+
+def prefixed_stems(text: str) -> frozenset[str]:
+    """Stems of the words ``text`` writes with a ``non-`` prefix (``Non-residents``)."""
+    return frozenset(stem(m.group(1)) for m in _NON.finditer(text))
+
+
+def permission_verb(question: str) -> str | None:
+    """The stem of the verb a *Can I …? / May visitors …? / Is it allowed to …?* question asks
+    permission for (``bring`` in *Can I bring a plant?*), or ``None``."""
+    match = _PERMISSION.search(question)
+    if match is None:
+        return None
+    verb = (match.group("verb") or match.group("passive")).casefold()
+    return None if verb in _NOT_VERBS else stem(verb)

@@ -1,0 +1,44 @@
+"""Which words a text denies, and which verb a permission question asks about."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.server.providers.term_forms import stem, words
+from composer_app.server.providers.term_polarity import (
+    negated_stems,
+    permission_verb,
+    prefixed_stems,
+)
+
+
+def test_a_negator_denies_the_next_words_of_its_clause_only():
+    found = negated_stems("a card for someone who does not live in the district, and a pass")
+    assert stem("live") in found
+    assert stem("pass") not in found and stem("card") not in found
+    assert stem("late") in negated_stems("Tickets that aren't late are free.")
+
+
+def test_a_non_prefix_denies_its_word_and_is_told_apart_from_not():
+    assert prefixed_stems("Non-residents pay 18 euros.") == {stem("residents")}
+    assert stem("residents") in negated_stems("Non-residents pay 18 euros.")
+    assert prefixed_stems("Plants are not allowed.") == frozenset()
+
+
+def test_permission_questions_name_their_verb():
+    assert permission_verb("Can I bring a potted plant to a patient?") == stem("bring")
+    assert permission_verb("May we park behind the building?") == stem("park")
+    assert permission_verb("Can newspapers be borrowed?") == stem("borrowed")
+    assert permission_verb("Is it allowed to smoke on the terrace?") == stem("smoke")
+    assert permission_verb("How can I reset my password?") is None
+    assert permission_verb("What does a ticket cost?") is None
+
+
+@given(st.text(max_size=200))
+def test_polarity_only_names_stems_of_the_texts_own_words(text: str):
+    own = {stem(w) for w in words(text)}
+    assert negated_stems(text) <= own
+    assert prefixed_stems(text) <= negated_stems(text)
+    verb = permission_verb(text)
+    assert verb is None or verb in own
