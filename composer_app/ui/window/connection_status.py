@@ -58,6 +58,10 @@ class ConnectionStatus(QObject):
         self._title_of = title_of
         self._server_url = server_url
         self.ask_token: Callable[[str], str | None] = ask_token
+        self.sign_in_signed_out: Callable[[], None] | None = None
+        """*Sign in* for a server that was signed out (its engine stopped): set by the window
+        with several servers; the bar then offers it while the open thread's server is signed
+        out."""
         self._state = (bridge.connection_state[0], 0)
         self._outbox: list[OutboxRow] = []
         self._sticky_error = False
@@ -110,7 +114,8 @@ class ConnectionStatus(QObject):
                                   syncing=summary.sending),
             logic.can_retry_now(state),
             logic.connection_tone(state, syncing=summary.sending),
-            logic.can_sign_in_again(state))
+            logic.can_sign_in_again(state)
+            or (state == "signed-out" and self.sign_in_signed_out is not None))
         self.bar.set_unsent(logic.unsent_text(summary))
         self.unsent_changed.emit(summary.unsent)
 
@@ -128,7 +133,11 @@ class ConnectionStatus(QObject):
         self._calls.retry_now()
 
     def sign_in_again(self) -> None:
-        """*Sign in again*: ask for a token, keep it, and reconnect with it (no restart)."""
+        """*Sign in again*: ask for a token, keep it, and reconnect with it (no restart); a
+        signed-out server is signed in through ``sign_in_signed_out``."""
+        if self._state[0] == "signed-out" and self.sign_in_signed_out is not None:
+            self.sign_in_signed_out()
+            return
         token = self.ask_token(self._server_url or "this server")
         if not token:
             return

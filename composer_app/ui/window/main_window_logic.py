@@ -41,6 +41,8 @@ def connection_text(state: str, next_try: int, *, embedded: bool, syncing: bool)
         return REJECTED_TOKEN_TEXT
     if state == "error":
         return "Connection error"
+    if state == "signed-out":
+        return "Signed out"
     return state.capitalize() if state else "Connecting…"
 
 
@@ -49,8 +51,8 @@ def connection_tone(state: str, *, syncing: bool) -> str:
     (connecting, reconnecting or syncing), ``down`` (offline) or ``error``."""
     if state == "connected":
         return "busy" if syncing else "ok"
-    if state in ("offline", "error", "unauthorized"):
-        return "down" if state == "offline" else "error"
+    if state in ("offline", "error", "unauthorized", "signed-out"):
+        return "down" if state in ("offline", "signed-out") else "error"
     return "busy"
 
 
