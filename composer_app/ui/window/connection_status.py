@@ -64,6 +64,14 @@ class ConnectionStatus(QObject):
         out."""
         self._state = (bridge.connection_state[0], 0)
         self._outbox: list[OutboxRow] = []
+        self.outbox_accounts: Callable[[], list[tuple[str, str]]] | None = None
+        """``(account id, server name)`` of every running engine, the active one among them:
+        set by a window with several servers; the unsent count and the dialog then cover
+        every server, each line naming its server."""
+        self.active_account: Callable[[], str] = lambda: ""
+        self._outboxes: dict[str, list[OutboxRow]] = {}
+        self._names: dict[str, str] = {}
+        self._account_of_message: dict[str, str] = {}
         self._sticky_error = False
         self._connect_signals()
         self.update_banner()
@@ -95,8 +103,30 @@ class ConnectionStatus(QObject):
         self.refresh_outbox()
 
     def refresh_outbox(self) -> None:
-        """Re-read the queued items."""
-        self._calls.outbox_items(self._on_outbox_items)
+        """Re-read the queued items (of every server's engine when there are several)."""
+        accounts = self.outbox_accounts() if self.outbox_accounts is not None else []
+        if not accounts:
+            self._outboxes = {}
+            self._calls.outbox_items(self._on_outbox_items)
+            return
+        self._names = dict(accounts)
+        self._outboxes = {a: r for a, r in self._outboxes.items() if a in self._names}
+        for account_id, _name in accounts:
+            self._calls.outbox_items_of(
+                account_id, lambda rows, error, a=account_id: self._on_account_outbox(
+                    a, rows, error))
+
+    def _on_account_outbox(self, account_id: str, rows: list[OutboxRow] | None,
+                           error: str) -> None:
+        if account_id not in self._names:
+            return  # signed out meanwhile
+        self._outboxes[account_id] = [] if error else list(rows or [])
+        self._account_of_message = {r.message_id: a for a, rs in self._outboxes.items()
+                                    for r in rs if r.message_id}
+        self._outbox = list(self._outboxes.get(self.active_account(), []))
+        self._render()
+        if self.dialog.isVisible():
+            self._fill_dialog()
 
     def _on_outbox_items(self, rows: list[OutboxRow] | None, error: str) -> None:
         if error:
@@ -116,6 +146,13 @@ class ConnectionStatus(QObject):
             logic.connection_tone(state, syncing=summary.sending),
             logic.can_sign_in_again(state)
             or (state == "signed-out" and self.sign_in_signed_out is not None))
+        if self._outboxes:
+            summaries = [(self._names.get(a, a), logic.summarize_outbox(rows))
+                         for a, rows in self._outboxes.items()]
+            text, tip = logic.unsent_by_server(summaries)
+            self.bar.set_unsent(text, tip)
+            self.unsent_changed.emit(sum(s.unsent for _, s in summaries))
+            return
         self.bar.set_unsent(logic.unsent_text(summary))
         self.unsent_changed.emit(summary.unsent)
 
@@ -155,10 +192,15 @@ class ConnectionStatus(QObject):
 
     def _fill_dialog(self) -> None:
         lines = []
-        for row in self._outbox:
+        several = len(self._outboxes) > 1
+        rows = ([(a, r) for a, rs in self._outboxes.items() for r in rs] if self._outboxes
+                else [("", r) for r in self._outbox])
+        for account_id, row in rows:
             if row.message_id:
                 text = str(row.payload.get("message", {}).get("text", ""))
                 title = self._title_of(row.thread_id)
+                if several:
+                    title = f"{self._names.get(account_id, account_id)} · {title}"
                 lines.append((row.message_id, row.state, outbox_line(row, title, text),
                               outbox_html(row, title, text)))
         self.dialog.set_items(lines)
@@ -200,10 +242,10 @@ class ConnectionStatus(QObject):
         self.show_message("Token stored unencrypted on this device.")
 
     def _on_dialog_retry_requested(self, message_id: str) -> None:
-        self._calls.retry(message_id)
+        self._calls.retry(message_id, self._account_of_message.get(message_id))
 
     def _on_dialog_delete_requested(self, message_id: str) -> None:
-        self._calls.delete(message_id)
+        self._calls.delete(message_id, self._account_of_message.get(message_id))
 
     def _on_dialog_edit_requested(self, message_id: str) -> None:
-        self._calls.edit(message_id, self._on_edited)
+        self._calls.edit(message_id, self._on_edited, self._account_of_message.get(message_id))

@@ -226,6 +226,10 @@ class MainWindow(QMainWindow):
         active.engine_availability_changed.connect(self._on_engine_availability_changed)
         servers.accounts_changed.connect(self._on_engine_availability_changed)
         conn.sign_in_signed_out = lambda: servers.sign_in_interactive(active.active_account)
+        conn.outbox_accounts = self._running_servers
+        conn.active_account = lambda: active.active_account
+        servers.accounts_changed.connect(conn.refresh_outbox)
+        conn.refresh_outbox()
         servers.jump = nav.jump_to_server
         servers.accounts_changed.connect(nav.reload_threads)
         servers.status_message.connect(self._show_message)
@@ -301,6 +305,13 @@ class MainWindow(QMainWindow):
                                *acts.assistant_actions.values(),
                                *context.insert_actions.actions.values(),
                                *context.thread_menu_actions())
+
+    def _running_servers(self) -> list[tuple[str, str]]:
+        """``(account id, name)`` of every server whose engine runs, in the list's order."""
+        running = self.accounts_bridge.account_ids()
+        named = [(a.account_id, a.name) for a in self.servers.book if a.account_id in running]
+        known = {a for a, _ in named}
+        return named + [(a, a) for a in running if a not in known]
 
     def engine_missing_reason(self) -> str:
         """Why the open thread's server cannot be asked anything ("" when its engine runs)."""

@@ -94,6 +94,22 @@ def unsent_text(summary: OutboxSummary) -> str:
     return text
 
 
+def unsent_by_server(summaries: Sequence[tuple[str, OutboxSummary]]) -> tuple[str, str]:
+    """The unsent button's text and tooltip over several servers (``(server name, summary)``
+    each): the total, and the server's name when all of it waits on one server (``""`` when
+    nothing waits); the tooltip counts per server."""
+    waiting = [(name, s) for name, s in summaries if s.unsent]
+    if not waiting:
+        return "", ""
+    total = OutboxSummary(sum(s.unsent for _, s in waiting), sum(s.failed for _, s in waiting),
+                          any(s.sending for _, s in waiting))
+    text = unsent_text(total)
+    if len(waiting) == 1 and len(summaries) > 1:
+        text = text.replace(" unsent", f" unsent on {waiting[0][0]}", 1)
+    tip = "; ".join(f"{name}: {unsent_text(s)}" for name, s in waiting)
+    return text, tip
+
+
 def next_pane(visible: Sequence[bool], current: int, step: int = 1) -> int:
     """The index of the next visible pane after ``current`` (``-1``: none focused), wrapping."""
     count = len(visible)

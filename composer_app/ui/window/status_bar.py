@@ -136,8 +136,12 @@ class AppStatusBar(QStatusBar):
         self.dot.setStyleSheet(f"color: {TONE_COLOURS[self.tone]};")
         self.dot.setToolTip(text)
 
-    def set_unsent(self, text: str) -> None:
+    def set_unsent(self, text: str, tip: str = "") -> None:
+        """The unsent count (hidden when ``text`` is empty); ``tip`` names the servers."""
         self.unsent.setText(text)
+        self.unsent.setToolTip(
+            "Show messages that have not reached the server yet"
+            + (f" ({tip})" if tip else ""))
         self.unsent.setVisible(bool(text))
 
     def set_banner(self, text: str | None, action: str = "") -> None:

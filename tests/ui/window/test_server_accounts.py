@@ -345,3 +345,35 @@ def test_sign_out_of_one_server_keeps_the_other_servers_outbox(two: TwoServers,
     two.restart_server("a")
     qtbot.waitUntil(lambda: bool(user_messages(window, EMBEDDED_ID, here)), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: home.engine.outbox_items().result(10) == [], timeout=WAIT_MS)
+
+
+def test_the_unsent_count_and_dialog_cover_every_server_and_name_it(
+        two: TwoServers, qtbot: QtBot) -> None:
+    window = two.open(qtbot)
+    here = window.current_thread
+    window.servers.jump_actions[1].trigger()
+    on_team = new_thread_on(window, qtbot, two.team.account_id, "Team notes")
+    qtbot.waitUntil(lambda: on_team in server_threads(two.b), timeout=WAIT_MS)
+    two.b.stop()
+    qtbot.waitUntil(lambda: window.accounts_bridge.state_of(two.team.account_id)[0]
+                    != "connected", timeout=WAIT_MS)
+    window.editor.insertPlainText("queued for the team")
+    assert window.editor.request_send()
+    qtbot.waitUntil(lambda: window.pending_sends == 0, timeout=WAIT_MS)
+    window.open_thread(here)  # this computer's thread: Team's message still counts, named
+    assert window.accounts_bridge.active_account == EMBEDDED_ID
+    unsent = window.status.unsent
+    qtbot.waitUntil(lambda: unsent.text() == "1 unsent on Team", timeout=WAIT_MS)
+    assert "Team: 1 unsent" in unsent.toolTip()
+    assert window.window_actions.unsent_action.isEnabled()
+    window.connection.open_unsent()
+    dialog = window.unsent_dialog
+    assert dialog.items.count() == 1
+    assert dialog.items.item(0).text().startswith("Team · Team notes")
+    # Delete in the dialog goes to Team's outbox although this computer's thread is open
+    dialog.delete_button.click()
+    team = window.accounts_bridge.bridge_of(two.team.account_id)
+    assert team is not None
+    qtbot.waitUntil(lambda: team.engine.outbox_items().result(10) == [], timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not unsent.isVisibleTo(window.status), timeout=WAIT_MS)
+    dialog.close()
