@@ -9,6 +9,7 @@ palette from ``settings_logic.theme_colors``; *follow system* tracks the desktop
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
@@ -301,12 +302,15 @@ def store_github_token(result: SettingsResult) -> str | None:
     return None
 
 
-def apply_settings_result(session: Session, result: SettingsResult) -> str:
+def apply_settings_result(session: Session, result: SettingsResult,
+                          use_token: Callable[[str, str], bool] | None = None) -> str:
     """Save what the settings dialog returned into ``session`` and the settings file; the status
     message to show (may be empty). A new token goes to the token store and, when it is for the
-    server this window is connected to, to the sync engine at once (it reconnects with it); a new
-    API key goes to the system keyring (only when there is one); the theme applies at once; a new
-    server or assistant after a restart, and the message names which."""
+    server this window is connected to, to the sync engine at once (it reconnects with it;
+    ``use_token(url, token)``, when given, hands it to the signed-in server at ``url``, whichever
+    it is, and says whether one took it); a new API key goes to the system keyring (only when
+    there is one); the theme applies at once; a new server or assistant after a restart, and the
+    message names which."""
     import keyring
 
     from composer_app.server.providers.registry import keyring_user
@@ -318,7 +322,9 @@ def apply_settings_result(session: Session, result: SettingsResult) -> str:
     in_use = False
     if result.server_token and after.server_mode == "remote" and after.server_url:
         session.tokens.set(after.server_url, result.server_token)
-        if not session.embedded and normalize_url(after.server_url) == normalize_url(
+        if use_token is not None:
+            in_use = use_token(after.server_url, result.server_token)
+        elif not session.embedded and normalize_url(after.server_url) == normalize_url(
                 session.server_url):
             token = result.server_token
             session.bridge.submit(lambda engine: engine.set_token(token))

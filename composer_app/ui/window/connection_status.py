@@ -58,6 +58,10 @@ class ConnectionStatus(QObject):
         self._title_of = title_of
         self._server_url = server_url
         self.ask_token: Callable[[str], str | None] = ask_token
+        self.use_token: Callable[[str], bool] | None = None
+        """Hands a token typed in *Sign in again* to the open thread's server (its engine and
+        what a paste from it fetches with); True when it took it. Set by a window with several
+        servers; else the token goes to the engine through ``EngineCalls.set_token``."""
         self.sign_in_signed_out: Callable[[], None] | None = None
         """*Sign in* for a server that was signed out (its engine stopped): set by the window
         with several servers; the bar then offers it while the open thread's server is signed
@@ -181,7 +185,8 @@ class ConnectionStatus(QObject):
         if self._server_url and not self._embedded:
             self._tokens.set(self._server_url, token)
             self.update_banner()
-        self._calls.set_token(token)
+        if self.use_token is None or not self.use_token(token):
+            self._calls.set_token(token)
         self.show_message("Signing in with the new token…")
 
     def open_unsent(self) -> None:

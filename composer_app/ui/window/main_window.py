@@ -226,6 +226,7 @@ class MainWindow(QMainWindow):
         active.engine_availability_changed.connect(self._on_engine_availability_changed)
         servers.accounts_changed.connect(self._on_engine_availability_changed)
         conn.sign_in_signed_out = lambda: servers.sign_in_interactive(active.active_account)
+        conn.use_token = lambda token: servers.use_token(active.active_account, token)
         conn.outbox_accounts = self._running_servers
         conn.active_account = lambda: active.active_account
         servers.accounts_changed.connect(conn.refresh_outbox)
@@ -470,7 +471,8 @@ class MainWindow(QMainWindow):
         dialog.add_servers_page(ServerPages(self.servers, dialog))
         before = session.settings
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
-            message = apply_settings_result(session, dialog.result_value())
+            message = apply_settings_result(session, dialog.result_value(),
+                                            use_token=self.servers.use_token_for_url)
             reasons = restart_reasons(before, session.settings)
             if reasons and self.ask_reopen(reasons):
                 self.request_reopen()

@@ -29,7 +29,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from composer_app.sync.accounts import Account, AccountBook, AccountError, is_server_url
+from composer_app.sync.accounts import (
+    Account,
+    AccountBook,
+    AccountError,
+    is_server_url,
+    normalize_server_url,
+)
 from composer_app.sync.secrets import TokenStore
 from composer_app.ui.account_engines import AccountEngines
 from composer_app.ui.active_bridge import ActiveBridge
@@ -224,6 +230,28 @@ class ServerAccounts(QObject):
                 found[environment.environment_id] = SourceEnvironment(
                     environment.environment_id, run.url, run.token)
         return found
+
+    def use_token(self, account_id: str, token: str) -> bool:
+        """``account_id``'s engine signs in again with ``token`` (no restart) and a paste from
+        that server fetches with it from now on; False when its engine does not run."""
+        run = self.engines.run(account_id)
+        if run is None or run.bridge is None or run.stopped or not token:
+            return False
+        run.token = token
+        try:
+            self.bridge.submit_to(account_id, lambda engine: engine.set_token(token))
+        except RuntimeError:  # signed out meanwhile
+            return False
+        self.refresh_sources()
+        return True
+
+    def use_token_for_url(self, url: str, token: str) -> bool:
+        """``use_token`` for the signed-in server at ``url`` (False when none is)."""
+        wanted = normalize_server_url(url)
+        for run in self.engines.runs():
+            if not run.account.embedded and normalize_server_url(run.url) == wanted:
+                return self.use_token(run.account.account_id, token)
+        return False
 
     def refresh_sources(self) -> None:
         self.sources_changed(self.sources())

@@ -377,3 +377,39 @@ def test_the_unsent_count_and_dialog_cover_every_server_and_name_it(
     qtbot.waitUntil(lambda: team.engine.outbox_items().result(10) == [], timeout=WAIT_MS)
     qtbot.waitUntil(lambda: not unsent.isVisibleTo(window.status), timeout=WAIT_MS)
     dialog.close()
+
+
+
+def test_sign_in_again_from_the_status_bar_gives_pastes_from_that_server_the_new_token(
+        two: TwoServers, qtbot: QtBot, tmp_path: Path) -> None:
+    from tests.server.live import cli, data_args
+
+    window = two.open(qtbot)
+    window.servers.jump_actions[1].trigger()  # a file attached in a thread of Team
+    new_thread_on(window, qtbot, two.team.account_id, "Team notes")
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"team checklist\n" * 200)
+    window.editor.insertPlainText("see ")
+    [record] = window.editor.attach_paths([str(notes)])
+    qtbot.waitUntil(lambda: window.uploads.export_record(record).attachment_id.startswith(
+        "att_"), timeout=WAIT_MS)
+    copy_all(qtbot, window)
+    # Team's token is revoked; a new one is made on its server
+    server_args = data_args(two.root / "b-server")
+    new_token = cli("create-token", "--user", "local", "--name", "laptop", *server_args)
+    cli("revoke-token", "--user", "local", "--name", "desktop", *server_args)
+    window.accounts_bridge.retry_now()
+    qtbot.waitUntil(lambda: window.status.sign_in.isVisibleTo(window.status), timeout=WAIT_MS)
+    window.connection.ask_token = lambda _where: new_token
+    window.status.sign_in.click()
+    qtbot.waitUntil(lambda: window.accounts_bridge.state_of(two.team.account_id)[0]
+                    == "connected", timeout=WAIT_MS)
+    run = window.servers.engines.run(two.team.account_id)
+    assert run is not None and run.token == new_token
+    # pasted into this computer's thread, the file comes from Team with the new token
+    window.servers.jump_actions[0].trigger()
+    window.editor.setFocus()
+    qtbot.keySequence(window.editor, QKeySequence.StandardKey.Paste)
+    [pasted] = [r for r in window.editor.draft.records.values() if r.kind == "file"]
+    qtbot.waitUntil(lambda: window.editor.draft.state_of(pasted.context_id)
+                    is RecordState.RESOLVED, timeout=WAIT_MS)
