@@ -14,6 +14,7 @@ talks to the engine only through ``EngineCalls`` (never blocking).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -116,9 +117,8 @@ class ConnectionStatus(QObject):
         self._names = dict(accounts)
         self._outboxes = {a: r for a, r in self._outboxes.items() if a in self._names}
         for account_id, _name in accounts:
-            self._calls.outbox_items_of(
-                account_id, lambda rows, error, a=account_id: self._on_account_outbox(
-                    a, rows, error))
+            self._calls.outbox_items_of(account_id, functools.partial(self._on_account_outbox,
+                                                                      account_id))
 
     def _on_account_outbox(self, account_id: str, rows: list[OutboxRow] | None,
                            error: str) -> None:
