@@ -192,6 +192,18 @@ class AccountBook:
         self.save()
         return account
 
+    @property
+    def start_account(self) -> str:
+        """The server the next plain start opens on (what the file saves as ``selected``)."""
+        return self._default if self._default not in self._run_only else EMBEDDED_ID
+
+    def set_start_account(self, account_id: str) -> None:
+        """Open on ``account_id`` from the next start (this run's selection stays)."""
+        self._require(account_id)
+        self._run_only.discard(account_id)
+        self._default = account_id
+        self.save()
+
     def select(self, account_id: str) -> None:
         self._require(account_id)
         self.selected = account_id

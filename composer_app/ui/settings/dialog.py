@@ -153,7 +153,9 @@ class SettingsDialog(QDialog):
         layout = self.layout()
         if isinstance(layout, QVBoxLayout):
             layout.insertWidget(0, box)
-            self.server_box.setTitle("Server Composer starts with")
+        # each server's page says what is connected and which one Composer opens on; the
+        # single-server group would only repeat (or contradict) it
+        self.server_box.hide()
 
     # -- groups ---------------------------------------------------------------------------------
     def _server_group(self, s: AppSettings, keyring_ok: bool, notice: str | None) -> QGroupBox:

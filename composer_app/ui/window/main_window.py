@@ -230,6 +230,7 @@ class MainWindow(QMainWindow):
         conn.outbox_accounts = self._running_servers
         conn.active_account = lambda: active.active_account
         servers.accounts_changed.connect(conn.refresh_outbox)
+        servers.accounts_changed.connect(self._save_start_server)
         conn.refresh_outbox()
         servers.jump = nav.jump_to_server
         servers.accounts_changed.connect(nav.reload_threads)
@@ -306,6 +307,20 @@ class MainWindow(QMainWindow):
                                *acts.assistant_actions.values(),
                                *context.insert_actions.actions.values(),
                                *context.thread_menu_actions())
+
+    def _save_start_server(self) -> None:
+        """The settings file names the server the account book opens on (they always agree)."""
+        from composer_app.ui.settings.settings_logic import save_settings, settings_for_start
+
+        session, book = self.session, self.servers.book
+        if book.path is None:
+            return  # a window without a saved book (tests, a single server given)
+        start = book.get(book.start_account)
+        wanted = settings_for_start(session.settings,
+                                    "" if start is None or start.embedded else start.url)
+        if wanted != session.settings:
+            session.settings = wanted
+            save_settings(session.paths.settings_file, wanted)
 
     def _running_servers(self) -> list[tuple[str, str]]:
         """``(account id, name)`` of every server whose engine runs, in the list's order."""
@@ -474,6 +489,7 @@ class MainWindow(QMainWindow):
             message = apply_settings_result(session, dialog.result_value(),
                                             use_token=self.servers.use_token_for_url)
             reasons = restart_reasons(before, session.settings)
+            self._save_start_server()  # Settings ▸ Servers chose it; the file follows the book
             if reasons and self.ask_reopen(reasons):
                 self.request_reopen()
             elif message:

@@ -258,8 +258,12 @@ class ServerAccounts(QObject):
 
     # -- changes ---------------------------------------------------------------------------------
     def add_server(self, url: str, token: str, name: str = "") -> Account:
-        """Add (or select the known) server, keep its token and start its engine."""
+        """Add (or select the known) server, keep its token and start its engine (the server
+        the app opens on stays the one chosen in Settings)."""
+        start = self.book.start_account
         account = self.book.add(url, name)
+        if self.book.start_account != start:
+            self.book.set_start_account(start)
         self.tokens.set(account.url, token.strip())
         self._start(account, token.strip())
         return account
@@ -301,6 +305,14 @@ class ServerAccounts(QObject):
         self.sign_out(account_id)
         try:
             self.book.remove(account_id)
+        except AccountError as exc:
+            self.status_message.emit(str(exc))
+        self._changed()
+
+    def set_start_server(self, account_id: str) -> None:
+        """Open the app on ``account_id`` from the next start (Settings ▸ Servers)."""
+        try:
+            self.book.set_start_account(account_id)
         except AccountError as exc:
             self.status_message.emit(str(exc))
         self._changed()

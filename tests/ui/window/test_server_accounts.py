@@ -413,3 +413,36 @@ def test_sign_in_again_from_the_status_bar_gives_pastes_from_that_server_the_new
     [pasted] = [r for r in window.editor.draft.records.values() if r.kind == "file"]
     qtbot.waitUntil(lambda: window.editor.draft.state_of(pasted.context_id)
                     is RecordState.RESOLVED, timeout=WAIT_MS)
+
+
+def test_settings_choose_the_server_composer_opens_on_and_the_file_agrees(
+        two: TwoServers, qtbot: QtBot) -> None:
+    from composer_app.ui.settings.dialog import SettingsDialog
+    from composer_app.ui.settings.server_pages import ServerPages
+    from composer_app.ui.settings.settings_logic import load_settings
+
+    window = two.open(qtbot)
+    book = window.servers.book
+    assert book.start_account == two.team.account_id  # the fixture's book.add chose it
+    window.servers.set_start_server(EMBEDDED_ID)
+    dialog = SettingsDialog(window.session.settings, window)
+    qtbot.addWidget(dialog)
+    pages = ServerPages(window.servers, dialog)
+    dialog.add_servers_page(pages)
+    assert not dialog.server_box.isVisibleTo(dialog)  # no second, contradicting server choice
+    assert [p.opens_at_start for p in pages.pages()] == [True, False]
+    pages.select(two.team.account_id)
+    assert not pages.opens_at_start.isChecked()
+    pages.opens_at_start.click()
+    assert book.start_account == two.team.account_id
+    assert AccountBook.load(two.paths.config_dir).start_account == two.team.account_id
+    saved = load_settings(two.paths.settings_file)
+    assert (saved.server_mode, saved.server_url) == ("remote", two.b.url)
+    assert [p.opens_at_start for p in pages.pages()] == [False, True]
+    # adding a server does not change where Composer opens
+    window.servers.add_server(two.a.url.replace("127.0.0.1", "localhost"), "token", "Other")
+    assert book.start_account == two.team.account_id
+    # removing the start server: Composer opens on this computer, and the file says so
+    window.servers.remove(two.team.account_id)
+    assert book.start_account == EMBEDDED_ID
+    assert load_settings(two.paths.settings_file).server_mode == "embedded"
