@@ -446,3 +446,29 @@ def test_settings_choose_the_server_composer_opens_on_and_the_file_agrees(
     window.servers.remove(two.team.account_id)
     assert book.start_account == EMBEDDED_ID
     assert load_settings(two.paths.settings_file).server_mode == "embedded"
+
+
+def test_unread_counts_and_the_last_open_thread_come_back_after_a_restart(
+        two: TwoServers, qtbot: QtBot) -> None:
+    window = two.open(qtbot)
+    here = window.current_thread
+    window.servers.jump_actions[1].trigger()
+    on_team = new_thread_on(window, qtbot, two.team.account_id, "Team notes")
+    window.open_thread(here)  # this computer's thread is open; a message arrives on Team's
+    team = window.accounts_bridge.bridge_of(two.team.account_id)
+    assert team is not None
+    team.engine.send_message(on_team, "from another device", None, []).result(10)
+    qtbot.waitUntil(lambda: [h.unread for h in headers(window)] == [0, 1], timeout=WAIT_MS)
+    two.close_window()
+    window = two.open(qtbot)
+    qtbot.waitUntil(lambda: [h.unread for h in headers(window)] == [0, 1], timeout=WAIT_MS)
+    assert window.navigator.unread.is_unread(on_team)
+    # Team's thread is the open one when the app quits: it opens again, although Team
+    # connects after the window is shown
+    window.open_thread(on_team)
+    assert not window.navigator.unread.is_unread(on_team)
+    two.close_window()
+    window = two.open(qtbot)
+    qtbot.waitUntil(lambda: window.current_thread == on_team, timeout=WAIT_MS)
+    assert window.accounts_bridge.active_account == two.team.account_id
+    assert [h.unread for h in headers(window)] == [0, 0]
