@@ -329,8 +329,11 @@ def apply_settings_result(session: Session, result: SettingsResult,
         elif not session.embedded and normalize_url(after.server_url) == normalize_url(
                 session.server_url):
             token = result.server_token
-            session.bridge.submit(lambda engine: engine.set_token(token))
-            in_use = True
+            try:
+                session.bridge.submit(lambda engine: engine.set_token(token))
+                in_use = True
+            except RuntimeError:  # its engine is not running: the token waits in the store
+                in_use = False
     if result.api_key and session.tokens.uses_keyring:
         try:
             keyring.set_password(APP_ID, keyring_user(after.openai_base_url), result.api_key)

@@ -9,7 +9,11 @@ no safe place to live; Retry / Delete go to the engine, Edit hands the removed i
 ``edit_ready``; *Sign in again* (shown while the server refuses the token) asks for a token, keeps
 it in the token store and hands it to the engine, which reconnects without a restart; the
 controller reads the connection state only from the bridge (its snapshot, then its signal) and
-talks to the engine only through ``EngineCalls`` (never blocking).
+talks to the engine only through ``EngineCalls`` (never blocking). With several servers the
+connection text names the open thread's server, the unsent count and the dialog cover every
+server's outbox (each line named with its server, its Retry / Edit / Delete going to that
+server's engine), and a token typed in *Sign in again* also becomes the one a paste from that
+server fetches with (``use_token``).
 """
 
 from __future__ import annotations
@@ -111,7 +115,7 @@ class ConnectionStatus(QObject):
         """Re-read the queued items (of every server's engine when there are several)."""
         accounts = self.outbox_accounts() if self.outbox_accounts is not None else []
         if not accounts:
-            self._outboxes = {}
+            self._outboxes, self._names = {}, {}
             self._calls.outbox_items(self._on_outbox_items)
             return
         self._names = dict(accounts)
@@ -143,9 +147,13 @@ class ConnectionStatus(QObject):
     def _render(self) -> None:
         summary = logic.summarize_outbox(self._outbox)
         state, next_try = self._state
+        text = logic.connection_text(state, next_try, embedded=self._embedded,
+                                     syncing=summary.sending)
+        if len(self._names) > 1:  # several servers: say whose connection this is
+            name = self._names.get(self.active_account(), "")
+            text = f"{name}: {text}" if name else text
         self.bar.set_connection(
-            logic.connection_text(state, next_try, embedded=self._embedded,
-                                  syncing=summary.sending),
+            text,
             logic.can_retry_now(state),
             logic.connection_tone(state, syncing=summary.sending),
             logic.can_sign_in_again(state)
