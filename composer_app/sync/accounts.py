@@ -11,7 +11,9 @@ derived from the URL, so it is the same on every machine for the same server) an
 account's client folder; names are one line of at most ``NAME_MAX_CHARS`` characters, never
 empty (the URL's host stands in); the file is written atomically, and an unreadable, partly
 invalid or hostile file never stops the app: bad entries are dropped, the embedded account is
-restored; ``for_this_run`` adds a ``--server`` URL for one run without touching the file.
+restored; ``for_this_run`` adds a ``--server`` URL for one run without touching the file;
+``start_account`` (saved as ``selected``) is the server the next plain start opens on — always a
+listed, saved account, the embedded one when its account is removed.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ connections, threads and outboxes, and its own outbox stays on disk until it sig
 (remove also forgets its token, never its files); the embedded server can be neither signed out
 nor removed; a token typed in *Add server…* goes to the token store (the keyring) before the
 engine starts; ``sources`` (what a paste from another server fetches through) always names every
-other signed-in server with a known environment, with the token its engine uses.
+other signed-in server with a known environment, with the token its engine uses (a token typed
+again — *Sign in again*, Settings — replaces it at once through ``use_token``); adding a server
+never changes the server Composer opens on (``set_start_server`` does).
 """
 
 from __future__ import annotations
