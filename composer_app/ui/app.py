@@ -71,6 +71,7 @@ __all__ = [
     "main",
     "report_ready",
     "start_backend",
+    "start_settings",
 ]
 
 _log = logging.getLogger(__name__)
