@@ -11,7 +11,9 @@ derived from the URL, so it is the same on every machine for the same server) an
 account's client folder; names are one line of at most ``NAME_MAX_CHARS`` characters, never
 empty (the URL's host stands in); the file is written atomically, and an unreadable, partly
 invalid or hostile file never stops the app: bad entries are dropped, the embedded account is
-restored; ``for_this_run`` adds a ``--server`` URL for one run without touching the file.
+restored; ``for_this_run`` adds a ``--server`` URL for one run without touching the file;
+``start_account`` (saved as ``selected``) is the server the next plain start opens on — always a
+listed, saved account, the embedded one when its account is removed.
 """
 
 from __future__ import annotations
@@ -191,6 +193,18 @@ class AccountBook:
             self._default = EMBEDDED_ID
         self.save()
         return account
+
+    @property
+    def start_account(self) -> str:
+        """The server the next plain start opens on (what the file saves as ``selected``)."""
+        return self._default if self._default not in self._run_only else EMBEDDED_ID
+
+    def set_start_account(self, account_id: str) -> None:
+        """Open on ``account_id`` from the next start (this run's selection stays)."""
+        self._require(account_id)
+        self._run_only.discard(account_id)
+        self._default = account_id
+        self.save()
 
     def select(self, account_id: str) -> None:
         self._require(account_id)

@@ -20,6 +20,7 @@ import concurrent.futures
 import contextlib
 import itertools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -114,6 +115,7 @@ class ActiveBridge(SyncBridge):
     account_environment_changed = Signal(str)  # account id
     account_threads_changed = Signal(str)  # account id
     account_message_upserted = Signal(str, str, str)  # account id, thread id, message id
+    engine_availability_changed = Signal()  # ``has_engine`` may have changed
 
     def __init__(self, parent: QObject | None = None) -> None:
         QObject.__init__(self, parent)  # no engine of its own: the accounts' bridges have them
@@ -132,6 +134,7 @@ class ActiveBridge(SyncBridge):
             self.set_active(account_id)
         elif account_id == self._active:
             self._announce()
+            self.engine_availability_changed.emit()
         state, next_try = bridge.connection_state
         self.account_state_changed.emit(account_id, state, next_try)
         self.thread_list_changed.emit()
@@ -146,6 +149,9 @@ class ActiveBridge(SyncBridge):
         relay.deleteLater()
         self._routes = {k: v for k, v in self._routes.items() if k[0] != account_id}
         self.account_state_changed.emit(account_id, "signed-out", 0)
+        if account_id == self._active:  # the window now shows a server without an engine
+            self.connection_state_changed.emit("signed-out", 0)
+            self.engine_availability_changed.emit()
         self.thread_list_changed.emit()
         self.account_threads_changed.emit(account_id)
 
@@ -169,6 +175,7 @@ class ActiveBridge(SyncBridge):
         self._active = account_id
         self._announce()
         self.active_changed.emit(account_id)
+        self.engine_availability_changed.emit()
 
     def _announce(self) -> None:
         bridge = self.bridge_of(self._active)
@@ -187,8 +194,22 @@ class ActiveBridge(SyncBridge):
         return bridge
 
     @property
+    def has_engine(self) -> bool:
+        """Whether the active account's engine runs (``engine`` raises when it does not)."""
+        return self._active in self._relays
+
+    @property
     def engine(self) -> SyncEngine:
+        """The active account's engine (``RuntimeError`` when it is signed out: check
+        ``has_engine``, or go through ``submit``, whose callers report the error)."""
         return self._active_bridge().engine
+
+    def download_source(self, route: str, folder: Path,
+                        progress: Callable[[int, int], object] | None = None
+                        ) -> concurrent.futures.Future[Path]:
+        """``SyncEngine.download_source`` on the active account's engine *now* (a server
+        signed in again has a new engine); ``RuntimeError`` when it is signed out."""
+        return self.engine.download_source(route, folder, progress)
 
     @property
     def connection_state(self) -> tuple[str, int]:

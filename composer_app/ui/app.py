@@ -47,6 +47,8 @@ from composer_app.ui.settings.settings_logic import (
     app_paths,
     choose_connection,
     load_settings,
+    save_settings,
+    settings_for_start,
 )
 from composer_app.ui.sign_in import ask_token, offer_embedded
 
@@ -69,6 +71,7 @@ __all__ = [
     "main",
     "report_ready",
     "start_backend",
+    "start_settings",
 ]
 
 _log = logging.getLogger(__name__)
@@ -228,6 +231,7 @@ def bring_to_front(window: MainWindow) -> None:
 def _run(args: argparse.Namespace, paths: AppPaths, instance: SingleInstance) -> int:
     settings = load_settings(paths.settings_file)
     book = load_accounts(paths, settings, args.server)
+    settings = start_settings(paths, settings, book)
     connection = choose_connection(settings, args.server, args.token)
     early = EarlyServer(paths, settings) if connection.embedded else None
 
@@ -277,6 +281,7 @@ def _run(args: argparse.Namespace, paths: AppPaths, instance: SingleInstance) ->
         # new server or assistant chosen in Settings: reconnect in this process, no restart
         settings = window.session.settings
         book = load_accounts(paths, settings, None)
+        settings = start_settings(paths, settings, book)
         connection = choose_connection(settings, None, None)
         early = EarlyServer(paths, settings) if connection.embedded else None
     reporter.uninstall()
@@ -297,6 +302,19 @@ def load_accounts(paths: AppPaths, settings: AppSettings, server_arg: str | None
     if server_arg and is_server_url(server_arg):
         book.for_this_run(server_arg)
     return book
+
+
+def start_settings(paths: AppPaths, settings: AppSettings, book: AccountBook) -> AppSettings:
+    """The settings naming the account book's start server (the book decides where the app
+    opens; the settings file is brought in line with it when it said otherwise)."""
+    start = book.get(book.start_account)
+    wanted = settings_for_start(settings, "" if start is None or start.embedded else start.url)
+    if wanted != settings:
+        try:
+            save_settings(paths.settings_file, wanted)
+        except OSError as exc:
+            _log.warning("could not save the settings: %s", exc)
+    return wanted
 
 
 class OtherAccounts:

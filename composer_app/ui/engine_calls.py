@@ -87,6 +87,10 @@ class EngineCalls(QObject):
         """``SyncEngine.outbox_items``: what has not reached the server yet."""
         return self._submit(lambda e: e.outbox_items(), then)
 
+    def outbox_items_of(self, account_id: str, then: Then[list[OutboxRow]]) -> int:
+        """``SyncEngine.outbox_items`` of one account's engine."""
+        return self._submit(lambda e: e.outbox_items(), then, account_id)
+
     def asset_url(self, attachment_id: str, disposition: str, then: Then[str]) -> int:
         """``SyncEngine.asset_url``: a signed URL of an attachment."""
         return self._submit(lambda e: e.asset_url(attachment_id, disposition), then)
@@ -170,17 +174,19 @@ class EngineCalls(QObject):
     def set_thread_provider(self, thread_id: str, provider: str) -> int:
         return self._submit(lambda e: e.set_thread_provider(thread_id, provider), None)
 
-    def retry(self, message_id: str) -> int:
-        """Send an unsent message again."""
-        return self._submit(lambda e: e.retry(message_id), None)
+    def retry(self, message_id: str, account_id: str | None = None) -> int:
+        """Send an unsent message again (from ``account_id``'s outbox when given)."""
+        return self._submit(lambda e: e.retry(message_id), None, account_id)
 
-    def delete(self, message_id: str) -> int:
-        """Drop an unsent message."""
-        return self._submit(lambda e: e.delete(message_id), None)
+    def delete(self, message_id: str, account_id: str | None = None) -> int:
+        """Drop an unsent message (from ``account_id``'s outbox when given)."""
+        return self._submit(lambda e: e.delete(message_id), None, account_id)
 
-    def edit(self, message_id: str, then: Then[EditedMessage]) -> int:
-        """Take an unsent message back out of the outbox (text and context for the composer)."""
-        return self._submit(lambda e: e.edit(message_id), then)
+    def edit(self, message_id: str, then: Then[EditedMessage],
+             account_id: str | None = None) -> int:
+        """Take an unsent message back out of the outbox (text and context for the composer;
+        from ``account_id``'s outbox when given)."""
+        return self._submit(lambda e: e.edit(message_id), then, account_id)
 
     def set_token(self, token: str) -> int:
         """``SyncEngine.set_token``: sign in again without a restart."""

@@ -339,3 +339,32 @@ def test_accounts_keep_the_settings_server_and_add_server_for_this_run_only(
     assert [a.account_id for a in again] == ids[:2]
     assert again.selected == account_id_for("https://team.example.org")
     assert [a.account_id for a in load_accounts(paths, AppSettings(), None)] == ids[:2]
+
+
+def test_the_app_opens_on_the_account_books_start_server_and_settings_agree(
+        tmp_path: Path) -> None:
+    from composer_app.sync.accounts import AccountBook
+    from composer_app.ui.app import load_accounts, start_settings
+    from composer_app.ui.settings.settings_logic import (
+        AppSettings,
+        choose_connection,
+        load_settings,
+        save_settings,
+    )
+
+    paths = app_paths(tmp_path)
+    book = AccountBook.load(paths.config_dir)
+    team = book.add("https://team.example.org")
+    book.set_start_account(team.account_id)
+    save_settings(paths.settings_file, AppSettings())  # the file still says "embedded"
+    settings = load_settings(paths.settings_file)
+    book = load_accounts(paths, settings, None)
+    settings = start_settings(paths, settings, book)
+    connection = choose_connection(settings, None, None)
+    assert not connection.embedded and connection.url == "https://team.example.org"
+    assert load_settings(paths.settings_file).server_url == "https://team.example.org"
+    book.set_start_account("embedded")
+    settings = start_settings(paths, load_settings(paths.settings_file),
+                              load_accounts(paths, settings, None))
+    assert choose_connection(settings, None, None).embedded
+    assert load_settings(paths.settings_file).server_mode == "embedded"

@@ -103,6 +103,8 @@ class ComposerEditor(QTextEdit):
         self.block_format = QTextBlockFormat()
         self.loading = False
         self.performing_undo_redo = False
+        self.send_blocked = ""
+        """Why no send can go now ("" when one can): the draft is kept and the reason shown."""
         self.a11y = ComposerA11y(self)
         self.looks = ChipLooks(self)
         self.tracker = ChipTracker(self)
@@ -473,6 +475,9 @@ class ComposerEditor(QTextEdit):
     # -- send ----------------------------------------------------------------------------------
     def request_send(self) -> bool:
         """Send the prompt if it can be sent; True when ``send_requested`` was emitted."""
+        if self.send_blocked:
+            self.notice_posted.emit("Not sent", self.send_blocked)
+            return False
         if not self.attachments.uploads_allow_send():
             return False
         outcome = build_send_payload(self.snapshot())

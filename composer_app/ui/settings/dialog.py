@@ -9,6 +9,7 @@ palette from ``settings_logic.theme_colors``; *follow system* tracks the desktop
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
@@ -152,7 +153,9 @@ class SettingsDialog(QDialog):
         layout = self.layout()
         if isinstance(layout, QVBoxLayout):
             layout.insertWidget(0, box)
-            self.server_box.setTitle("Server Composer starts with")
+        # each server's page says what is connected and which one Composer opens on; the
+        # single-server group would only repeat (or contradict) it
+        self.server_box.hide()
 
     # -- groups ---------------------------------------------------------------------------------
     def _server_group(self, s: AppSettings, keyring_ok: bool, notice: str | None) -> QGroupBox:
@@ -301,12 +304,15 @@ def store_github_token(result: SettingsResult) -> str | None:
     return None
 
 
-def apply_settings_result(session: Session, result: SettingsResult) -> str:
+def apply_settings_result(session: Session, result: SettingsResult,
+                          use_token: Callable[[str, str], bool] | None = None) -> str:
     """Save what the settings dialog returned into ``session`` and the settings file; the status
     message to show (may be empty). A new token goes to the token store and, when it is for the
-    server this window is connected to, to the sync engine at once (it reconnects with it); a new
-    API key goes to the system keyring (only when there is one); the theme applies at once; a new
-    server or assistant after a restart, and the message names which."""
+    server this window is connected to, to the sync engine at once (it reconnects with it;
+    ``use_token(url, token)``, when given, hands it to the signed-in server at ``url``, whichever
+    it is, and says whether one took it); a new API key goes to the system keyring (only when
+    there is one); the theme applies at once; a new server or assistant after a restart, and the
+    message names which."""
     import keyring
 
     from composer_app.server.providers.registry import keyring_user
@@ -318,11 +324,16 @@ def apply_settings_result(session: Session, result: SettingsResult) -> str:
     in_use = False
     if result.server_token and after.server_mode == "remote" and after.server_url:
         session.tokens.set(after.server_url, result.server_token)
-        if not session.embedded and normalize_url(after.server_url) == normalize_url(
+        if use_token is not None:
+            in_use = use_token(after.server_url, result.server_token)
+        elif not session.embedded and normalize_url(after.server_url) == normalize_url(
                 session.server_url):
             token = result.server_token
-            session.bridge.submit(lambda engine: engine.set_token(token))
-            in_use = True
+            try:
+                session.bridge.submit(lambda engine: engine.set_token(token))
+                in_use = True
+            except RuntimeError:  # its engine is not running: the token waits in the store
+                in_use = False
     if result.api_key and session.tokens.uses_keyring:
         try:
             keyring.set_password(APP_ID, keyring_user(after.openai_base_url), result.api_key)

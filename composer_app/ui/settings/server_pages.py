@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -52,10 +53,15 @@ class ServerPages(QWidget):
         self.remove = QPushButton("Remove…", self)
         self.start = QPushButton("Start", self)
         self.add = QPushButton("Add server…", self)
+        self.opens_at_start = QCheckBox("Composer opens on this server", self)
+        self.opens_at_start.setObjectName("opensAtStart")
+        self.opens_at_start.setToolTip("The server whose threads show first when Composer "
+                                       "starts; every signed-in server connects too")
         form = QFormLayout()
         form.addRow("Name:", self.name)
         form.addRow("Address:", self.address)
         form.addRow("Status:", self.status)
+        form.addRow("", self.opens_at_start)
         buttons = QHBoxLayout()
         for button in (self.sign_in, self.sign_out, self.start, self.remove):
             buttons.addWidget(button)
@@ -77,6 +83,7 @@ class ServerPages(QWidget):
         self.sign_out.clicked.connect(lambda: servers.sign_out_interactive(self.current()))
         self.remove.clicked.connect(lambda: servers.remove_interactive(self.current()))
         self.start.clicked.connect(self._on_start_clicked)
+        self.opens_at_start.clicked.connect(self._on_opens_at_start_clicked)
         self.add.clicked.connect(servers.add_server_interactive)
         servers.accounts_changed.connect(self.refresh)
         servers.bridge.account_state_changed.connect(self._on_account_state_changed)
@@ -104,7 +111,7 @@ class ServerPages(QWidget):
         accounts = [a for a in servers.book if a.account_id in listed]
         self._pages = server_pages(accounts, {a: bridge.state_of(a)[0] for a in running},
                                    running, embedded_startable=servers.embedded_starter
-                                   is not None)
+                                   is not None, start_account=servers.book.start_account)
         blocked = self.list.blockSignals(True)
         try:
             self.list.clear()
@@ -122,7 +129,8 @@ class ServerPages(QWidget):
 
     def _show_page(self, row: int) -> None:
         page = self._pages[row] if 0 <= row < len(self._pages) else None
-        for widget in (self.name, self.sign_in, self.sign_out, self.remove, self.start):
+        for widget in (self.name, self.sign_in, self.sign_out, self.remove, self.start,
+                       self.opens_at_start):
             widget.setEnabled(page is not None)
         if page is None:
             return
@@ -134,12 +142,19 @@ class ServerPages(QWidget):
         self.sign_out.setVisible(page.can_sign_out)
         self.remove.setVisible(page.can_remove)
         self.start.setVisible(page.can_start)
+        self.opens_at_start.setChecked(page.opens_at_start)
+        self.opens_at_start.setEnabled(not page.opens_at_start)  # choose another one instead
 
     def _on_name_edited(self) -> None:
         account_id = self.current()
         page = next((p for p in self._pages if p.account_id == account_id), None)
         if page is not None and self.name.text().strip() and self.name.text() != page.name:
             self._servers.rename(account_id, self.name.text())
+
+    def _on_opens_at_start_clicked(self, checked: bool) -> None:
+        account_id = self.current()
+        if checked and account_id:
+            self._servers.set_start_server(account_id)
 
     def _on_start_clicked(self) -> None:
         starter = self._servers.embedded_starter

@@ -4,7 +4,8 @@ Invariants: there is one page per listed server, in the list's order; a page's s
 derived from the server's live connection state only (so Settings always shows what is connected);
 the embedded server is never signed out or removed; a remote server offers *Sign out* exactly
 while its engine runs and *Sign in…* exactly while it does not; the embedded server offers
-*Start* only while it is not running and the app can start it.
+*Start* only while it is not running and the app can start it; exactly the account book's start
+server is marked as the one the app opens on.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class ServerPage:
     can_sign_out: bool
     can_remove: bool
     can_start: bool
+    opens_at_start: bool = False
+    """The app opens on this server (the account book's start server)."""
 
 
 def status_line(account: Account, state: str, running: bool) -> str:
@@ -52,8 +55,8 @@ def status_line(account: Account, state: str, running: bool) -> str:
 
 
 def server_pages(accounts: Sequence[Account], states: Mapping[str, str],
-                 running: Collection[str], *, embedded_startable: bool = False
-                 ) -> list[ServerPage]:
+                 running: Collection[str], *, embedded_startable: bool = False,
+                 start_account: str = "") -> list[ServerPage]:
     """The pages, in the accounts' order."""
     pages = []
     for account in accounts:
@@ -66,5 +69,6 @@ def server_pages(accounts: Sequence[Account], states: Mapping[str, str],
             can_sign_in=not account.embedded and not on,
             can_sign_out=not account.embedded and on,
             can_remove=not account.embedded,
-            can_start=account.embedded and not on and embedded_startable))
+            can_start=account.embedded and not on and embedded_startable,
+            opens_at_start=account.account_id == start_account))
     return pages

@@ -193,6 +193,15 @@ def choose_connection(settings: AppSettings, server_arg: str | None,
     return Connection(True)
 
 
+def settings_for_start(settings: AppSettings, start_url: str) -> AppSettings:
+    """``settings`` naming the server the app opens on (``start_url``; "" for the embedded
+    server), so the settings file and the account book always agree; a remote server's address
+    stays in ``server_url`` while the embedded server is chosen."""
+    if start_url:
+        return replace(settings, server_mode="remote", server_url=normalize_url(start_url))
+    return replace(settings, server_mode="embedded")
+
+
 def connected_text(embedded: bool, url: str, settings: AppSettings) -> str:
     """What the Settings dialog says this window is connected to; a server given for this run
     only (``--server`` or a cancelled sign-in) is named as such, so the saved choice below it is

@@ -71,6 +71,10 @@ class ThreadMemory(Protocol):
 
     def set_archived(self, archived: frozenset[str]) -> None: ...
 
+    def unread(self) -> frozenset[str]: ...
+
+    def set_unread(self, unread: frozenset[str]) -> None: ...
+
 
 class ThreadNavigator(QObject):
     """The open thread and the thread list's commands."""
@@ -108,7 +112,11 @@ class ThreadNavigator(QObject):
         """The accounts whose engines run (their threads can be read)."""
         self.state_of: Callable[[str], str] = _unknown_state
         self.current_account = ""
-        self.unread = UnreadCounter()
+        self.unread = UnreadCounter(state.unread())
+        self._restoring = state.last_thread()
+        """The thread open when the app last ran, until it is open again or the user opens
+        another one: it may be on a server that connects after the window is shown."""
+        self._auto_opening = False
         self._by_account: dict[str, list[ThreadRow]] = {}
         self._answered: set[str] = set()
         self._account_of: dict[str, str] = {}
@@ -198,11 +206,10 @@ class ThreadNavigator(QObject):
 
     def message_arrived(self, account_id: str, thread_id: str) -> None:
         """A message came in: unread unless its thread is open (or still unknown)."""
-        if account_id in self._answered and self.account_of(thread_id) == account_id:
-            before = self.unread.is_unread(thread_id)
-            self.unread.message_arrived(thread_id, self.current_thread)
-            if not before and self.unread.is_unread(thread_id):
-                self._show_groups()
+        if (account_id in self._answered and self.account_of(thread_id) == account_id
+                and self.unread.message_arrived(thread_id, self.current_thread)):
+            self._state.set_unread(self.unread.ids())
+            self._show_groups()
 
     def jump_to_server(self, number: int) -> None:
         """Ctrl+``number``: the server's last open thread (or newest); a server without
@@ -248,8 +255,15 @@ class ThreadNavigator(QObject):
         self._awaiting_listing.difference_update(r.thread_id for r in self._threads)
         target = logic.thread_to_open(ids, self._state.last_thread(), self.current_thread,
                                       self._awaiting_listing)
+        if self.grouped and self._restoring and any(
+                r.thread_id == self._restoring for r in self._threads):
+            target = self._restoring  # the last open thread, on whichever server it is
         if target and target != self.current_thread:
-            self.open_thread(target)
+            self._auto_opening = True
+            try:
+                self.open_thread(target)
+            finally:
+                self._auto_opening = False
         elif (not target and not own and self._embedded
               and not self._creating_first):
             self._creating_first = True
@@ -301,8 +315,12 @@ class ThreadNavigator(QObject):
         if account:
             self._last_in_account[account] = thread_id
         self.current_thread = thread_id
-        if self.unread.is_unread(thread_id):
-            self.unread.opened(thread_id)
+        if not self._auto_opening and thread_id != self._restoring:
+            self._restoring = ""  # the user chose another thread: the last one stays closed
+        elif thread_id == self._restoring:
+            self._restoring = ""
+        if self.unread.opened(thread_id):
+            self._state.set_unread(self.unread.ids())
             self._show_groups()
         self._state.remember_thread(thread_id)
         self.pane.select_thread(thread_id)

@@ -137,15 +137,26 @@ def thread_to_show(threads: Iterable[ThreadRow], last_opened: str,
 class UnreadCounter:
     """Threads with a message that arrived while another thread was open."""
 
-    def __init__(self) -> None:
-        self._unread: set[str] = set()
+    def __init__(self, unread: Iterable[str] = ()) -> None:
+        self._unread: set[str] = {t for t in unread if t}
 
-    def message_arrived(self, thread_id: str, open_thread: str) -> None:
-        if thread_id and thread_id != open_thread:
+    def ids(self) -> frozenset[str]:
+        """The unread threads (what is kept between runs)."""
+        return frozenset(self._unread)
+
+    def message_arrived(self, thread_id: str, open_thread: str) -> bool:
+        """True when ``thread_id`` became unread."""
+        if thread_id and thread_id != open_thread and thread_id not in self._unread:
             self._unread.add(thread_id)
+            return True
+        return False
 
-    def opened(self, thread_id: str) -> None:
-        self._unread.discard(thread_id)
+    def opened(self, thread_id: str) -> bool:
+        """True when ``thread_id`` was unread."""
+        if thread_id in self._unread:
+            self._unread.discard(thread_id)
+            return True
+        return False
 
     def is_unread(self, thread_id: str) -> bool:
         return thread_id in self._unread

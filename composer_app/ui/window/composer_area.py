@@ -50,6 +50,8 @@ class ComposerArea(QWidget):
         self.autosave: DraftAutosave | None = None
         self._thread_id = ""
         self._pending_sends = 0
+        self._enabled = False
+        self._send_blocked = ""
         self.editor = ComposerEditor(self)
         self.editor.setMinimumHeight(72)
         self.editor.use_uploads(uploads)
@@ -103,9 +105,20 @@ class ComposerArea(QWidget):
         self.set_enabled(True)
 
     def set_enabled(self, enabled: bool) -> None:
-        """The editor and the Send button, together."""
+        """The editor and the Send button, together (Send stays off while a send is
+        blocked)."""
+        self._enabled = enabled
         self.editor.setEnabled(enabled)
-        self.send_button.setEnabled(enabled)
+        self.send_button.setEnabled(enabled and not self._send_blocked)
+
+    def set_send_blocked(self, reason: str) -> None:
+        """Refuse sends while ``reason`` is not empty (the open thread's server has no engine):
+        the Send button is off with the reason as its tooltip, and Enter keeps the draft and
+        says why."""
+        self._send_blocked = reason
+        self.editor.send_blocked = reason
+        self.send_button.setToolTip(reason or "Send (Enter)")
+        self.send_button.setEnabled(self._enabled and not reason)
 
     def set_environment_id(self, environment_id: str) -> None:
         """Chips and copies name the environment the window is connected to."""

@@ -9,11 +9,16 @@ no safe place to live; Retry / Delete go to the engine, Edit hands the removed i
 ``edit_ready``; *Sign in again* (shown while the server refuses the token) asks for a token, keeps
 it in the token store and hands it to the engine, which reconnects without a restart; the
 controller reads the connection state only from the bridge (its snapshot, then its signal) and
-talks to the engine only through ``EngineCalls`` (never blocking).
+talks to the engine only through ``EngineCalls`` (never blocking). With several servers the
+connection text names the open thread's server, the unsent count and the dialog cover every
+server's outbox (each line named with its server, its Retry / Edit / Delete going to that
+server's engine), and a token typed in *Sign in again* also becomes the one a paste from that
+server fetches with (``use_token``).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -58,8 +63,24 @@ class ConnectionStatus(QObject):
         self._title_of = title_of
         self._server_url = server_url
         self.ask_token: Callable[[str], str | None] = ask_token
+        self.use_token: Callable[[str], bool] | None = None
+        """Hands a token typed in *Sign in again* to the open thread's server (its engine and
+        what a paste from it fetches with); True when it took it. Set by a window with several
+        servers; else the token goes to the engine through ``EngineCalls.set_token``."""
+        self.sign_in_signed_out: Callable[[], None] | None = None
+        """*Sign in* for a server that was signed out (its engine stopped): set by the window
+        with several servers; the bar then offers it while the open thread's server is signed
+        out."""
         self._state = (bridge.connection_state[0], 0)
         self._outbox: list[OutboxRow] = []
+        self.outbox_accounts: Callable[[], list[tuple[str, str]]] | None = None
+        """``(account id, server name)`` of every running engine, the active one among them:
+        set by a window with several servers; the unsent count and the dialog then cover
+        every server, each line naming its server."""
+        self.active_account: Callable[[], str] = lambda: ""
+        self._outboxes: dict[str, list[OutboxRow]] = {}
+        self._names: dict[str, str] = {}
+        self._account_of_message: dict[str, str] = {}
         self._sticky_error = False
         self._connect_signals()
         self.update_banner()
@@ -91,8 +112,29 @@ class ConnectionStatus(QObject):
         self.refresh_outbox()
 
     def refresh_outbox(self) -> None:
-        """Re-read the queued items."""
-        self._calls.outbox_items(self._on_outbox_items)
+        """Re-read the queued items (of every server's engine when there are several)."""
+        accounts = self.outbox_accounts() if self.outbox_accounts is not None else []
+        if not accounts:
+            self._outboxes, self._names = {}, {}
+            self._calls.outbox_items(self._on_outbox_items)
+            return
+        self._names = dict(accounts)
+        self._outboxes = {a: r for a, r in self._outboxes.items() if a in self._names}
+        for account_id, _name in accounts:
+            self._calls.outbox_items_of(account_id, functools.partial(self._on_account_outbox,
+                                                                      account_id))
+
+    def _on_account_outbox(self, account_id: str, rows: list[OutboxRow] | None,
+                           error: str) -> None:
+        if account_id not in self._names:
+            return  # signed out meanwhile
+        self._outboxes[account_id] = [] if error else list(rows or [])
+        self._account_of_message = {r.message_id: a for a, rs in self._outboxes.items()
+                                    for r in rs if r.message_id}
+        self._outbox = list(self._outboxes.get(self.active_account(), []))
+        self._render()
+        if self.dialog.isVisible():
+            self._fill_dialog()
 
     def _on_outbox_items(self, rows: list[OutboxRow] | None, error: str) -> None:
         if error:
@@ -105,12 +147,24 @@ class ConnectionStatus(QObject):
     def _render(self) -> None:
         summary = logic.summarize_outbox(self._outbox)
         state, next_try = self._state
+        text = logic.connection_text(state, next_try, embedded=self._embedded,
+                                     syncing=summary.sending)
+        if len(self._names) > 1:  # several servers: say whose connection this is
+            name = self._names.get(self.active_account(), "")
+            text = f"{name}: {text}" if name else text
         self.bar.set_connection(
-            logic.connection_text(state, next_try, embedded=self._embedded,
-                                  syncing=summary.sending),
+            text,
             logic.can_retry_now(state),
             logic.connection_tone(state, syncing=summary.sending),
-            logic.can_sign_in_again(state))
+            logic.can_sign_in_again(state)
+            or (state == "signed-out" and self.sign_in_signed_out is not None))
+        if self._outboxes:
+            summaries = [(self._names.get(a, a), logic.summarize_outbox(rows))
+                         for a, rows in self._outboxes.items()]
+            text, tip = logic.unsent_by_server(summaries)
+            self.bar.set_unsent(text, tip)
+            self.unsent_changed.emit(sum(s.unsent for _, s in summaries))
+            return
         self.bar.set_unsent(logic.unsent_text(summary))
         self.unsent_changed.emit(summary.unsent)
 
@@ -128,14 +182,19 @@ class ConnectionStatus(QObject):
         self._calls.retry_now()
 
     def sign_in_again(self) -> None:
-        """*Sign in again*: ask for a token, keep it, and reconnect with it (no restart)."""
+        """*Sign in again*: ask for a token, keep it, and reconnect with it (no restart); a
+        signed-out server is signed in through ``sign_in_signed_out``."""
+        if self._state[0] == "signed-out" and self.sign_in_signed_out is not None:
+            self.sign_in_signed_out()
+            return
         token = self.ask_token(self._server_url or "this server")
         if not token:
             return
         if self._server_url and not self._embedded:
             self._tokens.set(self._server_url, token)
             self.update_banner()
-        self._calls.set_token(token)
+        if self.use_token is None or not self.use_token(token):
+            self._calls.set_token(token)
         self.show_message("Signing in with the new token…")
 
     def open_unsent(self) -> None:
@@ -146,10 +205,15 @@ class ConnectionStatus(QObject):
 
     def _fill_dialog(self) -> None:
         lines = []
-        for row in self._outbox:
+        several = len(self._outboxes) > 1
+        rows = ([(a, r) for a, rs in self._outboxes.items() for r in rs] if self._outboxes
+                else [("", r) for r in self._outbox])
+        for account_id, row in rows:
             if row.message_id:
                 text = str(row.payload.get("message", {}).get("text", ""))
                 title = self._title_of(row.thread_id)
+                if several:
+                    title = f"{self._names.get(account_id, account_id)} · {title}"
                 lines.append((row.message_id, row.state, outbox_line(row, title, text),
                               outbox_html(row, title, text)))
         self.dialog.set_items(lines)
@@ -191,10 +255,10 @@ class ConnectionStatus(QObject):
         self.show_message("Token stored unencrypted on this device.")
 
     def _on_dialog_retry_requested(self, message_id: str) -> None:
-        self._calls.retry(message_id)
+        self._calls.retry(message_id, self._account_of_message.get(message_id))
 
     def _on_dialog_delete_requested(self, message_id: str) -> None:
-        self._calls.delete(message_id)
+        self._calls.delete(message_id, self._account_of_message.get(message_id))
 
     def _on_dialog_edit_requested(self, message_id: str) -> None:
-        self._calls.edit(message_id, self._on_edited)
+        self._calls.edit(message_id, self._on_edited, self._account_of_message.get(message_id))

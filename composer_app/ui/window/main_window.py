@@ -31,7 +31,6 @@ every dropped file is registered with the engine, before the engine may stop.
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl
@@ -68,6 +67,7 @@ from composer_app.ui.window.composer_area import (
 from composer_app.ui.window.connection_status import MESSAGE_MS, ConnectionStatus
 from composer_app.ui.window.context_insertion import ContextInsertion
 from composer_app.ui.window.drop_relay import DropRelay
+from composer_app.ui.window.engine_gate import EngineGate
 from composer_app.ui.window.layout import CentreStack
 from composer_app.ui.window.pane_focus import PaneFocus
 from composer_app.ui.window.server_accounts import ServerAccounts
@@ -125,7 +125,8 @@ class MainWindow(QMainWindow):
         self.transcript_stack = CentreStack(self.transcript, self)
         self.composer_area = ComposerArea(self.uploads, DraftStore(session.paths.drafts_dir), self)
         self.sources_dock = SourcesDock(self.transcript, self)
-        self.sources_dock.panel.downloader = SourceDownloader(self.bridge.engine)
+        # the active server's engine at the time of each download (it may sign in again)
+        self.sources_dock.panel.downloader = SourceDownloader(self.accounts_bridge)
         self.share_dialog: ShareDialog | None = None  # the last one opened
         self._share_dialogs: dict[str, ShareDialog] = {}
         self.switcher = QuickSwitcher(self)
@@ -160,17 +161,20 @@ class MainWindow(QMainWindow):
         self.source_files = SourceFileOpener(
             self, knowledge_root=self._local_knowledge_folder,
             workspace_root=self._local_workspace_folder,
-            fetch=lambda route, folder: self.bridge.engine.download_source(route, folder),
+            fetch=lambda route, folder: self.accounts_bridge.download_source(route, folder),
             read_workspace=self.engine_calls.read_file)
         self.sources_dock.panel.file_opener = self.source_files
         self.drop_relay = DropRelay(self.editor, [self.transcript.viewport(),
                                                   self.transcript_stack.empty_page], self)
         self._add_context_menus()
         self.pane_focus = PaneFocus(self._panes, self)
+        self.engine_gate = EngineGate(self.engine_missing_reason, self)
+        self._guard_engine_actions()
         self._connect_parts()
         self.state.restore(self, self.splitter, self.centre)
         if self.bridge.environment is not None:
             self._on_environment_changed(self.bridge.environment)
+        self._on_engine_availability_changed()
         self.navigator.reload_threads()
 
     def _arrange(self) -> None:
@@ -219,6 +223,15 @@ class MainWindow(QMainWindow):
         active.account_message_upserted.connect(
             lambda account, thread, _m: nav.message_arrived(account, thread))
         active.active_changed.connect(self._on_active_account_changed)
+        active.engine_availability_changed.connect(self._on_engine_availability_changed)
+        servers.accounts_changed.connect(self._on_engine_availability_changed)
+        conn.sign_in_signed_out = lambda: servers.sign_in_interactive(active.active_account)
+        conn.use_token = lambda token: servers.use_token(active.active_account, token)
+        conn.outbox_accounts = self._running_servers
+        conn.active_account = lambda: active.active_account
+        servers.accounts_changed.connect(conn.refresh_outbox)
+        servers.accounts_changed.connect(self._save_start_server)
+        conn.refresh_outbox()
         servers.jump = nav.jump_to_server
         servers.accounts_changed.connect(nav.reload_threads)
         servers.status_message.connect(self._show_message)
@@ -285,8 +298,56 @@ class MainWindow(QMainWindow):
             self.connection.set_server(account.embedded, run.url if run is not None and
                                        not account.embedded else account.url)
         self.uploads.restore()
-        with contextlib.suppress(RuntimeError):  # a signed-out server: nothing to download
-            self.sources_dock.panel.downloader = SourceDownloader(self.bridge.engine)
+
+    def _guard_engine_actions(self) -> None:
+        """The actions that need the open thread's server's engine (see ``EngineGate``)."""
+        acts, context = self.window_actions, self.context
+        self.engine_gate.guard(acts.new_thread_action, acts.send_action, acts.share_action,
+                               acts.rename_action, acts.archive_action, acts.retry_action,
+                               *acts.assistant_actions.values(),
+                               *context.insert_actions.actions.values(),
+                               *context.thread_menu_actions())
+
+    def _save_start_server(self) -> None:
+        """The settings file names the server the account book opens on (they always agree)."""
+        from composer_app.ui.settings.settings_logic import save_settings, settings_for_start
+
+        session, book = self.session, self.servers.book
+        if book.path is None:
+            return  # a window without a saved book (tests, a single server given)
+        start = book.get(book.start_account)
+        wanted = settings_for_start(session.settings,
+                                    "" if start is None or start.embedded else start.url)
+        if wanted != session.settings:
+            session.settings = wanted
+            save_settings(session.paths.settings_file, wanted)
+
+    def _running_servers(self) -> list[tuple[str, str]]:
+        """``(account id, name)`` of every server whose engine runs, in the list's order."""
+        running = self.accounts_bridge.account_ids()
+        named = [(a.account_id, a.name) for a in self.servers.book if a.account_id in running]
+        known = {a for a, _ in named}
+        return named + [(a, a) for a in running if a not in known]
+
+    def engine_missing_reason(self) -> str:
+        """Why the open thread's server cannot be asked anything ("" when its engine runs)."""
+        active = self.accounts_bridge
+        if active.has_engine:
+            return ""
+        account = self.servers.book.get(active.active_account) if hasattr(
+            self, "servers") else None
+        name = account.name if account is not None else "This server"
+        return (f"{name} is signed out. Sign in to it again (Sign in in the status bar or on "
+                "its header in the thread list), or open a thread of another server.")
+
+    def _on_engine_availability_changed(self) -> None:
+        """Disable (or enable again) what needs an engine; say why once."""
+        before = self.engine_gate.blocked
+        self.engine_gate.update()
+        reason = self.engine_gate.blocked
+        self.composer_area.set_send_blocked(reason)
+        if reason and reason != before:
+            self._show_message(reason)
 
     def _set_sources(self, sources: dict[str, SourceEnvironment]) -> None:
         self.uploads.sources = dict(sources)
@@ -425,8 +486,10 @@ class MainWindow(QMainWindow):
         dialog.add_servers_page(ServerPages(self.servers, dialog))
         before = session.settings
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
-            message = apply_settings_result(session, dialog.result_value())
+            message = apply_settings_result(session, dialog.result_value(),
+                                            use_token=self.servers.use_token_for_url)
             reasons = restart_reasons(before, session.settings)
+            self._save_start_server()  # Settings ▸ Servers chose it; the file follows the book
             if reasons and self.ask_reopen(reasons):
                 self.request_reopen()
             elif message:
@@ -469,9 +532,13 @@ class MainWindow(QMainWindow):
         thread_id = self.current_thread
         if not thread_id:
             return
+        if not self.accounts_bridge.has_engine:
+            self._show_message(self.engine_missing_reason())
+            return
+        engine = self.accounts_bridge.engine
         dialog = self._share_dialogs.get(thread_id)
-        if dialog is None:
-            dialog = ShareDialog(self.bridge.engine, thread_id,
+        if dialog is None or dialog.service is not engine:  # signed in again: a new engine
+            dialog = ShareDialog(engine, thread_id,
                                  self.navigator.thread_title(thread_id), parent=self)
             self._share_dialogs[thread_id] = dialog
         self.share_dialog = dialog

@@ -41,6 +41,8 @@ def connection_text(state: str, next_try: int, *, embedded: bool, syncing: bool)
         return REJECTED_TOKEN_TEXT
     if state == "error":
         return "Connection error"
+    if state == "signed-out":
+        return "Signed out"
     return state.capitalize() if state else "Connecting…"
 
 
@@ -49,8 +51,8 @@ def connection_tone(state: str, *, syncing: bool) -> str:
     (connecting, reconnecting or syncing), ``down`` (offline) or ``error``."""
     if state == "connected":
         return "busy" if syncing else "ok"
-    if state in ("offline", "error", "unauthorized"):
-        return "down" if state == "offline" else "error"
+    if state in ("offline", "error", "unauthorized", "signed-out"):
+        return "down" if state in ("offline", "signed-out") else "error"
     return "busy"
 
 
@@ -90,6 +92,22 @@ def unsent_text(summary: OutboxSummary) -> str:
     if summary.failed:
         text += f" ({summary.failed} not sent)"
     return text
+
+
+def unsent_by_server(summaries: Sequence[tuple[str, OutboxSummary]]) -> tuple[str, str]:
+    """The unsent button's text and tooltip over several servers (``(server name, summary)``
+    each): the total, and the server's name when all of it waits on one server (``""`` when
+    nothing waits); the tooltip counts per server."""
+    waiting = [(name, s) for name, s in summaries if s.unsent]
+    if not waiting:
+        return "", ""
+    total = OutboxSummary(sum(s.unsent for _, s in waiting), sum(s.failed for _, s in waiting),
+                          any(s.sending for _, s in waiting))
+    text = unsent_text(total)
+    if len(waiting) == 1 and len(summaries) > 1:
+        text = text.replace(" unsent", f" unsent on {waiting[0][0]}", 1)
+    tip = "; ".join(f"{name}: {unsent_text(s)}" for name, s in waiting)
+    return text, tip
 
 
 def next_pane(visible: Sequence[bool], current: int, step: int = 1) -> int:

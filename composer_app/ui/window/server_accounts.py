@@ -7,7 +7,9 @@ connections, threads and outboxes, and its own outbox stays on disk until it sig
 (remove also forgets its token, never its files); the embedded server can be neither signed out
 nor removed; a token typed in *Add server…* goes to the token store (the keyring) before the
 engine starts; ``sources`` (what a paste from another server fetches through) always names every
-other signed-in server with a known environment, with the token its engine uses.
+other signed-in server with a known environment, with the token its engine uses (a token typed
+again — *Sign in again*, Settings — replaces it at once through ``use_token``); adding a server
+never changes the server Composer opens on (``set_start_server`` does).
 """
 
 from __future__ import annotations
@@ -29,7 +31,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from composer_app.sync.accounts import Account, AccountBook, AccountError, is_server_url
+from composer_app.sync.accounts import (
+    Account,
+    AccountBook,
+    AccountError,
+    is_server_url,
+    normalize_server_url,
+)
 from composer_app.sync.secrets import TokenStore
 from composer_app.ui.account_engines import AccountEngines
 from composer_app.ui.active_bridge import ActiveBridge
@@ -225,13 +233,39 @@ class ServerAccounts(QObject):
                     environment.environment_id, run.url, run.token)
         return found
 
+    def use_token(self, account_id: str, token: str) -> bool:
+        """``account_id``'s engine signs in again with ``token`` (no restart) and a paste from
+        that server fetches with it from now on; False when its engine does not run."""
+        run = self.engines.run(account_id)
+        if run is None or run.bridge is None or run.stopped or not token:
+            return False
+        run.token = token
+        try:
+            self.bridge.submit_to(account_id, lambda engine: engine.set_token(token))
+        except RuntimeError:  # signed out meanwhile
+            return False
+        self.refresh_sources()
+        return True
+
+    def use_token_for_url(self, url: str, token: str) -> bool:
+        """``use_token`` for the signed-in server at ``url`` (False when none is)."""
+        wanted = normalize_server_url(url)
+        for run in self.engines.runs():
+            if not run.account.embedded and normalize_server_url(run.url) == wanted:
+                return self.use_token(run.account.account_id, token)
+        return False
+
     def refresh_sources(self) -> None:
         self.sources_changed(self.sources())
 
     # -- changes ---------------------------------------------------------------------------------
     def add_server(self, url: str, token: str, name: str = "") -> Account:
-        """Add (or select the known) server, keep its token and start its engine."""
+        """Add (or select the known) server, keep its token and start its engine (the server
+        the app opens on stays the one chosen in Settings)."""
+        start = self.book.start_account
         account = self.book.add(url, name)
+        if self.book.start_account != start:
+            self.book.set_start_account(start)
         self.tokens.set(account.url, token.strip())
         self._start(account, token.strip())
         return account
@@ -273,6 +307,14 @@ class ServerAccounts(QObject):
         self.sign_out(account_id)
         try:
             self.book.remove(account_id)
+        except AccountError as exc:
+            self.status_message.emit(str(exc))
+        self._changed()
+
+    def set_start_server(self, account_id: str) -> None:
+        """Open the app on ``account_id`` from the next start (Settings ▸ Servers)."""
+        try:
+            self.book.set_start_account(account_id)
         except AccountError as exc:
             self.status_message.emit(str(exc))
         self._changed()

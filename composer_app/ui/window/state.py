@@ -68,6 +68,13 @@ class WindowState(QObject):
     def set_archived(self, archived: frozenset[str]) -> None:
         self.settings.setValue("threads/archived", sorted(archived))
 
+    def unread(self) -> frozenset[str]:
+        """The threads left unread when the app last ran."""
+        return logic.parse_archived(self.settings.value("threads/unread"))
+
+    def set_unread(self, unread: frozenset[str]) -> None:
+        self.settings.setValue("threads/unread", sorted(unread))
+
     # -- geometry --------------------------------------------------------------------------------
     def restore(self, window: QMainWindow, splitter: QSplitter, centre: QSplitter) -> None:
         """Geometry, dock state and splitters as saved, or the defaults."""

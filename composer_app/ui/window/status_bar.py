@@ -112,6 +112,7 @@ class AppStatusBar(QStatusBar):
         self.addPermanentWidget(self.sign_in)
         self.addPermanentWidget(self.dot)
         self.addPermanentWidget(self.connection)
+        self._banner_wanted = False
         self.set_banner(None)
         self.set_unsent("")
         self.retry.hide()
@@ -123,6 +124,7 @@ class AppStatusBar(QStatusBar):
         self.unsent.clicked.connect(self.unsent_requested)
         self.remember.clicked.connect(self.remember_requested)
         self.sign_in.clicked.connect(self.sign_in_requested)
+        self.messageChanged.connect(lambda _text: self._show_banner())
 
     def set_connection(self, text: str, retry: bool, tone: str = "busy",
                        sign_in: bool = False) -> None:
@@ -136,16 +138,27 @@ class AppStatusBar(QStatusBar):
         self.dot.setStyleSheet(f"color: {TONE_COLOURS[self.tone]};")
         self.dot.setToolTip(text)
 
-    def set_unsent(self, text: str) -> None:
+    def set_unsent(self, text: str, tip: str = "") -> None:
+        """The unsent count (hidden when ``text`` is empty); ``tip`` names the servers."""
         self.unsent.setText(text)
+        self.unsent.setToolTip(
+            "Show messages that have not reached the server yet"
+            + (f" ({tip})" if tip else ""))
         self.unsent.setVisible(bool(text))
 
     def set_banner(self, text: str | None, action: str = "") -> None:
-        """Show the keyring fallback banner (``None`` hides it)."""
+        """Show the keyring fallback banner (``None`` hides it); while a temporary message
+        shows, the banner waits for it to end (the two share the bar's left part and never
+        draw over each other)."""
         self.banner.setText(text or "")
-        self.banner.setVisible(bool(text))
         self.remember.setText(action)
-        self.remember.setVisible(bool(text and action))
+        self._banner_wanted = bool(text)
+        self._show_banner()
+
+    def _show_banner(self) -> None:
+        shown = self._banner_wanted and not self.currentMessage()
+        self.banner.setVisible(shown)
+        self.remember.setVisible(shown and bool(self.remember.text()))
 
 
 def _preview_runs(text: str) -> list[tuple[str, bool]]:

@@ -101,3 +101,13 @@ def test_headers_say_their_state_unread_count_and_shortcut() -> None:
     assert header_text(header) == "Team, offline, 1 unread, collapsed, Ctrl+2"
     assert state_color("connected") != state_color("offline") != state_color("signed-out")
     assert state_color("whatever") == state_color("signed-out")
+
+
+def test_unread_counter_starts_from_what_was_kept_and_says_what_changed() -> None:
+    unread = UnreadCounter(["t1", ""])
+    assert unread.ids() == frozenset({"t1"})
+    assert not unread.message_arrived("t1", "t2")  # already unread
+    assert unread.message_arrived("t3", "t2")
+    assert not unread.message_arrived("t2", "t2")  # the open thread
+    assert unread.opened("t1") and not unread.opened("t1")
+    assert unread.ids() == frozenset({"t3"})

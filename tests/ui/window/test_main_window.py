@@ -780,7 +780,9 @@ def test_sources_panel_downloads_through_the_engine(backend: _Backend, qtbot: Qt
     window = backend.window(qtbot)
     downloader = window.sources_dock.panel.downloader
     assert isinstance(downloader, SourceDownloader)
-    assert downloader.service is backend.started.bridge.engine
+    # through the open thread's server's engine at the time of the download
+    assert downloader.service is window.accounts_bridge
+    assert window.accounts_bridge.engine is backend.started.bridge.engine
 
 
 def test_ctrl_f_finds_message_text_and_opens_the_thread_at_that_message(

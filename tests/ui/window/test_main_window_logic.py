@@ -80,3 +80,17 @@ def test_sent_here_only_for_the_users_own_sending_echo() -> None:
     assert sent_here([sending])
     assert not sent_here([MessageRow("m1", "t", "user", "hi")])
     assert not sent_here([MessageRow("m2", "t", "assistant", "delta", is_streaming=True)])
+
+
+def test_unsent_by_server_names_the_server_when_all_of_it_waits_on_one() -> None:
+    from composer_app.ui.window.main_window_logic import OutboxSummary, unsent_by_server
+
+    none, two, one = OutboxSummary(0, 0, False), OutboxSummary(2, 1, False), OutboxSummary(
+        1, 0, True)
+    assert unsent_by_server([("This computer", none), ("Team", none)]) == ("", "")
+    assert unsent_by_server([("This computer", two)]) == ("2 unsent (1 not sent)",
+                                                         "This computer: 2 unsent (1 not sent)")
+    assert unsent_by_server([("This computer", none), ("Team", two)]) == (
+        "2 unsent on Team (1 not sent)", "Team: 2 unsent (1 not sent)")
+    assert unsent_by_server([("This computer", one), ("Team", two)]) == (
+        "3 unsent (1 not sent)", "This computer: 1 unsent; Team: 2 unsent (1 not sent)")

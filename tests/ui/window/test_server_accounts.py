@@ -345,3 +345,131 @@ def test_sign_out_of_one_server_keeps_the_other_servers_outbox(two: TwoServers,
     two.restart_server("a")
     qtbot.waitUntil(lambda: bool(user_messages(window, EMBEDDED_ID, here)), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: home.engine.outbox_items().result(10) == [], timeout=WAIT_MS)
+
+
+def test_the_unsent_count_and_dialog_cover_every_server_and_name_it(
+        two: TwoServers, qtbot: QtBot) -> None:
+    window = two.open(qtbot)
+    here = window.current_thread
+    window.servers.jump_actions[1].trigger()
+    on_team = new_thread_on(window, qtbot, two.team.account_id, "Team notes")
+    qtbot.waitUntil(lambda: on_team in server_threads(two.b), timeout=WAIT_MS)
+    two.b.stop()
+    qtbot.waitUntil(lambda: window.accounts_bridge.state_of(two.team.account_id)[0]
+                    != "connected", timeout=WAIT_MS)
+    window.editor.insertPlainText("queued for the team")
+    assert window.editor.request_send()
+    qtbot.waitUntil(lambda: window.pending_sends == 0, timeout=WAIT_MS)
+    window.open_thread(here)  # this computer's thread: Team's message still counts, named
+    assert window.accounts_bridge.active_account == EMBEDDED_ID
+    unsent = window.status.unsent
+    qtbot.waitUntil(lambda: unsent.text() == "1 unsent on Team", timeout=WAIT_MS)
+    assert "Team: 1 unsent" in unsent.toolTip()
+    assert window.status.connection.text().startswith("This computer: ")  # whose it is
+    assert window.window_actions.unsent_action.isEnabled()
+    window.connection.open_unsent()
+    dialog = window.unsent_dialog
+    assert dialog.items.count() == 1
+    assert dialog.items.item(0).text().startswith("Team · Team notes")
+    # Delete in the dialog goes to Team's outbox although this computer's thread is open
+    dialog.delete_button.click()
+    team = window.accounts_bridge.bridge_of(two.team.account_id)
+    assert team is not None
+    qtbot.waitUntil(lambda: team.engine.outbox_items().result(10) == [], timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not unsent.isVisibleTo(window.status), timeout=WAIT_MS)
+    dialog.close()
+
+
+
+def test_sign_in_again_from_the_status_bar_gives_pastes_from_that_server_the_new_token(
+        two: TwoServers, qtbot: QtBot, tmp_path: Path) -> None:
+    from tests.server.live import cli, data_args
+
+    window = two.open(qtbot)
+    window.servers.jump_actions[1].trigger()  # a file attached in a thread of Team
+    new_thread_on(window, qtbot, two.team.account_id, "Team notes")
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"team checklist\n" * 200)
+    window.editor.insertPlainText("see ")
+    [record] = window.editor.attach_paths([str(notes)])
+    qtbot.waitUntil(lambda: window.uploads.export_record(record).attachment_id.startswith(
+        "att_"), timeout=WAIT_MS)
+    copy_all(qtbot, window)
+    # Team's token is revoked; a new one is made on its server
+    server_args = data_args(two.root / "b-server")
+    new_token = cli("create-token", "--user", "local", "--name", "laptop", *server_args)
+    cli("revoke-token", "--user", "local", "--name", "desktop", *server_args)
+    window.accounts_bridge.retry_now()
+    qtbot.waitUntil(lambda: window.status.sign_in.isVisibleTo(window.status), timeout=WAIT_MS)
+    window.connection.ask_token = lambda _where: new_token
+    window.status.sign_in.click()
+    qtbot.waitUntil(lambda: window.accounts_bridge.state_of(two.team.account_id)[0]
+                    == "connected", timeout=WAIT_MS)
+    run = window.servers.engines.run(two.team.account_id)
+    assert run is not None and run.token == new_token
+    # pasted into this computer's thread, the file comes from Team with the new token
+    window.servers.jump_actions[0].trigger()
+    window.editor.setFocus()
+    qtbot.keySequence(window.editor, QKeySequence.StandardKey.Paste)
+    [pasted] = [r for r in window.editor.draft.records.values() if r.kind == "file"]
+    qtbot.waitUntil(lambda: window.editor.draft.state_of(pasted.context_id)
+                    is RecordState.RESOLVED, timeout=WAIT_MS)
+
+
+def test_settings_choose_the_server_composer_opens_on_and_the_file_agrees(
+        two: TwoServers, qtbot: QtBot) -> None:
+    from composer_app.ui.settings.dialog import SettingsDialog
+    from composer_app.ui.settings.server_pages import ServerPages
+    from composer_app.ui.settings.settings_logic import load_settings
+
+    window = two.open(qtbot)
+    book = window.servers.book
+    assert book.start_account == two.team.account_id  # the fixture's book.add chose it
+    window.servers.set_start_server(EMBEDDED_ID)
+    dialog = SettingsDialog(window.session.settings, window)
+    qtbot.addWidget(dialog)
+    pages = ServerPages(window.servers, dialog)
+    dialog.add_servers_page(pages)
+    assert not dialog.server_box.isVisibleTo(dialog)  # no second, contradicting server choice
+    assert [p.opens_at_start for p in pages.pages()] == [True, False]
+    pages.select(two.team.account_id)
+    assert not pages.opens_at_start.isChecked()
+    pages.opens_at_start.click()
+    assert book.start_account == two.team.account_id
+    assert AccountBook.load(two.paths.config_dir).start_account == two.team.account_id
+    saved = load_settings(two.paths.settings_file)
+    assert (saved.server_mode, saved.server_url) == ("remote", two.b.url)
+    assert [p.opens_at_start for p in pages.pages()] == [False, True]
+    # adding a server does not change where Composer opens
+    window.servers.add_server(two.a.url.replace("127.0.0.1", "localhost"), "token", "Other")
+    assert book.start_account == two.team.account_id
+    # removing the start server: Composer opens on this computer, and the file says so
+    window.servers.remove(two.team.account_id)
+    assert book.start_account == EMBEDDED_ID
+    assert load_settings(two.paths.settings_file).server_mode == "embedded"
+
+
+def test_unread_counts_and_the_last_open_thread_come_back_after_a_restart(
+        two: TwoServers, qtbot: QtBot) -> None:
+    window = two.open(qtbot)
+    here = window.current_thread
+    window.servers.jump_actions[1].trigger()
+    on_team = new_thread_on(window, qtbot, two.team.account_id, "Team notes")
+    window.open_thread(here)  # this computer's thread is open; a message arrives on Team's
+    team = window.accounts_bridge.bridge_of(two.team.account_id)
+    assert team is not None
+    team.engine.send_message(on_team, "from another device", None, []).result(10)
+    qtbot.waitUntil(lambda: [h.unread for h in headers(window)] == [0, 1], timeout=WAIT_MS)
+    two.close_window()
+    window = two.open(qtbot)
+    qtbot.waitUntil(lambda: [h.unread for h in headers(window)] == [0, 1], timeout=WAIT_MS)
+    assert window.navigator.unread.is_unread(on_team)
+    # Team's thread is the open one when the app quits: it opens again, although Team
+    # connects after the window is shown
+    window.open_thread(on_team)
+    assert not window.navigator.unread.is_unread(on_team)
+    two.close_window()
+    window = two.open(qtbot)
+    qtbot.waitUntil(lambda: window.current_thread == on_team, timeout=WAIT_MS)
+    assert window.accounts_bridge.active_account == two.team.account_id
+    assert [h.unread for h in headers(window)] == [0, 0]

@@ -94,3 +94,28 @@ def test_a_growing_reconnect_countdown_never_widens_the_window(qtbot: QtBot) -> 
         assert bar.connection.text() == text
         assert bar.connection.width() == label_width
     assert window.minimumSizeHint().width() <= hint + bar.retry.sizeHint().width() + 8
+
+
+def test_a_temporary_message_and_the_keyring_banner_never_draw_over_each_other(
+        qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QMainWindow
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    bar = AppStatusBar(window)
+    window.setStatusBar(bar)
+    window.resize(900, 300)
+    window.show()
+    qtbot.waitExposed(window)
+    bar.set_banner("No keyring", "Remember")
+    assert bar.banner.isVisible() and bar.remember.isVisible()
+    bar.showMessage("Workspace folder set to project", 0)
+    assert not bar.banner.isVisible() and not bar.remember.isVisible()
+    bar.set_banner("No keyring", "Remember")  # set again while the message shows
+    assert not bar.banner.isVisible() and not bar.remember.isVisible()
+    bar.clearMessage()  # the banner comes back once the message is gone
+    assert bar.banner.isVisible() and bar.remember.isVisible()
+    bar.set_banner(None)
+    bar.showMessage("Saved", 0)
+    bar.clearMessage()
+    assert not bar.banner.isVisible() and not bar.remember.isVisible()
