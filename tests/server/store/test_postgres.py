@@ -13,6 +13,7 @@ import pytest
 from composer_app.core.contracts.wire import decode_command
 from composer_app.server.earlier_material import EarlierMaterial
 from composer_app.server.ledger import TurnPlan, execute_command, finish_turn, prefetch_command
+from composer_app.server.providers.echo import EchoProvider
 from composer_app.server.store.base import Device, StoredEvent, Transaction
 from composer_app.server.store.postgres import (
     PARK_IDLE,
@@ -20,7 +21,6 @@ from composer_app.server.store.postgres import (
     announced_range,
     announced_unused,
 )
-from composer_app.server.providers.echo import EchoProvider
 from composer_app.server.turns import TurnRunner
 from tests.server.harness import create_thread, skill, turn_start
 
