@@ -6,7 +6,8 @@ closed, so half-sent requests (slowloris) cannot hold connections; idle keep-ali
 close after ``KEEP_ALIVE_TIMEOUT``; WebSocket frames over ``WS_MAX_BYTES`` close their socket; the
 process may hold as many file descriptors as its hard limit allows, so many stalled connections
 cannot exhaust the default 1,024 before the deadline frees them. A connection upgraded to a
-WebSocket leaves the HTTP deadline behind.
+WebSocket leaves the HTTP deadline behind. A response's status line and headers leave the process
+in the same socket write as its body (``ResponseWriter``), never as a write of their own.
 """
 
 from __future__ import annotations
@@ -39,13 +40,54 @@ def _base_protocol() -> type[asyncio.Protocol]:
 _Base: Any = _base_protocol()
 
 
+class ResponseWriter:
+    """A socket transport that sends a response head together with what follows it.
+
+    uvicorn writes a response's status line and headers, then its body, as two writes (two
+    ``send`` calls, two TCP segments, two wake-ups of the client). A write that is a complete
+    response head (``HTTP/`` … blank line) is held and sent with the next write, or at the end of
+    the current loop step when no write follows; everything else passes through unchanged, in
+    order, and closing sends what is held first.
+    """
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._held: bytes | None = None
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        held = self._held
+        if held is not None:
+            self._held = None
+            self._transport.write(held + bytes(data))
+        elif bytes(data[:5]) == b"HTTP/" and bytes(data[-4:]) == b"\r\n\r\n":
+            self._held = bytes(data)
+            self._loop.call_soon(self.flush)
+        else:
+            self._transport.write(data)
+
+    def flush(self) -> None:
+        """Send a held response head now."""
+        held, self._held = self._held, None
+        if held is not None and not self._transport.is_closing():
+            self._transport.write(held)
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 class HeaderDeadlineProtocol(_Base):  # type: ignore[misc]
-    """uvicorn's HTTP protocol, closing connections that take too long to send a request."""
+    """uvicorn's HTTP protocol, closing connections that take too long to send a request, and
+    sending each response head with its body (``ResponseWriter``)."""
 
     header_timeout = HEADER_TIMEOUT
 
     def connection_made(self, transport: Any) -> None:
-        super().connection_made(transport)
+        super().connection_made(ResponseWriter(transport, self.loop))
         self._checked_cycle: object = self.cycle
         self._deadline: asyncio.TimerHandle | None = self.loop.call_later(
             self.header_timeout, self._check_progress)

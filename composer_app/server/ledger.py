@@ -29,6 +29,7 @@ from composer_app.core.contracts.wire import (
     ThreadTurnStartCommand,
     format_timestamp,
 )
+from composer_app.server.earlier_material import EARLIER_MESSAGES, EarlierMaterial, gather_material
 from composer_app.server.errors import ApiError, invalid, not_found
 from composer_app.server.normalizer import normalize_message
 from composer_app.server.snapshots import choice_key, thread_wire
@@ -56,6 +57,9 @@ class TurnPlan:
     attachments: list[AttachmentRow] = field(default_factory=list)
     user_id: str = field(default="", kw_only=True)
     """The owner of the thread (thread and message ids are per user)."""
+    earlier: EarlierMaterial | None = field(default=None, kw_only=True)
+    """What the thread's earlier user messages bring, gathered by the command's transaction
+    (None: not gathered, the turn reads it itself)."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,9 @@ def prefetch_command(tx: Transaction, device: Device, command: Command) -> None:
     tx.prefetch(receipt=(device.device_id, command.command_id), user_id=device.user_id,
                 thread_id=command.thread_id,
                 message_id=getattr(message, "message_id", None), reserve=_appends_of(command),
-                device_id=device.device_id)
+                device_id=device.device_id,
+                recent_user_messages=EARLIER_MESSAGES if isinstance(
+                    command, ThreadTurnStartCommand) else 0)
 
 
 def _appends_of(command: Command) -> int:
@@ -207,6 +213,9 @@ def _start_turn(tx: Transaction, device: Device, command: ThreadTurnStartCommand
     owner = device.user_id
     if tx.message(owner, message.message_id) is not None:
         raise invalid("This messageId is already used.")
+    # read before this message is stored: every row it returns is an earlier one
+    earlier = gather_material(tx.recent_user_messages(owner, command.thread_id, EARLIER_MESSAGES),
+                              owner, tx.attachment)
     normalized = normalize_message(tx, device, message)
     user = MessageRow(
         message_id=message.message_id, thread_id=command.thread_id, turn_id=None, role="user",
@@ -238,7 +247,7 @@ def _start_turn(tx: Transaction, device: Device, command: ThreadTurnStartCommand
     attachments = [tx.attachment(ref["attachmentId"]) for ref in normalized.attachments]
     return TurnPlan(command.thread_id, turn_id, reply_id, message.message_id, message.text,
                     normalized.context, [a for a in attachments if a is not None],
-                    user_id=owner)
+                    user_id=owner, earlier=earlier)
 
 
 # Turn output ---------------------------------------------------------------------------------

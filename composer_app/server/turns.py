@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any
 
@@ -29,6 +29,7 @@ from composer_app.core.contracts.messages import decode_message_context
 from composer_app.core.contracts.sources import decode_grounding, encode_grounding
 from composer_app.core.errors import ComposerError
 from composer_app.core.text import is_blank
+from composer_app.server.earlier_material import EARLIER_MESSAGES, EarlierMaterial, gather_material
 from composer_app.server.ledger import TurnPlan, append_delta, fail_turn, finish_turn
 from composer_app.server.providers.base import (
     SOURCES_INSTRUCTION,
@@ -47,7 +48,6 @@ from composer_app.server.store.base import AttachmentRow, JsonObject, Reader, Th
 
 _log = logging.getLogger(__name__)
 MIN_WAIT = 0.005  # a due delta still waits this long for more output before it is written
-EARLIER_MESSAGES = 20  # how many earlier user messages' material a turn can still search
 
 
 def provider_prompt(plan: TurnPlan) -> str:
@@ -87,41 +87,13 @@ def _normalize(sources: Any, metadata: Any) -> tuple[JsonObject | None, JsonObje
     return clean_sources, clean_metadata
 
 
-@dataclass(frozen=True)
-class EarlierMaterial:
-    """The attachments and provider prompts of a thread's earlier user messages, oldest first."""
-
-    attachments: tuple[AttachmentRow, ...] = ()
-    prompts: tuple[str, ...] = ()
-
-
 def earlier_material(reader: Reader, plan: TurnPlan) -> EarlierMaterial:
-    """What the thread's previous ``EARLIER_MESSAGES`` user messages brought (see
-    ``EarlierMaterial``); unreadable context is skipped, never fatal."""
+    """The plan's earlier material read on its own, for a plan whose command did not gather it
+    (``TurnPlan.earlier`` is None)."""
     messages, _ = reader.messages_of(plan.user_id, plan.thread_id,
                                      limit=2 * EARLIER_MESSAGES + 2)
-    attachments: list[AttachmentRow] = []
-    prompts: list[str] = []
-    owner: list[str | None] = []  # read once, and only for a message with attachments
-    for message in messages:
-        if message.role != "user" or message.message_id == plan.user_message_id:
-            continue
-        for ref in message.attachments:
-            if not owner:
-                owner.append(_owner(reader, plan))
-            row = reader.attachment(str(ref.get("attachmentId", "")))
-            if row is not None and row.user_id == owner[0]:
-                attachments.append(row)
-        if message.context:
-            with contextlib.suppress(ComposerError, ValueError):
-                records = decode_message_context(message.context).records
-                prompts.append(project_for_provider(message.text, records))
-    return EarlierMaterial(tuple(attachments), tuple(prompts))
-
-
-def _owner(reader: Reader, plan: TurnPlan) -> str | None:
-    thread = reader.thread(plan.user_id, plan.thread_id)
-    return thread.user_id if thread is not None else None
+    users = [m for m in messages if m.role == "user" and m.message_id != plan.user_message_id]
+    return gather_material(users[-EARLIER_MESSAGES:], plan.user_id, reader.attachment)
 
 
 class TurnRunner:
@@ -204,7 +176,9 @@ class TurnRunner:
         last_flush = time.monotonic()
         sources: Any = None
         metadata: Any = None
-        earlier = await self.store.read(lambda r: earlier_material(r, plan))
+        earlier = plan.earlier  # gathered by the command's own transaction
+        if earlier is None:
+            earlier = await self.store.read(lambda r: earlier_material(r, plan))
         request = self._request(plan, earlier)
         if self.references is not None:
             request = replace(request, references=await self.references(plan))

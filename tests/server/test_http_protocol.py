@@ -14,7 +14,7 @@ import pytest
 import uvicorn
 
 from composer_app.server.app import build_app
-from composer_app.server.http_protocol import HeaderDeadlineProtocol, server_config
+from composer_app.server.http_protocol import HeaderDeadlineProtocol, ResponseWriter, server_config
 from composer_app.server.settings import ServerSettings
 from composer_app.server.store.sqlite import SqliteStore
 
@@ -88,3 +88,36 @@ def test_websockets_outlive_the_header_deadline(live_url: str) -> None:
         ws.send(json.dumps({"type": "subscribe", "subscriptionId": "s",
                             "stream": {"kind": "shell"}, "afterSequence": None}))
         assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+
+
+def test_a_response_head_leaves_with_its_body_in_one_write() -> None:
+    async def run() -> tuple[bytes | None, bytes, bytes, bytes]:
+        loop = asyncio.get_running_loop()
+        ours, theirs = socket.socketpair()
+        theirs.setblocking(False)
+        transport, _ = await loop.connect_accepted_socket(asyncio.Protocol, ours)
+        writer = ResponseWriter(transport, loop)  # type: ignore[arg-type]
+        head = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n"
+        writer.write(head)
+        try:
+            early: bytes | None = theirs.recv(4096)
+        except BlockingIOError:
+            early = None  # nothing sent yet: the head waits for its body
+        writer.write(b"ok")
+        together = theirs.recv(4096)
+        writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")  # no body follows: sent after this step
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        alone = theirs.recv(4096)
+        writer.write(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n")
+        writer.close()  # closing sends what is held first
+        await asyncio.sleep(0.05)
+        last = theirs.recv(4096)
+        theirs.close()
+        return early, together, alone, last
+
+    early, together, alone, last = asyncio.run(run())
+    assert early is None
+    assert together == b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"
+    assert alone == b"HTTP/1.1 204 No Content\r\n\r\n"
+    assert last == b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n"

@@ -5,8 +5,9 @@ the per-transaction caches; an append is one statement that bumps its thread's `
 (locking that thread's row only, so appends to one thread are serialized and appends to different
 threads are not), takes the next number of the events identity sequence, writes
 ``threads.last_sequence`` and inserts the event, returning its sequence; reads a command is about to
-make (``prefetch``) are sent together and answered from a per-transaction cache, which any write to
-the same row, and any rollback to a savepoint, invalidates. ``prefetch(reserve=n)`` also locks the
+make (``prefetch``, a thread's newest user messages included) are sent together and answered from a
+per-transaction cache, which any write to the same row (for the newest user messages: any message of
+that thread), and any rollback to a savepoint, invalidates. ``prefetch(reserve=n)`` also locks the
 thread's row and then takes ``n`` numbers in the same round trip (so within a thread, sequence order
 stays stream-version order); an append to that thread when it is known to exist (prefetched, or
 inserted by this transaction) then uses the next reserved number and needs no reply: it is queued
@@ -34,6 +35,7 @@ from composer_app.server.store.base import (
 from composer_app.server.store.sql import (
     _MESSAGE_COLS,
     _THREAD_READ_COLS,
+    RECENT_USER_MESSAGES,
     Execute,
     SqlReader,
     SqlTransaction,
@@ -91,6 +93,8 @@ class PostgresTransaction(SqlTransaction):
         self._known: set[tuple[str, str]] = set()  # threads that exist: appends need no reply
         self._reserved: dict[tuple[str, str], list[int]] = {}  # (user, thread), row locked
         self._devices: dict[str, bool] = {}
+        # (user, thread) -> (limit, newest user messages oldest first) as prefetched
+        self._recent: dict[tuple[str, str], tuple[int, list[MessageRow]]] = {}
 
     @property
     def unused(self) -> list[int]:
@@ -100,7 +104,7 @@ class PostgresTransaction(SqlTransaction):
 
     def prefetch(self, *, receipt: tuple[str, str] | None = None, user_id: str | None = None,
                  thread_id: str | None = None, message_id: str | None = None, reserve: int = 0,
-                 device_id: str | None = None) -> None:
+                 device_id: str | None = None, recent_user_messages: int = 0) -> None:
         pending: list[tuple[str, Any, Any]] = []
         thread = None if user_id is None or thread_id is None else (user_id, thread_id)
         message = None if user_id is None or message_id is None else (user_id, message_id)
@@ -121,12 +125,19 @@ class PostgresTransaction(SqlTransaction):
             pending.append(("m", message, self._x(
                 f"SELECT {_MESSAGE_COLS} FROM messages WHERE user_id = ? AND message_id = ?",
                 message)))
+        if thread is not None and recent_user_messages > 0 and thread not in self._recent:
+            pending.append(("u", thread, self._x(RECENT_USER_MESSAGES,
+                                                 (*thread, recent_user_messages))))
         for kind, key, cursor in pending:  # the first fetch sends them all in one round trip
             if kind == "n":
                 numbers = sorted(int(r[0]) for r in cursor.fetchall())
                 for n in numbers:
                     self._allocate(n)
                 self._reserved.setdefault(key, []).extend(numbers)
+                continue
+            if kind == "u":
+                rows = [m for m in map(_message, reversed(cursor.fetchall())) if m is not None]
+                self._recent[key] = (recent_user_messages, rows)
                 continue
             row = cursor.fetchone()
             if kind == "d":
@@ -157,6 +168,7 @@ class PostgresTransaction(SqlTransaction):
             self._receipts.clear()
             self._threads.clear()
             self._messages.clear()
+            self._recent.clear()
             raise
 
     def append_event(self, user_id: str, thread_id: str, event_type: str, payload: JsonObject,
@@ -233,12 +245,20 @@ class PostgresTransaction(SqlTransaction):
             return self._messages[(user_id, message_id)]
         return super().message(user_id, message_id)
 
+    def recent_user_messages(self, user_id: str, thread_id: str, limit: int) -> list[MessageRow]:
+        known = self._recent.get((user_id, thread_id))
+        if known is not None and known[0] >= limit:
+            return list(known[1][-limit:]) if limit > 0 else []
+        return super().recent_user_messages(user_id, thread_id, limit)
+
     def insert_message(self, row: MessageRow) -> None:
         self._messages.pop((row.user_id, row.message_id), None)
+        self._recent.pop((row.user_id, row.thread_id), None)
         super().insert_message(row)
 
     def update_message(self, row: MessageRow) -> None:
         self._messages.pop((row.user_id, row.message_id), None)
+        self._recent.pop((row.user_id, row.thread_id), None)
         super().update_message(row)
 
 

@@ -5,12 +5,15 @@ unused."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import psycopg
 import pytest
 
 from composer_app.core.contracts.wire import decode_command
+from composer_app.server.earlier_material import EarlierMaterial
 from composer_app.server.ledger import TurnPlan, execute_command, finish_turn, prefetch_command
+from composer_app.server.providers.echo import EchoProvider
 from composer_app.server.store.base import Device, StoredEvent, Transaction
 from composer_app.server.store.postgres import (
     PARK_IDLE,
@@ -18,7 +21,8 @@ from composer_app.server.store.postgres import (
     announced_range,
     announced_unused,
 )
-from tests.server.harness import create_thread, turn_start
+from composer_app.server.turns import TurnRunner
+from tests.server.harness import create_thread, skill, turn_start
 
 DEVICE = Device("dev_a", "u1", "laptop")
 
@@ -31,12 +35,14 @@ def test_a_notification_names_its_range_and_the_numbers_it_left_unused() -> None
 
 
 @pytest.mark.postgres
-def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str) -> None:
+def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str,
+                                                           tmp_path: Path) -> None:
+    """Four per message in all: the turn's earlier messages come with the command's reads."""
     store = PostgresStore(postgres_dsn)
     store.open()
     seen: list[StoredEvent] = []
     try:
-        async def run() -> tuple[int, int, int]:
+        async def run() -> tuple[int, int, int, int]:
             store.set_commit_listener(seen.extend)
             store.bind_loop(asyncio.get_running_loop())
 
@@ -54,6 +60,7 @@ def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str) ->
             start = store.round_trips - before
             plan = outcome.turn  # type: ignore[attr-defined]
             assert isinstance(plan, TurnPlan)
+            assert plan.earlier == EarlierMaterial()  # the thread's first message
             before = store.round_trips
             assert await store.write(lambda tx: finish_turn(tx, plan, "last", "hello last",
                                                             None, None))
@@ -67,21 +74,35 @@ def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str) ->
                 if len(seen) >= 6:
                     break
                 await asyncio.sleep(0.01)
-            return start, reply, store.round_trips - before
+            stale_trips = store.round_trips - before
+            # a whole message as the server runs it: the command, then its turn's reply
+            runner = TurnRunner(store, EchoProvider(chunk_chars=1000), tmp_path)
+            before = store.round_trips
+            context = {"version": 1, "records": [skill("ctx_1", "deploy")]}
+            second = await store.write(command(turn_start(  # type: ignore[arg-type]
+                "thr_a", "use [deploy](t3-context://v1/skill/ctx_1)", context=context)))
+            runner.start(second.turn)  # type: ignore[attr-defined]
+            await runner.wait_idle()
+            message = store.round_trips - before
+            third = await store.write(command(turn_start("thr_a", "again")))  # type: ignore[arg-type]
+            earlier = third.turn.earlier  # type: ignore[attr-defined]
+            assert earlier is not None and len(earlier.prompts) == 1
+            assert "deploy" in earlier.prompts[0]
+            return start, reply, stale_trips, message
 
-        start, reply, _ = asyncio.run(run())
-        assert (start, reply) == (2, 2)
-        types = [e.event_type for e in seen]
+        start, reply, _, message = asyncio.run(run())
+        assert (start, reply, message) == (2, 2, 4)
+        types = [e.event_type for e in seen][:6]
         assert types == ["thread.created", "thread.message-sent", "thread.turn-started",
                          "thread.assistant.delta", "thread.assistant.completed",
                          "thread.meta-updated"]
         stored = store.read_sync(lambda r: r.events_after(0, "u1"))
-        assert [e.sequence for e in stored] == [e.sequence for e in seen]
+        assert [e.sequence for e in stored][:6] == [e.sequence for e in seen][:6]
         versions = store.read_sync(lambda r: r.all(
             "SELECT stream_version FROM events ORDER BY sequence"))
-        assert [int(v[0]) for v in versions] == [1, 2, 3, 4, 5, 6]
+        assert [int(v[0]) for v in versions][:6] == [1, 2, 3, 4, 5, 6]
         thread = store.read_sync(lambda r: r.thread("u1", "thr_a"))
-        assert thread is not None and thread.last_sequence == seen[-1].sequence
+        assert thread is not None and thread.last_sequence == stored[-1].sequence
         assert all(e.user_id == "u1" for e in seen)
     finally:
         store.set_commit_listener(None)
