@@ -113,7 +113,8 @@ json_values = st.recursive(
     max_leaves=20)
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=200)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+          max_examples=200, deadline=None)  # file I/O per example
 @given(json_values)
 def test_load_of_any_json_keeps_the_invariants(tmp_path: Path, value: object) -> None:
     (tmp_path / ACCOUNTS_FILE).write_text(json.dumps(value), encoding="utf-8")
