@@ -312,15 +312,17 @@ class SyncEngine:
         return self._submit(go())
 
     def edit(self, message_id: str) -> concurrent.futures.Future[EditedMessage | None]:
-        """*Edit*: remove a queued item; resolves to its text and context for the composer."""
+        """*Edit*: remove a queued item; resolves to its text and context for the composer, or
+        None when there is nothing to take back (an attempt in flight delivered it)."""
         async def go() -> EditedMessage | None:
-            return self._outbox.remove(message_id)
+            return await self._outbox.remove(message_id)
         return self._submit(go())
 
     def delete(self, message_id: str) -> concurrent.futures.Future[bool]:
-        """*Delete* a queued item."""
+        """*Delete* a queued item; resolves to False when there is nothing to delete (an attempt
+        in flight delivered it)."""
         async def go() -> bool:
-            return self._outbox.remove(message_id) is not None
+            return await self._outbox.remove(message_id) is not None
         return self._submit(go())
 
     def retry_now(self) -> None:

@@ -7,6 +7,8 @@ Invariants:
   uploads), so a retry after a lost answer is answered from the server's receipt. Only an item the
   server definitely rejected (``for_good``, or an upload it forgot) gets a fresh ``commandId``
   before it goes again, since the server replays a rejection stored under the old one.
+* *Edit* and *Delete* of an item in flight wait for its attempt to end (delivered: nothing to
+  take back), so a message is never both sent and handed back to the composer.
 * Within a thread only the head item is ever in flight; items behind a head that is ``unsent`` wait
   as ``blocked``. Other threads keep flowing. An item that failed for good (``for_good``: the
   server refused it, or a file it needs is gone) stays ``unsent`` with its ``reason`` on the item
@@ -350,10 +352,19 @@ class Outbox:
         self._store.renumber_outbox(command_id, row)
         return row
 
-    def remove(self, message_id: str) -> EditedMessage | None:
-        """*Edit* / *Delete*: take an item that is not in flight out of the queue with its echo."""
+    async def remove(self, message_id: str) -> EditedMessage | None:
+        """*Edit* / *Delete*: take an item out of the queue with its echo; None when there is no
+        such item (any more).
+
+        An item in flight is never pulled from under its request (the server may already have
+        it, and the message would then be both sent and back in the composer): the attempt ends
+        first; once it was delivered the answer is None, else the item is removed as usual.
+        """
         row = self._find(message_id)
-        if row is None or row.command_id in self._inflight:
+        while row is not None and (task := self._inflight.get(row.command_id)) is not None:
+            await asyncio.wait([task])
+            row = self._find(message_id)
+        if row is None:
             return None
         message = row.payload.get("message") or {}
         with self._store.transaction():

@@ -3,7 +3,9 @@
 Invariants: each stream (``shell``, ``thread:<id>``) has a cursor, the last sequence applied; an
 event at or below the cursor is a duplicate and is skipped, so replay overlapping live delivery
 never applies anything twice (an assistant delta is appended once). A thread keeps the provider
-the server last named for it (a ``thread.meta-updated`` without one keeps it). Applying an event
+the server last named for it (a ``thread.meta-updated`` without one keeps it), except while an
+update choosing another one is still queued: the cache keeps showing the user's choice until the
+server has it, whatever server state (snapshot, replayed event) arrives first. Applying an event
 and moving its cursor is one transaction. A snapshot replaces the stream's server state and keeps
 local pending rows on top; a server copy replaces a local echo in place by ``messageId``. Messages
 are ordered as on the server, by the sequence of the event that created them: a reply by its
@@ -89,7 +91,8 @@ class Replica:
         with self._store.transaction():
             if isinstance(snapshot, ShellSnapshot):
                 before = {t.thread_id for t in self._store.threads()}
-                self._store.replace_threads([thread_row(t) for t in snapshot.threads])
+                self._store.replace_threads([self._with_queued(thread_row(t))
+                                             for t in snapshot.threads])
                 changes.thread_list = True
                 for t in snapshot.threads:
                     if t.thread_id not in before or self._store.cursor(
@@ -98,7 +101,7 @@ class Replica:
                 changes.deleted_threads = sorted(
                     before - {t.thread_id for t in self._store.threads()})
             elif isinstance(snapshot, ThreadSnapshot):
-                self._store.upsert_thread(thread_row(snapshot.thread))
+                self._store.upsert_thread(self._with_queued(thread_row(snapshot.thread)))
                 self._store.replace_messages(
                     snapshot.thread.thread_id,
                     [message_row(m, 0) for m in snapshot.messages])
@@ -120,12 +123,17 @@ class Replica:
         self._on_changes(changes)
         return changes
 
+    def _with_queued(self, row: ThreadRow) -> ThreadRow:
+        """``row`` (server state) showing the provider a queued update chooses, if any."""
+        provider = self._store.queued_provider(row.thread_id)
+        return row if provider is None else replace(row, provider=provider)
+
     def _apply(self, event: Event, changes: Changes) -> None:
         store = self._store
         tid = event.thread_id
         if isinstance(event, ThreadCreatedEvent):
-            store.upsert_thread(replace(thread_row(event.payload.thread),
-                                        last_sequence=event.sequence))
+            store.upsert_thread(self._with_queued(replace(thread_row(event.payload.thread),
+                                                          last_sequence=event.sequence)))
             changes.thread_list = True
             if store.cursor(thread_stream(tid)) is None:
                 changes.new_threads.append((tid, event.sequence - 1))
@@ -144,9 +152,9 @@ class Replica:
                 if event.payload.updates_workspace:
                     space = event.payload.workspace
                     folder = space.path if space is not None else None
-            store.upsert_thread(replace(thread, title=title, provider=provider, workspace=folder,
-                                        updated_at=event.occurred_at,
-                                        last_sequence=event.sequence, local_state=None))
+            store.upsert_thread(self._with_queued(replace(
+                thread, title=title, provider=provider, workspace=folder,
+                updated_at=event.occurred_at, last_sequence=event.sequence, local_state=None)))
             changes.thread_list = True
         changes.threads.add(tid)
         if isinstance(event, MessageSentEvent):

@@ -389,6 +389,15 @@ class ClientStore:
         """Drop a delivered or deleted item."""
         self._exec("DELETE FROM outbox WHERE command_id=?", (command_id,))
 
+    def queued_provider(self, thread_id: str) -> str | None:
+        """The provider the last queued ``thread.meta.update`` of ``thread_id`` chooses, or None
+        when no queued update chooses one."""
+        row = self._exec(
+            "SELECT json_extract(payload_json, '$.provider') FROM outbox WHERE thread_id=? "
+            "AND kind='thread.meta.update' AND json_extract(payload_json, '$.provider') "
+            "IS NOT NULL ORDER BY rowid DESC LIMIT 1", (thread_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def outbox(self) -> list[OutboxRow]:
         """Every queued item in queue order."""
         rows = self._exec(f"SELECT {_OUTBOX_COLS} FROM outbox ORDER BY rowid").fetchall()

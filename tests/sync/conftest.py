@@ -43,6 +43,7 @@ class Fault:
     remaining: int | None = None  # None: forever
     lose: bool = False  # forward first, then lose the answer
     hold: threading.Event | None = None  # keep the request waiting until set, then forward
+    fail_after_hold: bool = False  # once ``hold`` is set, answer ``status`` instead
     reached: threading.Event = field(default_factory=threading.Event)  # set once it matched
 
 
@@ -128,8 +129,9 @@ class FaultyApp:
 
         if rule is not None and rule.hold is not None:
             await asyncio.to_thread(rule.hold.wait)
-            await self.app(scope, replay, send)
-            return
+            if not rule.fail_after_hold:
+                await self.app(scope, replay, send)
+                return
         if rule is not None and rule.lose:
             async def swallow(_message: Any) -> None:
                 return None

@@ -114,7 +114,7 @@ json_values = st.recursive(
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-          max_examples=200)
+          max_examples=200, deadline=None)  # file I/O per example
 @given(json_values)
 def test_load_of_any_json_keeps_the_invariants(tmp_path: Path, value: object) -> None:
     (tmp_path / ACCOUNTS_FILE).write_text(json.dumps(value), encoding="utf-8")

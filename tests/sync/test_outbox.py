@@ -22,6 +22,7 @@ from composer_app.sync.engine import SyncEngine
 from composer_app.sync.outbox import (
     SENDING,
     UNSENT,
+    EditedMessage,
     bind_uploads,
     failure_reason,
     fold_for_destination,
@@ -235,6 +236,44 @@ def test_backoff_retry_after_budget_then_retry_edit_delete(server: LoopbackServe
     assert _row_of(engine, m5) is None
     assert m5 not in {m.message_id for m in engine.messages(thread_a).result(WAIT)}
     assert not engine.retry(m5).result(WAIT)
+
+
+def test_edit_and_delete_wait_for_an_attempt_in_flight(server: LoopbackServer,
+                                                       make_engine: Make) -> None:
+    # Clicked while a (re)try is on the wire: the item is taken back once that attempt failed,
+    # and never once it was delivered (the message would be both sent and in the composer).
+    import threading
+
+    token = server.token()
+    engine, rec = make_engine(server.base_url, token)
+    rec.wait(lambda: engine.connection_state[0] == "connected")
+    thread_id = engine.create_thread("T").result(WAIT)
+    rec.wait(lambda: not engine.outbox_items().result(WAIT))
+    for fails, take_back in ((True, engine.edit), (False, engine.edit), (True, engine.delete),
+                             (False, engine.delete)):
+        release = threading.Event()
+        rule = Fault(status=503, thread_id=thread_id, hold=release, fail_after_hold=fails,
+                     remaining=1)
+        server.faults.rules.append(rule)
+        text = f"{take_back.__name__} {'fails' if fails else 'delivered'}"
+        message_id = engine.send_message(thread_id, text).result(WAIT)
+        assert rule.reached.wait(WAIT)
+        answer = take_back(message_id)
+        engine.outbox_items().result(WAIT)  # the loop has run the take-back's first step
+        assert not answer.done()  # it waits for the attempt on the wire
+        release.set()
+        result = answer.result(WAIT)
+        if fails:
+            assert (result.text == text if isinstance(result, EditedMessage)
+                    else result is True)
+            assert _row_of(engine, message_id) is None
+            assert message_id not in {m.message_id
+                                      for m in engine.messages(thread_id).result(WAIT)}
+        else:
+            assert result in (None, False)
+            rec.wait(lambda: not engine.outbox_items().result(WAIT))
+        server.faults.clear()
+    rec.wait(lambda: _users(server, token, thread_id) == ["edit delivered", "delete delivered"])
 
 
 def test_legacy_fold_for_a_destination_without_inline_context(tmp_path: Path,

@@ -9,7 +9,7 @@ import pytest
 
 from composer_app.core.contracts.wire import decode_event, decode_server_frame
 from composer_app.sync.replica import SHELL, Changes, Replica, thread_stream
-from composer_app.sync.store import ClientStore, MessageRow
+from composer_app.sync.store import ClientStore, MessageRow, OutboxRow
 
 AT = "2026-11-30T14:02:11.000Z"
 TID = "thr_1"
@@ -154,3 +154,29 @@ def test_a_thread_keeps_the_provider_the_server_last_named(replica: Any) -> None
                                       "provider": "echo"}]}})
     rep.apply_snapshot(SHELL, frame.snapshot)
     assert store.thread(TID).provider == "echo"
+
+
+def test_a_queued_provider_choice_outlives_older_server_state(replica: Any) -> None:
+    # The user chose ``echo`` while the server still says ``local``: the thread stream's replay of
+    # ``thread.created``, a snapshot or a rename's event arriving first must not undo the choice.
+    rep, store, _ = replica
+    store.add_outbox(OutboxRow("cmd_p", TID, "thread.meta.update", {
+        "commandId": "cmd_p", "threadId": TID, "createdAt": AT, "type": "thread.meta.update",
+        "title": "t", "provider": "echo"}, "sending"))
+    rep.apply_event(STREAM, _event(1, "thread.created", {"thread": {
+        "threadId": TID, "title": "t", "createdAt": AT, "updatedAt": AT, "provider": "local"}}))
+    assert store.thread(TID).provider == "echo"
+    rep.apply_event(STREAM, _event(2, "thread.meta-updated", {"title": "R", "provider": "local"}))
+    assert (store.thread(TID).title, store.thread(TID).provider) == ("R", "echo")
+    for kind, body in (("shell", {"threads": [{"threadId": TID, "createdAt": AT, "updatedAt": AT,
+                                               "provider": "local"}]}),
+                       ("thread", {"thread": {"threadId": TID, "createdAt": AT, "updatedAt": AT,
+                                              "provider": "local"}, "messages": []})):
+        frame = decode_server_frame({"type": "snapshot", "subscriptionId": STREAM, "sequence": 3,
+                                     "snapshot": {"kind": kind, "sequence": 3, **body}})
+        rep.apply_snapshot(STREAM, frame.snapshot)
+        assert store.thread(TID).provider == "echo"
+    # Once the server has it (the item left the queue), the server's word counts again.
+    store.remove_outbox("cmd_p")
+    rep.apply_event(STREAM, _event(4, "thread.meta-updated", {"title": "R", "provider": "openai"}))
+    assert store.thread(TID).provider == "openai"

@@ -6,8 +6,9 @@ snapshot the engine reported (the outbox is re-read whenever an item changes or 
 connects); an engine error (``Cannot save messages``, ``Connection problem``) stays in the bar
 until the connection is back; the keyring banner shows only for a remote server whose token has
 no safe place to live; Retry / Delete go to the engine, Edit hands the removed item back through
-``edit_ready``; *Sign in again* (shown while the server refuses the token) asks for a token, keeps
-it in the token store and hands it to the engine, which reconnects without a restart; the
+``edit_ready`` (or says the message is no longer waiting: it went out meanwhile); *Sign in
+again* (shown while the server refuses the token) asks for a token, keeps it in the token store
+and hands it to the engine, which reconnects without a restart; the
 controller reads the connection state only from the bridge (its snapshot, then its signal) and
 talks to the engine only through ``EngineCalls`` (never blocking). With several servers the
 connection text names the open thread's server, the unsent count and the dialog cover every
@@ -223,6 +224,8 @@ class ConnectionStatus(QObject):
             self.show_message(error)
         elif edited is not None:
             self.edit_ready.emit(edited)
+        else:  # delivered while Edit waited for its attempt, or removed elsewhere
+            self.show_message("That message is no longer waiting to be sent.")
 
     # -- handlers -------------------------------------------------------------------------------
     @Slot(str, int)

@@ -251,13 +251,17 @@ def test_restored_draft_with_file_sends_after_restart(qtbot, tmp_path):
         qtbot.waitUntil(lambda: second.uploads.status(record.attachment_id) is not None,
                         timeout=WAIT_MS)  # read back from the client store
         assert second.uploads.status(record.attachment_id).state == "uploaded"
+        # Listen before sending: the item can be delivered (and say so) while the send's own
+        # answer is still on its way to the UI thread.
+        changes = []
+        second.bridge.outbox_item_changed.connect(lambda _t, m, s: changes.append((m, s)))
         message_id = _send_like_the_window(qtbot, second, thread_id)
-        states = []
-        second.bridge.outbox_item_changed.connect(
-            lambda _t, m, s: states.append(s) if m == message_id else None)
-        qtbot.waitUntil(lambda: "sent" in states or "unsent" in states, timeout=WAIT_MS)
+
+        def states():
+            return [s for m, s in changes if m == message_id]
+        qtbot.waitUntil(lambda: "sent" in states() or "unsent" in states(), timeout=WAIT_MS)
         items, _ = second.call(qtbot, lambda e: e.outbox_items())
-        assert states[-1] == "sent", (states, items)
+        assert states()[-1] == "sent", (states(), items)
         rows, _ = second.call(qtbot, lambda e: e.messages(thread_id))
         [row] = [r for r in rows if r.message_id == message_id]
         [attachment] = row.attachments

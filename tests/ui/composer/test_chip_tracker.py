@@ -34,7 +34,7 @@ OPERATION = st.tuples(
 
 
 @settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(operations=st.lists(OPERATION, max_size=30))
 def test_tracked_chips_equal_a_fresh_read_after_any_edits(composer, operations):
     composer.set_markdown("")

@@ -110,7 +110,7 @@ def test_restore_dedupes_against_the_draft(composer):
 
 
 @settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(parts=st.lists(st.one_of(TEXT, chip()), max_size=10))
 def test_set_markdown_markdown_round_trip(qapp, parts):
     text = join_segments(parts)

@@ -207,7 +207,7 @@ def test_hostile_fragments_fall_back_to_text_or_unresolved_chips(w, raw):
 
 
 @settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(text=st.text(max_size=80), raw=st.binary(max_size=80), html=st.text(max_size=80))
 def test_random_clipboard_data_never_crashes_or_leaks_ufffc(w, text, raw, html):
     w.set_markdown("")

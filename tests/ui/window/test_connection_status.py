@@ -79,6 +79,23 @@ def test_retry_delete_and_edit_reach_the_engine(qtbot: QtBot, tmp_path: Path) ->
     assert engine.calls[-1] == ("retry_now",)
 
 
+def test_edit_of_a_message_that_went_out_meanwhile_says_so(qtbot: QtBot,
+                                                           tmp_path: Path) -> None:
+    status, engine = _status(qtbot, tmp_path, embedded=True)
+    status.bar.show()
+    row = _unsent(engine, "thr_1", "just delivered", state="sending")
+    status.refresh_outbox()
+    qtbot.waitUntil(lambda: status.bar.unsent.text() == "1 unsent")
+    status.open_unsent()
+    edited: list[object] = []
+    status.edit_ready.connect(edited.append)
+    engine.outbox.remove(row)  # its attempt delivered it while Edit waited
+    status.dialog.edit_button.click()
+    qtbot.waitUntil(
+        lambda: status.bar.currentMessage() == "That message is no longer waiting to be sent.")
+    assert edited == []
+
+
 def test_engine_failures_and_reconnects_show_in_the_bar(qtbot: QtBot, tmp_path: Path) -> None:
     status, engine = _status(qtbot, tmp_path)
     status.bar.show()

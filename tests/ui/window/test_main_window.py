@@ -633,12 +633,22 @@ def test_arrow_keys_in_the_thread_list_keep_the_focus_there(backend: _Backend,
     window.new_thread("Other")
     qtbot.waitUntil(lambda: window.current_thread != first, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: len(_titles(window)) == 2, timeout=WAIT_MS)
+    other = window.current_thread
     window.activateWindow()
-    window.thread_pane.list.setFocus()
-    qtbot.waitUntil(window.thread_pane.list.hasFocus, timeout=WAIT_MS)
-    qtbot.keyClick(window.thread_pane.list, Qt.Key.Key_Down)
-    assert window.current_thread == first
-    assert window.thread_pane.list.hasFocus()
+    listed = window.thread_pane.list
+    listed.setFocus()
+    qtbot.waitUntil(listed.hasFocus, timeout=WAIT_MS)
+    # Walk from the top row: until the server's copies of both threads are in, its times can
+    # still reorder the list (the first thread on top for a moment). Nothing reorders it between
+    # two key presses, so the rows read here are the rows walked.
+    top, below = (window.thread_pane.model.thread_at(i) for i in (0, 1))
+    assert top is not None and below is not None
+    assert {top.thread_id, below.thread_id} == {first, other}
+    qtbot.keyClick(listed, Qt.Key.Key_Home)
+    assert window.current_thread == top.thread_id and listed.hasFocus()
+    qtbot.keyClick(listed, Qt.Key.Key_Down)
+    assert window.current_thread == below.thread_id
+    assert listed.hasFocus()
 
 
 def test_ctrl_k_lists_threads_by_recent_activity_with_preview_time_and_current(
