@@ -255,9 +255,10 @@ class ThreadNavigator(QObject):
         self._awaiting_listing.difference_update(r.thread_id for r in self._threads)
         target = logic.thread_to_open(ids, self._state.last_thread(), self.current_thread,
                                       self._awaiting_listing)
-        if self.grouped and self._restoring and any(
-                r.thread_id == self._restoring for r in self._threads):
-            target = self._restoring  # the last open thread, on whichever server it is
+        if (self.grouped and self._restoring and self._restoring not in self.archived
+                and any(r.thread_id == self._restoring for r in self._threads)):
+            target = self._restoring  # the last open thread, on whichever server it is, unless
+            # it was archived (a hidden thread is never what a window opens on)
         if target and target != self.current_thread:
             self._auto_opening = True
             try:
