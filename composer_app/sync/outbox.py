@@ -176,6 +176,12 @@ def unknown_attachment_id(body: Any) -> str | None:
     return last if last[:1].isalnum() else None
 
 
+def accepted_sequence(body: Any) -> int:
+    """``sequence`` of a ``CommandAccepted`` answer (0 when the body does not carry one)."""
+    value = body.get("sequence") if isinstance(body, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
 def bind_uploads(payload: dict[str, Any], uploads: list[UploadRow]) -> dict[str, Any]:
     """The turn body with ``message.attachments`` and binary records bound to server pending ids."""
     body = {**payload, "message": dict(payload["message"])}
@@ -513,7 +519,7 @@ class Outbox:
             self._set_state(plan_failure(head, self._clock.now(), None, None, str(exc), self._rng))
             return
         if reply.ok:
-            self._accepted(head)
+            self._accepted(head, accepted_sequence(reply.body))
             return
         retry_after = parse_retry_after(reply.retry_after, self._clock.now())
         error = reply.error_code or f"HTTP {reply.status}"
@@ -546,7 +552,7 @@ class Outbox:
         self._set_state(replace(head, state=UNSENT, last_error="unknown_attachment",
                                 reason=missing_file_reason(name), for_good=True))
 
-    def _accepted(self, row: OutboxRow) -> None:
+    def _accepted(self, row: OutboxRow, sequence: int = 0) -> None:
         copies = [u.path for lid in row.depends_on_uploads
                   if (u := self._store.upload(lid)) is not None]
         with self._store.transaction():
@@ -555,7 +561,10 @@ class Outbox:
                 self._store.delete_upload(local_id)
             thread = self._store.thread(row.thread_id)
             if thread is not None and thread.local_state == "creating":
-                self._store.upsert_thread(replace(thread, local_state=None))
+                # the creation's sequence: a thread list read before it cannot drop the thread
+                self._store.upsert_thread(replace(
+                    thread, local_state=None,
+                    last_sequence=max(thread.last_sequence or 0, sequence) or None))
             if row.message_id is not None:
                 echo = self._store.message(row.message_id)
                 if echo is not None and echo.local_state is not None:

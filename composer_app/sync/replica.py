@@ -92,7 +92,7 @@ class Replica:
             if isinstance(snapshot, ShellSnapshot):
                 before = {t.thread_id for t in self._store.threads()}
                 self._store.replace_threads([self._with_queued(thread_row(t))
-                                             for t in snapshot.threads])
+                                             for t in snapshot.threads], snapshot.sequence)
                 changes.thread_list = True
                 for t in snapshot.threads:
                     if t.thread_id not in before or self._store.cursor(

@@ -269,15 +269,22 @@ class ClientStore:
             self._exec("DELETE FROM messages WHERE thread_id=?", (thread_id,))
             self._exec("DELETE FROM sync_cursor WHERE stream=?", (f"thread:{thread_id}",))
 
-    def replace_threads(self, rows: list[ThreadRow]) -> None:
-        """Shell snapshot: server threads become exactly ``rows``; locally created ones stay."""
+    def replace_threads(self, rows: list[ThreadRow], as_of: int | None = None) -> None:
+        """Shell snapshot: server threads become exactly ``rows``; locally created ones stay,
+        and so do threads known from an event newer than the snapshot's sequence ``as_of``, in
+        the state that event left (a list read before a thread was created or renamed says
+        nothing about it)."""
         with self.transaction():
             keep = {r.thread_id for r in rows}
+            newer = {t.thread_id for t in self.threads()
+                     if as_of is not None and (t.last_sequence or 0) > as_of}
             for old in self.threads():
-                if old.thread_id not in keep and old.local_state is None:
+                if (old.thread_id not in keep and old.local_state is None
+                        and old.thread_id not in newer):
                     self.delete_thread(old.thread_id)
             for row in rows:
-                self.upsert_thread(row)
+                if row.thread_id not in newer:  # never an older state over a newer one
+                    self.upsert_thread(row)
 
     # messages ---------------------------------------------------------------------------------
     def upsert_message(self, row: MessageRow) -> None:

@@ -118,3 +118,16 @@ def test_stopping_mid_upload_ends_the_upload_task_before_the_store_closes(
     rec2.wait(lambda: any(u.local_id == row.local_id and u.state == "uploaded"
                           for u in again.uploads().result(WAIT)))
 
+
+
+def test_an_accepted_creation_dates_the_thread_so_an_older_list_keeps_it(
+        routed: tuple[LoopbackServer, ProviderRouter], make_engine: Make) -> None:
+    server, _router = routed
+    engine, rec = make_engine(server.base_url, server.token())
+    thread_id = engine.create_thread("Fresh").result(WAIT)
+    rec.wait(lambda: _settled(engine))
+    row = next(t for t in engine.threads().result(WAIT) if t.thread_id == thread_id)
+    assert row.local_state is None and (row.last_sequence or 0) >= 1
+    # a shell snapshot the server read before the creation, delivered after the acceptance
+    engine._store.replace_threads([], as_of=(row.last_sequence or 0) - 1)
+    assert thread_id in _threads(engine)

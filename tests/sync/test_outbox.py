@@ -23,6 +23,7 @@ from composer_app.sync.outbox import (
     SENDING,
     UNSENT,
     EditedMessage,
+    accepted_sequence,
     bind_uploads,
     failure_reason,
     fold_for_destination,
@@ -124,6 +125,21 @@ def _payload() -> dict[str, Any]:
     return {"type": "thread.turn.start", "commandId": "cmd_1", "threadId": "thr_1",
             "message": {"messageId": "msg_1", "role": "user", "text": TEXT, "attachments": [],
                         "context": {"version": 1, "records": [TERMINAL, IMAGE]}}}
+
+
+@given(st.one_of(st.none(), st.booleans(), st.integers(), st.text(), st.lists(st.integers()),
+                 st.dictionaries(st.text(), st.one_of(st.integers(), st.text(), st.none()))))
+def test_accepted_sequence_is_a_positive_int_or_zero(body: Any) -> None:
+    value = accepted_sequence(body)
+    assert isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    wanted = body.get("sequence") if isinstance(body, dict) else None
+    assert value == (wanted if isinstance(wanted, int) and wanted > 0 else 0)
+
+
+def test_accepted_sequence_reads_the_command_answer() -> None:
+    assert accepted_sequence({"accepted": True, "sequence": 41}) == 41
+    assert accepted_sequence({"sequence": True}) == 0
+    assert accepted_sequence({"sequence": "41"}) == 0
 
 
 def test_bind_uploads_rewrites_local_ids_to_pending_ids() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from composer_app.core.contracts.wire import decode_event, decode_server_frame
 from composer_app.sync.replica import SHELL, Changes, Replica, thread_stream
-from composer_app.sync.store import ClientStore, MessageRow, OutboxRow
+from composer_app.sync.store import ClientStore, MessageRow, OutboxRow, ThreadRow
 
 AT = "2026-11-30T14:02:11.000Z"
 TID = "thr_1"
@@ -180,3 +180,28 @@ def test_a_queued_provider_choice_outlives_older_server_state(replica: Any) -> N
     store.remove_outbox("cmd_p")
     rep.apply_event(STREAM, _event(4, "thread.meta-updated", {"title": "R", "provider": "openai"}))
     assert store.thread(TID).provider == "openai"
+
+
+def _shell_snapshot(sequence: int, threads: list[dict[str, Any]]) -> Any:
+    return decode_server_frame({"type": "snapshot", "subscriptionId": SHELL, "sequence": sequence,
+                                "snapshot": {"kind": "shell", "sequence": sequence,
+                                             "threads": threads}}).snapshot
+
+
+def test_a_thread_list_older_than_a_thread_neither_drops_nor_rewinds_it(replica: Any) -> None:
+    # The list was read by the server before the thread existed and arrives after the client
+    # learned of it (its creation was accepted at sequence 9): the thread stays, and a row the
+    # cache knows at a later sequence is not replaced by the list's older state.
+    rep, store, _ = replica
+    store.upsert_thread(ThreadRow(TID, "Mine", AT, 9))
+    store.upsert_thread(ThreadRow("thr_old", "Renamed later", AT, 8))
+    store.upsert_thread(ThreadRow("thr_gone", "Deleted on the server", AT, 3))
+    rep.apply_snapshot(SHELL, _shell_snapshot(5, [
+        {"threadId": "thr_old", "title": "Old title", "createdAt": AT, "updatedAt": AT,
+         "lastSequence": 4}]))
+    assert {t.thread_id: t.title for t in store.threads()} == {
+        TID: "Mine", "thr_old": "Renamed later"}
+    rep.apply_snapshot(SHELL, _shell_snapshot(12, [
+        {"threadId": "thr_old", "title": "Newest", "createdAt": AT, "updatedAt": AT,
+         "lastSequence": 11}]))
+    assert {t.thread_id: t.title for t in store.threads()} == {"thr_old": "Newest"}

@@ -104,6 +104,9 @@ class ThreadNavigator(QObject):
         self._threads: list[ThreadRow] = []
         self._creating_first = False
         self._awaiting_listing: set[str] = set()  # created here, not in a thread list yet
+        self._opened = 0  # threads the user opened (a creation answered later does not jump)
+        self._list_asked: dict[str, int] = {}  # list requests made, by account ("" ungrouped)
+        self._list_shown: dict[str, int] = {}  # the latest request whose answer was applied
         self.open_thread_is_empty: Callable[[], bool] = _never
         """Whether the open thread has no message and nothing typed (the window's answer)."""
         self.servers: Callable[[], list[tuple[str, str]]] = _no_servers
@@ -146,9 +149,17 @@ class ThreadNavigator(QObject):
         return bool(self.servers())
 
     def reload_threads(self) -> None:
-        """Ask the cache for the thread list (every running server's, when grouped)."""
+        """Ask the cache for the thread list (every running server's, when grouped).
+
+        Answers are applied in the order the requests were made: one older than a list already
+        shown is dropped (it could not know a thread created since)."""
         if not self.grouped:
-            self._calls.threads(self._on_threads)
+            ticket = self._list_ticket("")
+
+            def then(rows: list[ThreadRow] | None, error: str) -> None:
+                if self._list_is_newest("", ticket):
+                    self._on_threads(rows, error)
+            self._calls.threads(then)
             return
         running = self.running()
         for account_id in list(self._by_account):
@@ -162,9 +173,23 @@ class ThreadNavigator(QObject):
 
     def _threads_answer(self, account_id: str
                         ) -> Callable[[list[ThreadRow] | None, str], None]:
+        ticket = self._list_ticket(account_id)
+
         def then(rows: list[ThreadRow] | None, error: str) -> None:
-            self._on_account_threads(account_id, rows, error)
+            if self._list_is_newest(account_id, ticket):
+                self._on_account_threads(account_id, rows, error)
         return then
+
+    def _list_ticket(self, key: str) -> int:
+        self._list_asked[key] = self._list_asked.get(key, 0) + 1
+        return self._list_asked[key]
+
+    def _list_is_newest(self, key: str, ticket: int) -> bool:
+        """True (and remembered) unless an answer to a later request was applied already."""
+        if ticket <= self._list_shown.get(key, 0):
+            return False
+        self._list_shown[key] = ticket
+        return True
 
     def _on_account_threads(self, account_id: str, rows: list[ThreadRow] | None,
                             error: str) -> None:
@@ -281,8 +306,13 @@ class ThreadNavigator(QObject):
 
     # -- opening and creating --------------------------------------------------------------------
     def new_thread(self, title: str | None = None) -> None:
-        """Create a thread and show it (Ctrl+N)."""
-        self._calls.create_thread(title or None, self._on_thread_created)
+        """Create a thread and show it (Ctrl+N) — unless another thread was opened while the
+        creation was on its way: then the new thread is only listed, and the user stays."""
+        opened = self._opened
+
+        def then(thread_id: str | None, error: str) -> None:
+            self._on_thread_created(thread_id, error, moved_on=self._opened != opened)
+        self._calls.create_thread(title or None, then)
 
     def request_new_thread(self) -> None:
         """Ctrl+N and *New thread*: a new thread, unless the open one is still empty (no message,
@@ -293,13 +323,17 @@ class ThreadNavigator(QObject):
             return
         self.new_thread()
 
-    def _on_thread_created(self, thread_id: str | None, error: str) -> None:
+    def _on_thread_created(self, thread_id: str | None, error: str, *,
+                           moved_on: bool = False) -> None:
         if error:
             self.status_message.emit(f"Could not create a thread: {error}")
             return
         created = str(thread_id)
         if self.current_account:
             self._account_of[created] = self.current_account
+        if moved_on and self.current_thread:
+            self.reload_threads()
+            return
         self.current_thread = ""
         self._awaiting_listing.add(created)
         self._state.remember_thread(created)
@@ -316,6 +350,8 @@ class ThreadNavigator(QObject):
         if account:
             self._last_in_account[account] = thread_id
         self.current_thread = thread_id
+        if not self._auto_opening:
+            self._opened += 1
         if not self._auto_opening and thread_id != self._restoring:
             self._restoring = ""  # the user chose another thread: the last one stays closed
         elif thread_id == self._restoring:

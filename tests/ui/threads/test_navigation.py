@@ -255,3 +255,41 @@ def test_alone_the_assistant_choice_goes_to_the_engine(qtbot: QtBot, tmp_path: P
     parts.navigator.choose_assistant("local")  # already its provider: nothing to send
     assert [c for c in parts.engine.calls if c[0] == "set_thread_provider"] == [
         ("set_thread_provider", alpha, "openai")]
+
+
+def test_alone_a_list_answer_older_than_the_one_shown_is_dropped(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two list reads are in flight; the later one (which knows the new thread) answers first.
+    parts = _Parts(qtbot, tmp_path, embedded=False)
+    answers: list[Any] = []
+    monkeypatch.setattr(EngineCalls, "threads", lambda _self, then: answers.append(then))
+    alpha = parts.engine.add_thread("Alpha")
+    beta = parts.engine.add_thread("Beta")
+    older = [r for r in parts.engine.threads().result(5) if r.thread_id == alpha]
+    newer = parts.engine.threads().result(5)
+    parts.navigator.reload_threads()
+    parts.navigator.reload_threads()
+    answers[1](newer, "")
+    parts.navigator.open_thread(beta)
+    answers[0](older, "")  # read before Beta existed
+    assert {r.thread_id for r in parts.pane.model_rows()} == {alpha, beta}
+    assert parts.navigator.current_thread == beta
+
+
+def test_alone_a_creation_answered_after_the_user_moved_on_does_not_take_them_away(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    parts = _Parts(qtbot, tmp_path, embedded=False)
+    alpha = parts.engine.add_thread("Alpha")
+    beta = parts.engine.add_thread("Beta")
+    parts.reload(qtbot)
+    parts.navigator.open_thread(alpha)
+    answers: list[Any] = []
+    monkeypatch.setattr(EngineCalls, "create_thread",
+                        lambda _self, _title, then, *_a, **_k: answers.append(then))
+    parts.navigator.new_thread("Gamma")
+    parts.navigator.open_thread(beta)  # while the creation is on its way
+    answers[0]("thr_gamma", "")
+    assert parts.navigator.current_thread == beta
+    parts.navigator.new_thread("Delta")  # nobody moved: the new thread opens
+    answers[1]("thr_delta", "")
+    assert parts.navigator.current_thread == "thr_delta"
