@@ -334,10 +334,11 @@ class ThreadNavigator(QObject):
         if moved_on and self.current_thread:
             self.reload_threads()
             return
-        self.current_thread = ""
         self._awaiting_listing.add(created)
         self._state.remember_thread(created)
-        self.open_thread(created)
+        opened = self._opened
+        self.open_thread(created)  # (a list may have opened it already)
+        self._opened = opened  # opening what the user asked for is not a move of theirs
         self.reload_threads()
         self.thread_created.emit(created)
 

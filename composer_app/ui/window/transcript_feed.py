@@ -50,6 +50,8 @@ class TranscriptFeed(QObject):
         self._shown: dict[str, MessageRow] = {}
         self._errors: dict[str, str] = {}
         self._loaded = ""  # the thread whose messages were read at least once
+        self._reads = 0  # message reads asked for
+        self._read_shown = 0  # the latest read shown (an older answer is dropped)
         self._reveal = ""  # a message to bring into view once it is shown
         self._newest_shown = ""  # the newest sourced answer when the panel last followed
         self._timer = QTimer(self)
@@ -114,22 +116,29 @@ class TranscriptFeed(QObject):
         """Read the open thread's messages from the cache."""
         thread_id = self._thread_id
         if thread_id:
+            self._reads += 1
+            read = self._reads
             self._calls.messages(
-                thread_id, lambda rows, error: self._on_messages(thread_id, rows, error))
+                thread_id, lambda rows, error: self._on_messages(thread_id, read, rows, error))
 
-    def _on_messages(self, thread_id: str, rows: list[MessageRow] | None, error: str) -> None:
+    def _on_messages(self, thread_id: str, read: int, rows: list[MessageRow] | None,
+                     error: str) -> None:
         if error or thread_id != self._thread_id:
             return
         rows = list(rows or [])
         if any(r.local_state for r in rows) or self._errors:  # their reasons live in the outbox
             self._calls.outbox_items(lambda items, failed: self._show_rows(
-                thread_id, rows, logic.outbox_errors(items or []) if not failed else {}))
+                thread_id, read, rows, logic.outbox_errors(items or []) if not failed else {}))
         else:
-            self._show_rows(thread_id, rows, {})
+            self._show_rows(thread_id, read, rows, {})
 
-    def _show_rows(self, thread_id: str, rows: list[MessageRow], errors: dict[str, str]) -> None:
-        if thread_id != self._thread_id:
+    def _show_rows(self, thread_id: str, read: int, rows: list[MessageRow],
+                   errors: dict[str, str]) -> None:
+        # A read that waited for the outbox's reasons may finish after a later one: the older
+        # rows never replace what a later read showed.
+        if thread_id != self._thread_id or read <= self._read_shown:
             return
+        self._read_shown = read
         self._loaded = thread_id
         changed = {k for k in errors.keys() | self._errors.keys()
                    if errors.get(k) != self._errors.get(k)}

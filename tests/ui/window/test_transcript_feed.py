@@ -280,3 +280,23 @@ def test_a_source_downloads_from_the_window_s_sources_panel(backend: Backend, qt
     saved = list(downloader.folder.iterdir())
     assert [p.read_text(encoding="utf-8") for p in saved] == [
         (tmp_path / "knowledge" / "release-checklist.md").read_text(encoding="utf-8")]
+
+
+def test_alone_a_read_that_waited_for_the_outbox_never_undoes_a_later_one(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Read 1 sees the local echo still sending and asks the outbox for reasons; read 2 (the
+    # message went out, the reply is done) is shown first; read 1's late rows are dropped.
+    parts = _Feed(qtbot)
+    alpha = parts.engine.add_thread("Alpha")
+    reasons: list[Any] = []
+    monkeypatch.setattr(EngineCalls, "outbox_items", lambda _self, then: reasons.append(then))
+    echo = parts.engine.add_message(alpha, "user", "hello", local_state="sending")
+    parts.feed.show_thread(alpha)
+    qtbot.waitUntil(lambda: len(reasons) == 1)
+    sent = replace(echo, local_state=None)
+    reply = parts.engine.add_message(alpha, "assistant", "hi")
+    parts.engine.messages_[alpha][0] = sent
+    parts.feed.refresh()
+    qtbot.waitUntil(lambda: parts.ids() == [echo.message_id, reply.message_id])
+    reasons[0]([], False)
+    assert parts.ids() == [echo.message_id, reply.message_id]
