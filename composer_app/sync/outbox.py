@@ -78,6 +78,8 @@ UPLOAD_DEAD = frozenset({"failed", "cancelled"})
 BINARY_KINDS = frozenset({"image", "file"})
 ThreadCommand = ThreadMetaUpdateCommand | ThreadDeleteCommand | ThreadTurnInterruptCommand
 LOCAL_FAILURES = (StorageError, sqlite3.Error, OSError)
+INTERNAL_ERROR = "internal error"
+"""``last_error`` prefix of a send that failed on a defect of this app (see the log)."""
 _log = logging.getLogger(__name__)
 
 
@@ -125,6 +127,8 @@ def plan_failure(row: OutboxRow, now: float, status: int | None, retry_after: fl
 
 def failure_reason(status: int | None, code: str | None) -> str:
     """Why a send failed, in the words the unsent message shows (``status`` None: no answer)."""
+    if status is None and code and code.startswith(INTERNAL_ERROR):
+        return f"The app could not send it ({code}); see the log."
     if status is None:
         return "The server could not be reached for 5 minutes."
     if status == 401:
@@ -497,6 +501,16 @@ class Outbox:
             await self._deliver(head)
         except LOCAL_FAILURES as exc:
             self._local_failure(exc)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a defect: logged, and the item waits like after a failure
+            _log.exception("sending %s failed unexpectedly", head.command_id)
+            current = next((r for r in self._store.outbox()
+                            if r.command_id == head.command_id), None)
+            if current is not None and current.state == SENDING:
+                self._set_state(plan_failure(current, self._clock.now(), None, None,
+                                             f"{INTERNAL_ERROR}: {type(exc).__name__}",
+                                             self._rng))
         else:
             self._local_ok()
 

@@ -395,3 +395,30 @@ def test_any_error_body_gives_an_id_or_none(body: Any) -> None:
     if found is not None:  # a word of the error's message
         assert found in body["error"]["message"].split() or f"{found}." in (
             body["error"]["message"].split())
+
+
+def test_a_defect_while_sending_backs_off_and_says_so_instead_of_spinning(
+        server: LoopbackServer, make_engine: Make, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    clock = ManualClock(T0)
+    engine, rec = make_engine(server.base_url, server.token(), clock=clock, rng=random.Random(3))
+    rec.wait(lambda: engine.connection_state[0] == "connected")
+    thread = engine.create_thread("A").result(WAIT)
+    rec.wait(lambda: not engine.outbox_items().result(WAIT))
+    calls: list[int] = []
+
+    def broken(*_args: Any) -> dict[str, Any]:
+        calls.append(1)
+        raise TypeError("a bug")
+
+    monkeypatch.setattr("composer_app.sync.outbox.fold_for_destination", broken)
+    message = engine.send_message(thread, "hello").result(WAIT)
+    row = rec.wait(lambda: (r := _row_of(engine, message)) and r.attempts == 1 and r)
+    assert row.state == "sending" and row.next_attempt_at > T0  # waits, like after a failure
+    assert row.last_error == "internal error: TypeError"
+    assert len(calls) == 1 and "failed unexpectedly" in caplog.text
+    clock.t = T0 + SEND_BUDGET_SECONDS
+    engine.wake()
+    rec.wait(lambda: rec.saw("outbox", thread, message, "unsent"))
+    reasons = {m.message_id: m.reason for m in engine.messages(thread).result(WAIT)}
+    assert reasons[message] == "The app could not send it (internal error: TypeError); see the log."
