@@ -84,13 +84,20 @@ def test_a_new_server_in_settings_applies_without_a_restart(tmp_path: Path) -> N
         "from PySide6.QtCore import QTimer\n"
         "from PySide6.QtWidgets import QApplication\n"
         "from composer_app.ui.settings.settings_logic import AppSettings, save_settings\n"
+        "import time\n"
         "url, token = sys.argv[1], sys.argv[2]\n"
         "show = mw.MainWindow.show\n"
+        "start, trail = time.monotonic(), []\n"
         "def patched(self):\n"
         "    show(self)\n"
         "    def poll():\n"
         "        text = self.status.connection.text()\n"
-        "        if text == 'Embedded server':\n"
+        "        if not trail or trail[-1] != text:\n"
+        "            trail.append(text)\n"
+        "        if time.monotonic() - start > 60:  # say what the status showed, then stop\n"
+        "            print('status shown:', trail, file=sys.stderr, flush=True)\n"
+        "            QApplication.instance().exit(1)\n"
+        "        elif text == 'Embedded server':\n"
         "            print('FIRST', self.session.embedded, flush=True)\n"
         "            settings = AppSettings(server_mode='remote', server_url=url)\n"
         "            save_settings(self.session.paths.settings_file, settings)\n"
@@ -113,7 +120,7 @@ def test_a_new_server_in_settings_applies_without_a_restart(tmp_path: Path) -> N
              "--data-dir", str(tmp_path / "client")],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=90)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["FIRST", "True", "SECOND", "False", "True"]
+    assert out.stdout.split() == ["FIRST", "True", "SECOND", "False", "True"], out.stderr
 
 
 def test_server_argument_connects_to_a_remote_server(tmp_path: Path) -> None:
