@@ -505,8 +505,7 @@ class Outbox:
             raise
         except Exception as exc:  # a defect: logged, and the item waits like after a failure
             _log.exception("sending %s failed unexpectedly", head.command_id)
-            current = next((r for r in self._store.outbox()
-                            if r.command_id == head.command_id), None)
+            current = self._find(head.command_id)
             if current is not None and current.state == SENDING:
                 self._set_state(plan_failure(current, self._clock.now(), None, None,
                                              f"{INTERNAL_ERROR}: {type(exc).__name__}",

@@ -276,9 +276,10 @@ class ClientStore:
         nothing about it)."""
         with self.transaction():
             keep = {r.thread_id for r in rows}
-            newer = {t.thread_id for t in self.threads()
+            cached = self.threads()
+            newer = {t.thread_id for t in cached
                      if as_of is not None and (t.last_sequence or 0) > as_of}
-            for old in self.threads():
+            for old in cached:
                 if (old.thread_id not in keep and old.local_state is None
                         and old.thread_id not in newer):
                     self.delete_thread(old.thread_id)

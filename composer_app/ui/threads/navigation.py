@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 from composer_app.sync.message_search import MessageHit
 from composer_app.sync.store import MessageRow, ThreadRow
 from composer_app.ui.engine_calls import EngineCalls
+from composer_app.ui.read_order import ReadOrder
 from composer_app.ui.threads import navigation_logic as logic
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
 from composer_app.ui.threads.quick_switcher_logic import switcher_entries
@@ -105,8 +106,7 @@ class ThreadNavigator(QObject):
         self._creating_first = False
         self._awaiting_listing: set[str] = set()  # created here, not in a thread list yet
         self._opened = 0  # threads the user opened (a creation answered later does not jump)
-        self._list_asked: dict[str, int] = {}  # list requests made, by account ("" ungrouped)
-        self._list_shown: dict[str, int] = {}  # the latest request whose answer was applied
+        self._list_reads: dict[str, ReadOrder] = {}  # by account ("" ungrouped)
         self.open_thread_is_empty: Callable[[], bool] = _never
         """Whether the open thread has no message and nothing typed (the window's answer)."""
         self.servers: Callable[[], list[tuple[str, str]]] = _no_servers
@@ -154,10 +154,11 @@ class ThreadNavigator(QObject):
         Answers are applied in the order the requests were made: one older than a list already
         shown is dropped (it could not know a thread created since)."""
         if not self.grouped:
-            ticket = self._list_ticket("")
+            reads = self._list_reads.setdefault("", ReadOrder())
+            read = reads.ask()
 
             def then(rows: list[ThreadRow] | None, error: str) -> None:
-                if self._list_is_newest("", ticket):
+                if reads.applies(read):
                     self._on_threads(rows, error)
             self._calls.threads(then)
             return
@@ -173,23 +174,13 @@ class ThreadNavigator(QObject):
 
     def _threads_answer(self, account_id: str
                         ) -> Callable[[list[ThreadRow] | None, str], None]:
-        ticket = self._list_ticket(account_id)
+        reads = self._list_reads.setdefault(account_id, ReadOrder())
+        read = reads.ask()
 
         def then(rows: list[ThreadRow] | None, error: str) -> None:
-            if self._list_is_newest(account_id, ticket):
+            if reads.applies(read):
                 self._on_account_threads(account_id, rows, error)
         return then
-
-    def _list_ticket(self, key: str) -> int:
-        self._list_asked[key] = self._list_asked.get(key, 0) + 1
-        return self._list_asked[key]
-
-    def _list_is_newest(self, key: str, ticket: int) -> bool:
-        """True (and remembered) unless an answer to a later request was applied already."""
-        if ticket <= self._list_shown.get(key, 0):
-            return False
-        self._list_shown[key] = ticket
-        return True
 
     def _on_account_threads(self, account_id: str, rows: list[ThreadRow] | None,
                             error: str) -> None:

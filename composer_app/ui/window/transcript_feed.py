@@ -23,6 +23,7 @@ from composer_app.core.contracts.records import ContextRecord
 from composer_app.sync.store import MessageRow
 from composer_app.ui.engine_calls import EngineCalls
 from composer_app.ui.external_open import open_url_externally
+from composer_app.ui.read_order import ReadOrder
 from composer_app.ui.transcript.sources_dock import SourcesDock
 from composer_app.ui.transcript.view import TranscriptView
 from composer_app.ui.window import main_window_logic as logic
@@ -50,8 +51,7 @@ class TranscriptFeed(QObject):
         self._shown: dict[str, MessageRow] = {}
         self._errors: dict[str, str] = {}
         self._loaded = ""  # the thread whose messages were read at least once
-        self._reads = 0  # message reads asked for
-        self._read_shown = 0  # the latest read shown (an older answer is dropped)
+        self._reads = ReadOrder()  # a late answer never replaces a newer read's rows
         self._reveal = ""  # a message to bring into view once it is shown
         self._newest_shown = ""  # the newest sourced answer when the panel last followed
         self._timer = QTimer(self)
@@ -116,8 +116,7 @@ class TranscriptFeed(QObject):
         """Read the open thread's messages from the cache."""
         thread_id = self._thread_id
         if thread_id:
-            self._reads += 1
-            read = self._reads
+            read = self._reads.ask()
             self._calls.messages(
                 thread_id, lambda rows, error: self._on_messages(thread_id, read, rows, error))
 
@@ -136,9 +135,8 @@ class TranscriptFeed(QObject):
                    errors: dict[str, str]) -> None:
         # A read that waited for the outbox's reasons may finish after a later one: the older
         # rows never replace what a later read showed.
-        if thread_id != self._thread_id or read <= self._read_shown:
+        if thread_id != self._thread_id or not self._reads.applies(read):
             return
-        self._read_shown = read
         self._loaded = thread_id
         changed = {k for k in errors.keys() | self._errors.keys()
                    if errors.get(k) != self._errors.get(k)}
