@@ -5,7 +5,9 @@ URL; a backend that cannot keep a secret safely (``fail``, ``null``, any plainte
 those of ``keyrings.alt``) counts as *no keyring*; without a keyring the token stays in memory (and
 ``banner`` says so) unless the user opts in with ``remember_on_device()``, which writes
 ``credentials.json`` created with mode 0600 and raises a lasting ``notice``. Nothing here selects a
-backend by entry-point auto-discovery when one is given explicitly.
+backend by entry-point auto-discovery when one is given explicitly, and discovery (which loads
+every installed backend plugin) runs on the first use of the keyring, not at construction: a
+session with only the embedded server never pays for it at start-up.
 """
 
 from __future__ import annotations
@@ -14,13 +16,12 @@ import contextlib
 import json
 import os
 from pathlib import Path
-
-import keyring
-from keyring.backend import KeyringBackend
-from keyring.backends import chainer, fail, null
-from keyring.errors import InitError, KeyringError, KeyringLocked, NoKeyringError
+from typing import TYPE_CHECKING
 
 from composer_app import APP_ID
+
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
 
 KEYRING_UNAVAILABLE_BANNER = (
     "Your system keyring is unavailable. You will need to sign in again next time."
@@ -29,11 +30,19 @@ REMEMBER_ACTION = "Remember on this device (unencrypted)"
 UNENCRYPTED_NOTICE = "Token stored unencrypted"
 CREDENTIALS_FILE = "credentials.json"
 
-_KEYRING_ERRORS = (NoKeyringError, KeyringLocked, InitError, KeyringError, RuntimeError)
+
+
+def _keyring_errors() -> tuple[type[Exception], ...]:
+    """What a keyring call may raise (keyring itself loads on the first such call)."""
+    from keyring.errors import InitError, KeyringError, KeyringLocked, NoKeyringError
+
+    return (NoKeyringError, KeyringLocked, InitError, KeyringError, RuntimeError)
 
 
 def is_usable_backend(backend: KeyringBackend) -> bool:
     """True when ``backend`` keeps secrets in a real, encrypted store."""
+    from keyring.backends import chainer, fail, null
+
     if isinstance(backend, fail.Keyring | null.Keyring):
         return False
     if isinstance(backend, chainer.ChainerBackend):
@@ -44,7 +53,7 @@ def is_usable_backend(backend: KeyringBackend) -> bool:
         return False
     try:
         return float(backend.priority) > 0
-    except _KEYRING_ERRORS:
+    except _keyring_errors():
         return False
 
 
@@ -54,12 +63,29 @@ class TokenStore:
     def __init__(self, config_dir: Path, backend: KeyringBackend | None = None) -> None:
         self._dir = config_dir
         self._memory: dict[str, str] = {}
-        if backend is None:
-            try:
-                backend = keyring.get_keyring()
-            except _KEYRING_ERRORS:
-                backend = fail.Keyring()  # type: ignore[no-untyped-call]
-        self._backend: KeyringBackend | None = backend if is_usable_backend(backend) else None
+        self._given = backend
+        self._resolved = False
+        self._usable: KeyringBackend | None = None
+
+    def _keyring(self) -> KeyringBackend | None:
+        """The usable keyring backend, found on first use; None once it has failed."""
+        if not self._resolved:
+            self._resolved = True
+            backend = self._given
+            if backend is None:
+                import keyring
+                from keyring.backends import fail
+
+                try:
+                    backend = keyring.get_keyring()
+                except _keyring_errors():
+                    backend = fail.Keyring()  # type: ignore[no-untyped-call]
+            self._usable = backend if is_usable_backend(backend) else None
+        return self._usable
+
+    def _keyring_failed(self) -> None:
+        self._resolved = True
+        self._usable = None
 
     @property
     def credentials_path(self) -> Path:
@@ -69,12 +95,12 @@ class TokenStore:
     @property
     def uses_keyring(self) -> bool:
         """True while tokens go to the system keyring."""
-        return self._backend is not None
+        return self._keyring() is not None
 
     @property
     def banner(self) -> str | None:
         """The fallback banner text while tokens are only kept in memory, else None."""
-        if self._backend is None and not self.credentials_path.exists():
+        if self._keyring() is None and not self.credentials_path.exists():
             return KEYRING_UNAVAILABLE_BANNER
         return None
 
@@ -85,11 +111,11 @@ class TokenStore:
 
     def get(self, server_url: str) -> str | None:
         """The token for ``server_url``, or None."""
-        if self._backend is not None:
+        if (backend := self._keyring()) is not None:
             try:
-                token = self._backend.get_password(APP_ID, server_url)
-            except _KEYRING_ERRORS:
-                self._backend = None
+                token = backend.get_password(APP_ID, server_url)
+            except _keyring_errors():
+                self._keyring_failed()
             else:
                 if token is not None:
                     return str(token)
@@ -100,11 +126,11 @@ class TokenStore:
 
     def set(self, server_url: str, token: str) -> None:
         """Store ``token``: keyring if usable, the opted-in file if present, else memory."""
-        if self._backend is not None:
+        if (backend := self._keyring()) is not None:
             try:
-                self._backend.set_password(APP_ID, server_url, token)
-            except _KEYRING_ERRORS:
-                self._backend = None
+                backend.set_password(APP_ID, server_url, token)
+            except _keyring_errors():
+                self._keyring_failed()
             else:
                 return
         if self.credentials_path.exists():
@@ -117,9 +143,9 @@ class TokenStore:
     def delete(self, server_url: str) -> None:
         """Forget the token for ``server_url`` everywhere it may be."""
         self._memory.pop(server_url, None)
-        if self._backend is not None:
-            with contextlib.suppress(*_KEYRING_ERRORS):
-                self._backend.delete_password(APP_ID, server_url)
+        if (backend := self._keyring()) is not None:
+            with contextlib.suppress(*_keyring_errors()):
+                backend.delete_password(APP_ID, server_url)
         tokens = self._read_file()
         if server_url in tokens:
             del tokens[server_url]

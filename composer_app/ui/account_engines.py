@@ -19,7 +19,7 @@ from composer_app.sync.accounts import Account
 from composer_app.ui.settings.settings_logic import AppPaths
 
 if TYPE_CHECKING:
-    from composer_app.ui.backend import EarlyServer, LocalServer
+    from composer_app.ui.backend import EarlyServer, RunningServer
     from composer_app.ui.sync_bridge import SyncBridge
 
 __all__ = ["AccountEngines", "AccountRun"]
@@ -45,7 +45,7 @@ class AccountEngines:
     def __init__(self, paths: AppPaths) -> None:
         self.paths = paths
         self._runs: dict[str, AccountRun] = {}
-        self.server: LocalServer | None = None
+        self.server: RunningServer | None = None
         self.early: EarlyServer | None = None  # the embedded server, still starting
 
     def adopt(self, account: Account, url: str, token: str, bridge: SyncBridge) -> AccountRun:

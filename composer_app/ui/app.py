@@ -35,11 +35,12 @@ from composer_app.ui.account_engines import AccountEngines
 from composer_app.ui.application import create_application, quit_now, shut_down
 from composer_app.ui.backend import (
     EarlyServer,
-    LocalServer,
+    RunningServer,
     Started,
     connect_backend,
     stop_embedded_server,
 )
+from composer_app.ui.server_process import CHILD_FLAG
 from composer_app.ui.settings.settings_logic import (
     AppPaths,
     AppSettings,
@@ -70,6 +71,7 @@ __all__ = [
     "load_accounts",
     "main",
     "report_ready",
+    "serve_embedded",
     "start_backend",
     "start_settings",
 ]
@@ -97,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--self-test", action="store_true",
                         help="run the offscreen end-to-end check and exit 0 or 1")
     parser.add_argument("--version", action="version", version=f"composer-app {__version__}")
+    parser.add_argument(CHILD_FLAG, action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -196,6 +199,8 @@ def report_ready(window: MainWindow, path: Path) -> QTimer:
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``composer-app`` console entry point."""
     args = build_parser().parse_args(list(argv) if argv is not None else None)
+    if args.embedded_server:  # the app's own server process (see ``server_process``)
+        return serve_embedded()
     if args.self_test:
         from composer_app.ui.self_test import run_self_test
 
@@ -215,6 +220,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args, paths, instance)
     finally:
         instance.release()
+
+
+def serve_embedded() -> int:
+    """Run as the embedded server's process: Ctrl+C in a terminal is the app's to handle (it
+    then closes the pipe), and SIGTERM stops the server as cleanly as the pipe's end does."""
+    import signal
+
+    from composer_app.ui.server_process import serve_child
+
+    def stop(_number: int, _frame: FrameType | None) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, stop)
+    console = logging.StreamHandler()
+    console.setLevel(logging.WARNING)
+    logging.getLogger().addHandler(console)
+    return serve_child()
 
 
 def bring_to_front(window: MainWindow) -> None:
@@ -393,7 +416,7 @@ def start_backend(paths: AppPaths, settings: AppSettings, connection: Connection
     """The running backend for ``connection`` (a token from the connection, the token store or
     the prompt; a cancelled prompt offers the embedded server), or the exit code after saying on
     stderr why there is none."""
-    server: LocalServer | None = None
+    server: RunningServer | None = None
     token = ""
     if early is None:
         typed = connection.token or tokens.get(connection.url) or ask_token(connection.url)

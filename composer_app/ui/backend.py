@@ -2,8 +2,10 @@
 engine connected to it, started and stopped in order.
 
 Invariants: the embedded server listens on loopback with a random port and a generated token and
-answers with the assistant the settings choose; ``EarlyServer`` starts it on a thread so it
-overlaps building the window, and re-raises its error on the caller's thread; ``Started.stop``
+answers with the assistant the settings choose; ``EarlyServer`` starts it in its own process
+(``server_process``) from a thread, so it starts on another core while the window builds itself,
+and re-raises its error on the caller's thread; ``start_embedded_server`` runs it in this process
+(the server process itself, tests and the self-test); ``Started.stop``
 stops the sync engine, then the embedded server (and its providers), once, and only after the
 window's ``shutdown``. Importing this module loads neither the server nor Qt (they load in
 the functions that need them, so the server's start overlaps loading the window's code).
@@ -15,7 +17,7 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from composer_app.ui.settings.settings_logic import AppPaths, AppSettings, Connection
 
@@ -25,10 +27,23 @@ if TYPE_CHECKING:  # imported late: the server and Qt load while the app starts,
     from composer_app.ui.account_engines import AccountEngines
     from composer_app.ui.sync_bridge import SyncBridge
 
-__all__ = ["EarlyServer", "LocalServer", "Started", "connect_backend", "start_embedded_server",
-           "stop_embedded_server"]
+__all__ = ["EarlyServer", "LocalServer", "RunningServer", "Started", "connect_backend",
+           "start_embedded_server", "stop_embedded_server"]
 
 _log = logging.getLogger(__name__)
+
+
+class RunningServer(Protocol):
+    """A started embedded server, in this process (``LocalServer``) or its own
+    (``ServerProcess``)."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def token(self) -> str: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass
@@ -80,24 +95,28 @@ def start_embedded_server(paths: AppPaths, settings: AppSettings,
     return LocalServer(server, router)
 
 
-def stop_embedded_server(server: LocalServer) -> None:
+def stop_embedded_server(server: RunningServer) -> None:
     """Stop the server, then close its providers (the local index)."""
     server.stop()
 
 
 class EarlyServer:
-    """Starts the embedded server on a thread right away, so it overlaps building the window."""
+    """Starts the embedded server's process right away, from a thread, so it starts on another
+    core while the window builds itself."""
 
     def __init__(self, paths: AppPaths, settings: AppSettings) -> None:
-        self._result: LocalServer | None = None
+        self._result: RunningServer | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, args=(paths, settings),
                                         name="composer-server-start", daemon=True)
         self._thread.start()
 
     def _run(self, paths: AppPaths, settings: AppSettings) -> None:
+        from composer_app.ui.server_process import ServerConfig, ServerProcess
+
         try:
-            self._result = start_embedded_server(paths, settings)
+            paths.server_dir.mkdir(parents=True, exist_ok=True)
+            self._result = ServerProcess.start(ServerConfig.of(paths, settings))
         except BaseException as exc:  # re-raised on the GUI thread by ``wait``
             self._error = exc
 
@@ -105,7 +124,7 @@ class EarlyServer:
         """Whether the start has ended (``wait`` then returns at once)."""
         return not self._thread.is_alive()
 
-    def wait(self) -> LocalServer:
+    def wait(self) -> RunningServer:
         """The started server; its start's error is raised here."""
         self._thread.join()
         if self._error is not None:
@@ -119,7 +138,7 @@ class Started:
     """A running backend: the bridge and, for the embedded server, the server."""
 
     bridge: SyncBridge
-    server: LocalServer | None
+    server: RunningServer | None
     url: str
     embedded: bool
     stopped: bool = False
@@ -144,7 +163,7 @@ class Started:
 
 
 def connect_backend(paths: AppPaths, connection: Connection, token: str,
-                    server: LocalServer | None = None) -> Started:
+                    server: RunningServer | None = None) -> Started:
     """Start the sync engine against the server; the caller stops it with ``Started.stop``
     after the window's ``shutdown`` (window, then engine, then server)."""
     from composer_app.sync.engine import SyncEngine

@@ -1,0 +1,227 @@
+"""The embedded server in a process of its own, started by the app and stopped with it.
+
+Why a process: the window and the server then never compete for one interpreter lock. The
+server's start-up (its web framework, models and store) runs on the second core while the window
+builds itself, and later the local assistant's indexing and answering never stall typing.
+
+Invariants:
+- The parent passes the configuration as one JSON line on the child's stdin (``ServerConfig``),
+  so nothing of it shows in the process list, and reads exactly one JSON line back from the
+  child's stdout: ``{"url": ..., "token": ..., "provider": ..., "knowledge_dir": ...}`` once
+  the server accepts connections on loopback (the assistant it actually answers with, and its
+  knowledge folder or ``""``), or ``{"error": ...}`` when it cannot start.
+- The child serves until its stdin reaches end of file (the parent stopped it, or died: the
+  pipe closes with the parent, so the server never outlives the app), then stops the server
+  gracefully, closes its providers and exits 0.
+- ``ServerProcess.stop`` is idempotent: it closes the pipe, waits ``STOP_TIMEOUT`` seconds, then
+  terminates the child, and kills it if it still has not exited.
+- The child imports no Qt; the parent imports nothing of the server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO
+
+from composer_app.ui.settings.settings_logic import DEFAULT_OPENAI_BASE_URL, AppPaths, AppSettings
+
+__all__ = ["CHILD_FLAG", "START_TIMEOUT", "STOP_TIMEOUT", "ServerConfig", "ServerProcess",
+           "child_command", "serve_child"]
+
+CHILD_FLAG = "--embedded-server"
+START_TIMEOUT = 60.0  # the child's interpreter start plus the server's own start timeout
+STOP_TIMEOUT = 10.0
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """What the child needs to start the embedded server (no secrets: provider keys are read
+    per turn from the keyring or the environment the child inherits)."""
+
+    server_dir: str
+    provider: str = "local"
+    knowledge_dir: str = ""
+    openai_base_url: str = DEFAULT_OPENAI_BASE_URL
+    openai_model: str = ""
+    workspace_roots: tuple[str, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def of(cls, paths: AppPaths, settings: AppSettings,
+           workspace_roots: tuple[Path, ...] = ()) -> ServerConfig:
+        """The configuration the in-process ``start_embedded_server`` would use."""
+        return cls(str(paths.server_dir), settings.provider, settings.knowledge_dir,
+                   settings.openai_base_url, settings.openai_model,
+                   tuple(str(root) for root in workspace_roots))
+
+    def to_line(self) -> bytes:
+        return (json.dumps(asdict(self)) + "\n").encode("utf-8")
+
+    @classmethod
+    def from_line(cls, line: bytes) -> ServerConfig:
+        """The configuration a parent sent; ``ValueError`` for anything malformed."""
+        data = json.loads(line.decode("utf-8"))
+        if not isinstance(data, dict) or not isinstance(data.get("server_dir"), str):
+            raise ValueError("the server configuration is not an object with a server_dir")
+        roots = data.get("workspace_roots", [])
+        if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
+            raise ValueError("workspace_roots must be a list of paths")
+        texts = ("provider", "knowledge_dir", "openai_base_url", "openai_model")
+        if not all(isinstance(data.get(key, ""), str) for key in texts):
+            raise ValueError("the server configuration has a field of the wrong type")
+        return cls(data["server_dir"], **{key: data[key] for key in texts if key in data},
+                   workspace_roots=tuple(roots))
+
+
+def child_command() -> list[str]:
+    """How to run this app's own executable as the server child (the bundle or the source)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, CHILD_FLAG]
+    return [sys.executable, "-m", "composer_app", CHILD_FLAG]
+
+
+class ServerProcess:
+    """A started child serving the embedded server (see the module invariants)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], url: str, token: str, *,
+                 provider: str = "", knowledge_dir: str = "") -> None:
+        self._process = process
+        self.url = url
+        self.token = token
+        self.provider = provider
+        self.knowledge_dir = knowledge_dir
+        self._stopped = False
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    @classmethod
+    def start(cls, config: ServerConfig, timeout: float = START_TIMEOUT) -> ServerProcess:
+        """Start the child and wait for its answer; ``RuntimeError`` says why it did not start."""
+        process = subprocess.Popen(
+            child_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None,
+            close_fds=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(config.to_line())
+            process.stdin.flush()
+            answer = _read_answer(process.stdout, timeout)
+        except BaseException:
+            _end(process)
+            raise
+        if answer is None:
+            code = _end(process)
+            raise RuntimeError(f"the server process ended before it was ready (exit code {code})"
+                               if code is not None else
+                               f"the server process did not answer within {timeout:.0f} s")
+        error = answer.get("error")
+        url, token = answer.get("url"), answer.get("token")
+        if isinstance(error, str) or not isinstance(url, str) or not isinstance(token, str):
+            _end(process)
+            raise RuntimeError(error if isinstance(error, str) else "the server process answered "
+                               "something that is not a server address")
+        provider, knowledge = answer.get("provider", ""), answer.get("knowledge_dir", "")
+        return cls(process, url, token, provider=provider if isinstance(provider, str) else "",
+                   knowledge_dir=knowledge if isinstance(knowledge, str) else "")
+
+    def exit_code(self) -> int | None:
+        """The child's exit code once it has ended, else None."""
+        return self._process.poll()
+
+    def stop(self) -> None:
+        """Ask the child to stop, then make sure it has (idempotent)."""
+        if self._stopped:
+            return
+        self._stopped = True
+        _end(self._process)
+
+
+def _read_answer(stream: IO[bytes], timeout: float) -> dict[str, object] | None:
+    """The child's one JSON line, or None when it closed its stdout or took too long."""
+    lines: list[bytes] = []
+    reader = threading.Thread(target=lambda: lines.append(stream.readline()),
+                              name="composer-server-answer", daemon=True)
+    reader.start()
+    reader.join(timeout)
+    if not lines or not lines[0]:
+        return None
+    try:
+        answer = json.loads(lines[0].decode("utf-8"))
+    except ValueError:
+        return {"error": "the server process answered something that is not JSON"}
+    return answer if isinstance(answer, dict) else {"error": "the server process answered "
+                                                              "something that is not an object"}
+
+
+def _end(process: subprocess.Popen[bytes]) -> int | None:
+    """Close the child's stdin (its signal to stop), wait, then terminate or kill it; the exit
+    code, or None when it had to be killed."""
+    if process.stdin is not None:
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+    code: int | None = None
+    try:
+        code = process.wait(STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        _log.warning("the embedded server did not stop within %.0f s; terminating it",
+                     STOP_TIMEOUT)
+        process.terminate()
+        try:
+            process.wait(2.0)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
+    return code
+
+
+def serve_child(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
+    """The child's whole life: read the configuration, start the server, answer, serve until
+    stdin closes, stop. Returns the exit code."""
+    from composer_app.ui.backend import start_embedded_server
+    from composer_app.ui.settings.settings_logic import app_paths
+
+    source = stdin if stdin is not None else sys.stdin.buffer
+    sink = stdout if stdout is not None else sys.stdout.buffer
+
+    def answer(message: dict[str, str]) -> None:
+        sink.write((json.dumps(message) + "\n").encode("utf-8"))
+        sink.flush()
+
+    try:
+        config = ServerConfig.from_line(source.readline())
+    except (ValueError, UnicodeDecodeError) as exc:
+        answer({"error": f"the server configuration is malformed: {exc}"})
+        return 2
+    settings = AppSettings(provider=config.provider, knowledge_dir=config.knowledge_dir,
+                           openai_base_url=config.openai_base_url,
+                           openai_model=config.openai_model)
+    server_dir = Path(config.server_dir)
+    roots = tuple(Path(root) for root in config.workspace_roots) or None
+    try:
+        server = start_embedded_server(app_paths(server_dir.parent), settings,
+                                       server_dir=server_dir, workspace_roots=roots)
+    except Exception as exc:
+        _log.exception("the embedded server did not start")
+        answer({"error": str(exc) or type(exc).__name__})
+        return 1
+    try:
+        options = server.router.options
+        answer({"url": server.url, "token": server.token, "provider": options.provider,
+                "knowledge_dir": str(options.knowledge_dir or "")})
+        while source.readline():  # anything before end of file is ignored
+            pass
+    finally:
+        server.stop()
+    return 0

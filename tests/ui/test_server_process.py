@@ -1,0 +1,111 @@
+"""The embedded server's own process: its one-line handshake, its end with the pipe (and with
+the app), and what a malformed configuration gets."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.ui.server_process import ServerConfig, ServerProcess, serve_child
+from composer_app.ui.settings.settings_logic import AppSettings, app_paths
+
+texts = st.text(max_size=40)
+
+
+@given(st.builds(ServerConfig, texts, texts, texts, texts, texts,
+                 st.lists(texts, max_size=3).map(tuple)))
+def test_the_configuration_line_round_trips(config: ServerConfig) -> None:
+    line = config.to_line()
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert ServerConfig.from_line(line) == config
+
+
+@pytest.mark.parametrize("line", [b"", b"not json\n", b"[]\n", b"{}\n", b'{"server_dir": 3}\n',
+                                  b'{"server_dir": "x", "workspace_roots": "/"}\n',
+                                  b'{"server_dir": "x", "provider": null}\n', b"\xff\n"])
+def test_a_malformed_configuration_gets_an_error_line(line: bytes) -> None:
+    out = io.BytesIO()
+    assert serve_child(io.BytesIO(line), out) == 2
+    answer = json.loads(out.getvalue())
+    assert answer["error"].startswith("the server configuration is malformed")
+
+
+def test_the_configuration_follows_the_settings(tmp_path: Path) -> None:
+    paths = app_paths(tmp_path)
+    settings = AppSettings(provider="echo", knowledge_dir="~/notes", openai_model="m")
+    config = ServerConfig.of(paths, settings, (tmp_path,))
+    assert config.server_dir == str(paths.server_dir)
+    assert (config.provider, config.knowledge_dir, config.openai_model) == ("echo", "~/notes", "m")
+    assert config.openai_base_url == settings.openai_base_url
+    assert config.workspace_roots == (str(tmp_path),)
+
+
+def _serving(url: str, token: str) -> bool:
+    try:
+        reply = httpx.get(f"{url}/api/environment", timeout=2,
+                          headers={"Authorization": f"Bearer {token}"})
+    except httpx.TransportError:
+        return False
+    return reply.status_code == 200
+
+
+def _gone(pid: int, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_sigterm_stops_the_server_cleanly(tmp_path: Path) -> None:
+    server = ServerProcess.start(ServerConfig(str(tmp_path / "server")))
+    try:
+        assert _serving(server.url, server.token)
+        os.kill(server.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        while server.exit_code() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.exit_code() == 0
+    finally:
+        server.stop()
+    assert not _serving(server.url, server.token)
+
+
+def test_the_server_ends_with_the_app_that_started_it(tmp_path: Path) -> None:
+    """An app killed outright (no chance to stop anything) takes its server with it."""
+    script = (
+        "import sys\n"
+        "from composer_app.ui.server_process import ServerConfig, ServerProcess\n"
+        f"s = ServerProcess.start(ServerConfig({str(tmp_path / 'server')!r}))\n"
+        "print(s.pid, s.url, s.token, flush=True)\n"
+        "import os, signal\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    app = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=90,
+                         check=False)
+    assert app.returncode == -signal.SIGKILL
+    pid, url, token = app.stdout.decode().split()
+    assert _gone(int(pid), within=15)
+    assert not _serving(url, token)
+
+
+def test_a_server_that_cannot_start_answers_with_its_reason(tmp_path: Path) -> None:
+    blocker = tmp_path / "server"
+    blocker.write_text("a file, not a folder")
+    with pytest.raises(RuntimeError) as raised:
+        ServerProcess.start(ServerConfig(str(blocker)))
+    assert str(raised.value)
