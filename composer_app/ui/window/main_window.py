@@ -32,6 +32,7 @@ every dropped file is registered with the engine, before the engine may stop.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
@@ -52,7 +53,6 @@ from composer_app.ui.sync_bridge import SyncBridge
 from composer_app.ui.threads.navigation import ThreadNavigator
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
 from composer_app.ui.threads.thread_list import ThreadListPane
-from composer_app.ui.transcript.share_dialog import ShareDialog
 from composer_app.ui.transcript.source_download import SourceDownloader
 from composer_app.ui.transcript.sources_dock import SourcesDock
 from composer_app.ui.transcript.view import TranscriptView
@@ -78,6 +78,9 @@ from composer_app.ui.window.state import (
     fit_window_on_screen,
 )
 from composer_app.ui.window.status_bar import AppStatusBar, UnsentDialog
+
+if TYPE_CHECKING:  # loaded when the user first shares a thread, not at start-up
+    from composer_app.ui.transcript.share_dialog import ShareDialog
 from composer_app.ui.window.transcript_feed import TranscriptFeed
 
 __all__ = ["DEFAULT_SIZE", "SHUTDOWN_POLL_MS", "SHUTDOWN_WAIT_MS", "WINDOW_SETTINGS",
@@ -535,6 +538,8 @@ class MainWindow(QMainWindow):
         if not self.accounts_bridge.has_engine:
             self._show_message(self.engine_missing_reason())
             return
+        from composer_app.ui.transcript.share_dialog import ShareDialog
+
         engine = self.accounts_bridge.engine
         dialog = self._share_dialogs.get(thread_id)
         if dialog is None or dialog.service is not engine:  # signed in again: a new engine
