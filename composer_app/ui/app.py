@@ -40,7 +40,7 @@ from composer_app.ui.backend import (
     connect_backend,
     stop_embedded_server,
 )
-from composer_app.ui.server_process import CHILD_FLAG
+from composer_app.ui.server_process import CHILD_FLAG, ServerProcess
 from composer_app.ui.settings.settings_logic import (
     AppPaths,
     AppSettings,
@@ -74,6 +74,7 @@ __all__ = [
     "serve_embedded",
     "start_backend",
     "start_settings",
+    "watch_embedded",
 ]
 
 _log = logging.getLogger(__name__)
@@ -240,6 +241,13 @@ def serve_embedded() -> int:
     return serve_child()
 
 
+def watch_embedded(server: RunningServer | None, window: MainWindow) -> None:
+    """An embedded server in its own process is restarted when it ends unasked, and the status
+    bar says so (the sync engines reconnect by themselves: same port, same token)."""
+    if isinstance(server, ServerProcess):
+        server.watch(window.servers.status_message.emit)
+
+
 def bring_to_front(window: MainWindow) -> None:
     """Show ``window`` restored, raised and active (a second start asked for it)."""
     from PySide6.QtCore import Qt
@@ -290,6 +298,7 @@ def _run(args: argparse.Namespace, paths: AppPaths, instance: SingleInstance) ->
                               started.url, token=started.token, book=book, engines=engines)
             window = MainWindow(session)
             current[:] = [window]
+            watch_embedded(started.server, window)
             window.show()
             OtherAccounts(window, paths, settings, embedded_running=started.embedded).start()
             if ready_file := os.environ.get(READY_FILE_ENV):
@@ -404,6 +413,7 @@ class OtherAccounts:
             return
         servers.engines.early = None
         servers.engines.server = server
+        watch_embedded(server, self._window)
         self._embedded_running = True
         servers.embedded_starter = None
         embedded = servers.book.get(EMBEDDED_ID)

@@ -72,9 +72,11 @@ class LocalServer:
 
 def start_embedded_server(paths: AppPaths, settings: AppSettings,
                           server_dir: Path | None = None,
-                          workspace_roots: tuple[Path, ...] | None = None) -> LocalServer:
-    """Start the embedded server with the chosen assistant provider; thread workspaces may lie
-    under ``workspace_roots`` (the home folder by default) and run commands."""
+                          workspace_roots: tuple[Path, ...] | None = None,
+                          port: int = 0) -> LocalServer:
+    """Start the embedded server with the chosen assistant provider on ``port`` (0: any free
+    one); thread workspaces may lie under ``workspace_roots`` (the home folder by default) and
+    run commands."""
     from composer_app.server.embedded import start_embedded
     from composer_app.server.providers.registry import ProviderOptions, ProviderRouter
     from composer_app.server.settings import ServerSettings
@@ -91,7 +93,7 @@ def start_embedded_server(paths: AppPaths, settings: AppSettings,
     ))
     server = start_embedded(directory, settings=ServerSettings(
         directory, provider=router, workspace_roots=workspace_roots or (Path.home(),),
-        allow_commands=True))
+        allow_commands=True), port=port)
     return LocalServer(server, router)
 
 

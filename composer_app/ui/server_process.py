@@ -15,6 +15,11 @@ Invariants:
   gracefully, closes its providers and exits 0.
 - ``ServerProcess.stop`` is idempotent: it closes the pipe, waits ``STOP_TIMEOUT`` seconds, then
   terminates the child, and kills it if it still has not exited.
+- A child that ends while the app still wants it (it crashed, or was killed) is started again on
+  the same port, with the same data folder and hence the same token, so the sync engines simply
+  reconnect; each crash and restart is reported through ``watch``'s callback, and after
+  ``MAX_RESTARTS`` crashes within ``RESTART_WINDOW`` seconds it is left stopped with a reason
+  instead of restarting in a loop.
 - The child imports no Qt; the parent imports nothing of the server.
 """
 
@@ -27,18 +32,23 @@ import os
 import subprocess
 import sys
 import threading
-from dataclasses import asdict, dataclass, field
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import IO
+from urllib.parse import urlsplit
 
 from composer_app.ui.settings.settings_logic import DEFAULT_OPENAI_BASE_URL, AppPaths, AppSettings
 
-__all__ = ["CHILD_FLAG", "START_TIMEOUT", "STOP_TIMEOUT", "ServerConfig", "ServerProcess",
-           "child_command", "serve_child"]
+__all__ = ["CHILD_FLAG", "MAX_RESTARTS", "RESTART_WINDOW", "START_TIMEOUT", "STOP_TIMEOUT",
+           "ServerConfig", "ServerProcess", "child_command", "serve_child"]
 
 CHILD_FLAG = "--embedded-server"
 START_TIMEOUT = 60.0  # the child's interpreter start plus the server's own start timeout
 STOP_TIMEOUT = 10.0
+MAX_RESTARTS = 3
+RESTART_WINDOW = 60.0
 
 _log = logging.getLogger(__name__)
 
@@ -54,6 +64,7 @@ class ServerConfig:
     openai_base_url: str = DEFAULT_OPENAI_BASE_URL
     openai_model: str = ""
     workspace_roots: tuple[str, ...] = field(default_factory=tuple)
+    port: int = 0  # 0: any free port
 
     @classmethod
     def of(cls, paths: AppPaths, settings: AppSettings,
@@ -78,8 +89,11 @@ class ServerConfig:
         texts = ("provider", "knowledge_dir", "openai_base_url", "openai_model")
         if not all(isinstance(data.get(key, ""), str) for key in texts):
             raise ValueError("the server configuration has a field of the wrong type")
+        port = data.get("port", 0)
+        if type(port) is not int or not 0 <= port <= 65535:
+            raise ValueError("port must be an integer from 0 to 65535")
         return cls(data["server_dir"], **{key: data[key] for key in texts if key in data},
-                   workspace_roots=tuple(roots))
+                   workspace_roots=tuple(roots), port=port)
 
 
 def child_command() -> list[str]:
@@ -92,14 +106,17 @@ def child_command() -> list[str]:
 class ServerProcess:
     """A started child serving the embedded server (see the module invariants)."""
 
-    def __init__(self, process: subprocess.Popen[bytes], url: str, token: str, *,
-                 provider: str = "", knowledge_dir: str = "") -> None:
+    def __init__(self, process: subprocess.Popen[bytes], config: ServerConfig, answer: _Answer,
+                 ) -> None:
         self._process = process
-        self.url = url
-        self.token = token
-        self.provider = provider
-        self.knowledge_dir = knowledge_dir
+        self._config = config
+        self.url = answer.url
+        self.token = answer.token
+        self.provider = answer.provider
+        self.knowledge_dir = answer.knowledge_dir
+        self._lock = threading.Lock()
         self._stopped = False
+        self._watcher: threading.Thread | None = None
 
     @property
     def pid(self) -> int:
@@ -108,42 +125,106 @@ class ServerProcess:
     @classmethod
     def start(cls, config: ServerConfig, timeout: float = START_TIMEOUT) -> ServerProcess:
         """Start the child and wait for its answer; ``RuntimeError`` says why it did not start."""
-        process = subprocess.Popen(
-            child_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None,
-            close_fds=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        assert process.stdin is not None and process.stdout is not None
-        try:
-            process.stdin.write(config.to_line())
-            process.stdin.flush()
-            answer = _read_answer(process.stdout, timeout)
-        except BaseException:
-            _end(process)
-            raise
-        if answer is None:
-            code = _end(process)
-            raise RuntimeError(f"the server process ended before it was ready (exit code {code})"
-                               if code is not None else
-                               f"the server process did not answer within {timeout:.0f} s")
-        error = answer.get("error")
-        url, token = answer.get("url"), answer.get("token")
-        if isinstance(error, str) or not isinstance(url, str) or not isinstance(token, str):
-            _end(process)
-            raise RuntimeError(error if isinstance(error, str) else "the server process answered "
-                               "something that is not a server address")
-        provider, knowledge = answer.get("provider", ""), answer.get("knowledge_dir", "")
-        return cls(process, url, token, provider=provider if isinstance(provider, str) else "",
-                   knowledge_dir=knowledge if isinstance(knowledge, str) else "")
+        process, answer = _spawn(config, timeout)
+        return cls(process, config, answer)
 
     def exit_code(self) -> int | None:
-        """The child's exit code once it has ended, else None."""
+        """The current child's exit code once it has ended, else None."""
         return self._process.poll()
+
+    def watch(self, on_change: Callable[[str], None]) -> None:
+        """Restart the child whenever it ends unasked, telling ``on_change`` (from another
+        thread) what happened; at most one watch runs."""
+        with self._lock:
+            if self._watcher is not None or self._stopped:
+                return
+            self._watcher = threading.Thread(target=self._watch, args=(on_change,),
+                                             name="composer-server-watch", daemon=True)
+            self._watcher.start()
 
     def stop(self) -> None:
         """Ask the child to stop, then make sure it has (idempotent)."""
-        if self._stopped:
-            return
-        self._stopped = True
-        _end(self._process)
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+            process = self._process
+        _end(process)
+
+    def _watch(self, on_change: Callable[[str], None]) -> None:
+        crashes: list[float] = []
+        port = urlsplit(self.url).port or 0
+        while True:
+            with self._lock:
+                process = self._process
+            code = process.wait()
+            with self._lock:
+                if self._stopped:
+                    return
+            for pipe in (process.stdin, process.stdout):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        pipe.close()
+            now = time.monotonic()
+            crashes = [t for t in crashes if now - t < RESTART_WINDOW] + [now]
+            if len(crashes) > MAX_RESTARTS:
+                on_change(f"The embedded server stopped again (exit code {code}) and was not "
+                          f"restarted: it stopped {len(crashes)} times within a minute. "
+                          "Restart the app; the log folder may say why.")
+                return
+            on_change(f"The embedded server stopped unexpectedly (exit code {code}); "
+                      "restarting it…")
+            try:
+                fresh, _answer = _spawn(replace(self._config, port=port), START_TIMEOUT)
+            except RuntimeError as exc:
+                on_change(f"The embedded server could not be restarted: {exc}")
+                return
+            with self._lock:
+                if self._stopped:
+                    stale = fresh
+                else:
+                    stale, self._process = None, fresh
+            if stale is not None:
+                _end(stale)
+                return
+            on_change("The embedded server was restarted.")
+
+
+@dataclass(frozen=True)
+class _Answer:
+    url: str
+    token: str
+    provider: str
+    knowledge_dir: str
+
+
+def _spawn(config: ServerConfig, timeout: float) -> tuple[subprocess.Popen[bytes], _Answer]:
+    """A started child and its answer; ``RuntimeError`` says why it did not start."""
+    process = subprocess.Popen(
+        child_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None,
+        close_fds=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(config.to_line())
+        process.stdin.flush()
+        answer = _read_answer(process.stdout, timeout)
+    except BaseException:
+        _end(process)
+        raise
+    if answer is None:
+        code = _end(process)
+        raise RuntimeError(f"the server process ended before it was ready (exit code {code})"
+                           if code is not None else
+                           f"the server process did not answer within {timeout:.0f} s")
+    error = answer.get("error")
+    url, token = answer.get("url"), answer.get("token")
+    if isinstance(error, str) or not isinstance(url, str) or not isinstance(token, str):
+        _end(process)
+        raise RuntimeError(error if isinstance(error, str) else "the server process answered "
+                           "something that is not a server address")
+    provider, knowledge = answer.get("provider", ""), answer.get("knowledge_dir", "")
+    return process, _Answer(url, token, provider if isinstance(provider, str) else "",
+                            knowledge if isinstance(knowledge, str) else "")
 
 
 def _read_answer(stream: IO[bytes], timeout: float) -> dict[str, object] | None:
@@ -211,7 +292,8 @@ def serve_child(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None)
     roots = tuple(Path(root) for root in config.workspace_roots) or None
     try:
         server = start_embedded_server(app_paths(server_dir.parent), settings,
-                                       server_dir=server_dir, workspace_roots=roots)
+                                       server_dir=server_dir, workspace_roots=roots,
+                                       port=config.port)
     except Exception as exc:
         _log.exception("the embedded server did not start")
         answer({"error": str(exc) or type(exc).__name__})

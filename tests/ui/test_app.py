@@ -123,6 +123,55 @@ def test_a_new_server_in_settings_applies_without_a_restart(tmp_path: Path) -> N
     assert out.stdout.split() == ["FIRST", "True", "SECOND", "False", "True"], out.stderr
 
 
+@pytest.mark.skipif(os.name != "posix", reason="signals and offscreen Qt on POSIX")
+def test_a_crashed_embedded_server_is_restarted_and_the_window_reconnects(tmp_path: Path
+                                                                          ) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    code = (
+        "import os, signal, sys, time\n"
+        "import composer_app.ui.app as a\n"
+        "import composer_app.ui.window.main_window as mw\n"
+        "from PySide6.QtCore import QTimer\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "servers, said, trail = [], [], []\n"
+        "watch = a.watch_embedded\n"
+        "def watching(server, window):\n"
+        "    servers.append(server)\n"
+        "    window.servers.status_message.connect(said.append)\n"
+        "    watch(server, window)\n"
+        "a.watch_embedded = watching\n"
+        "show = mw.MainWindow.show\n"
+        "start, killed = time.monotonic(), []\n"
+        "def patched(self):\n"
+        "    show(self)\n"
+        "    def poll():\n"
+        "        text = self.status.connection.text()\n"
+        "        if not trail or trail[-1] != text:\n"
+        "            trail.append(text)\n"
+        "        if time.monotonic() - start > 80:\n"
+        "            print('status shown:', trail, said, file=sys.stderr, flush=True)\n"
+        "            QApplication.instance().exit(1)\n"
+        "            return\n"
+        "        if text == 'Embedded server' and not killed:\n"
+        "            killed.append(servers[0].pid)\n"
+        "            os.kill(servers[0].pid, signal.SIGKILL)\n"
+        "        elif (killed and text == 'Embedded server' and len(trail) > 2\n"
+        "              and 'The embedded server was restarted.' in said):\n"
+        "            print('BACK', servers[0].pid != killed[0], said[0].split(' (')[0],\n"
+        "                  flush=True)\n"
+        "            QApplication.instance().quit()\n"
+        "            return\n"
+        "        QTimer.singleShot(20, poll)\n"
+        "    poll()\n"
+        "mw.MainWindow.show = patched\n"
+        "sys.exit(a.main(['--data-dir', sys.argv[1]]))\n")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["BACK", "True", "The", "embedded", "server", "stopped",
+                                  "unexpectedly"], out.stderr
+
+
 def test_server_argument_connects_to_a_remote_server(tmp_path: Path) -> None:
     from composer_app.server.embedded import start_embedded
 

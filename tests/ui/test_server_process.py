@@ -24,7 +24,7 @@ texts = st.text(max_size=40)
 
 
 @given(st.builds(ServerConfig, texts, texts, texts, texts, texts,
-                 st.lists(texts, max_size=3).map(tuple)))
+                 st.lists(texts, max_size=3).map(tuple), st.integers(0, 65535)))
 def test_the_configuration_line_round_trips(config: ServerConfig) -> None:
     line = config.to_line()
     assert line.endswith(b"\n") and line.count(b"\n") == 1
@@ -33,7 +33,9 @@ def test_the_configuration_line_round_trips(config: ServerConfig) -> None:
 
 @pytest.mark.parametrize("line", [b"", b"not json\n", b"[]\n", b"{}\n", b'{"server_dir": 3}\n',
                                   b'{"server_dir": "x", "workspace_roots": "/"}\n',
-                                  b'{"server_dir": "x", "provider": null}\n', b"\xff\n"])
+                                  b'{"server_dir": "x", "provider": null}\n', b"\xff\n",
+                                  b'{"server_dir": "x", "port": 70000}\n',
+                                  b'{"server_dir": "x", "port": true}\n'])
 def test_a_malformed_configuration_gets_an_error_line(line: bytes) -> None:
     out = io.BytesIO()
     assert serve_child(io.BytesIO(line), out) == 2
@@ -109,3 +111,43 @@ def test_a_server_that_cannot_start_answers_with_its_reason(tmp_path: Path) -> N
     with pytest.raises(RuntimeError) as raised:
         ServerProcess.start(ServerConfig(str(blocker)))
     assert str(raised.value)
+
+
+def test_a_crashed_server_comes_back_on_the_same_address(tmp_path: Path) -> None:
+    """Killed outright while the app runs: restarted on the same port with the same token (so
+    the sync engines just reconnect), and the user is told both things."""
+    server = ServerProcess.start(ServerConfig(str(tmp_path / "server")))
+    said: list[str] = []
+    try:
+        server.watch(said.append)
+        first = server.pid
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while "The embedded server was restarted." not in said and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert said[0].startswith("The embedded server stopped unexpectedly (exit code -9)")
+        assert said[-1] == "The embedded server was restarted."
+        assert server.pid != first
+        assert _serving(server.url, server.token)
+    finally:
+        server.stop()
+    assert not _serving(server.url, server.token)
+    assert _gone(server.pid, within=15)
+
+
+def test_a_server_that_keeps_crashing_is_left_stopped_with_a_reason(tmp_path: Path) -> None:
+    server = ServerProcess.start(ServerConfig(str(tmp_path / "server")))
+    said: list[str] = []
+    try:
+        server.watch(said.append)
+        deadline = time.monotonic() + 120
+        while not any("was not restarted" in s for s in said) and time.monotonic() < deadline:
+            if server.exit_code() is None:
+                os.kill(server.pid, signal.SIGKILL)
+            time.sleep(0.05)
+        assert "was not restarted" in said[-1]
+        assert said.count("The embedded server was restarted.") == 3
+        time.sleep(0.5)
+        assert server.exit_code() is not None  # no fourth restart
+    finally:
+        server.stop()
