@@ -29,6 +29,7 @@ from composer_app.ui.threads import navigation_logic as logic
 from composer_app.ui.threads.quick_switcher import QuickSwitcher
 from composer_app.ui.threads.quick_switcher_logic import switcher_entries
 from composer_app.ui.threads.server_groups_logic import (
+    SeenMarks,
     ServerGroup,
     UnreadCounter,
     jump_target,
@@ -76,6 +77,10 @@ class ThreadMemory(Protocol):
 
     def set_unread(self, unread: frozenset[str]) -> None: ...
 
+    def seen_marks(self) -> SeenMarks: ...
+
+    def set_seen_marks(self, marks: SeenMarks) -> None: ...
+
 
 class ThreadNavigator(QObject):
     """The open thread and the thread list's commands."""
@@ -115,7 +120,7 @@ class ThreadNavigator(QObject):
         """The accounts whose engines run (their threads can be read)."""
         self.state_of: Callable[[str], str] = _unknown_state
         self.current_account = ""
-        self.unread = UnreadCounter(state.unread())
+        self.unread = UnreadCounter(state.unread(), state.seen_marks())
         self._restoring = state.last_thread()
         """The thread open when the app last ran, until it is open again or the user opens
         another one: it may be on a server that connects after the window is shown."""
@@ -192,6 +197,9 @@ class ThreadNavigator(QObject):
             return  # signed out while the answer was on its way
         self._by_account[account_id] = list(rows or [])
         self._answered.add(account_id)
+        if self.unread.listed(account_id, rows or (), self.current_thread):
+            self._state.set_unread(self.unread.ids())
+        self._state.set_seen_marks(self.unread.marks)
         for row in rows or ():
             self._account_of[row.thread_id] = account_id
         self._show_groups()
@@ -326,6 +334,7 @@ class ThreadNavigator(QObject):
             self.reload_threads()
             return
         self._awaiting_listing.add(created)
+        self.unread.expect_own_change(created)
         self._state.remember_thread(created)
         opened = self._opened
         self.open_thread(created)  # (a list may have opened it already)
@@ -351,6 +360,7 @@ class ThreadNavigator(QObject):
         if self.unread.opened(thread_id):
             self._state.set_unread(self.unread.ids())
             self._show_groups()
+        self._state.set_seen_marks(self.unread.marks)
         self._state.remember_thread(thread_id)
         self.pane.select_thread(thread_id)
         self.thread_opened.emit(thread_id)
@@ -432,6 +442,7 @@ class ThreadNavigator(QObject):
         """Rename a thread (queued like every command)."""
         title = " ".join(title.split())
         if thread_id and title:
+            self.unread.expect_own_change(thread_id)
             self._calls.rename_thread(thread_id, title)
 
     def rename_thread_interactive(self, thread_id: str) -> None:
@@ -449,6 +460,7 @@ class ThreadNavigator(QObject):
     def set_thread_provider(self, thread_id: str, provider: str) -> None:
         """Choose the assistant provider of a thread's next turns (queued like a rename)."""
         if thread_id and provider:
+            self.unread.expect_own_change(thread_id)
             self._calls.set_thread_provider(thread_id, provider)
 
     def choose_assistant(self, provider: str) -> None:

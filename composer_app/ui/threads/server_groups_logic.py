@@ -9,17 +9,27 @@ list instead); ``jump_target`` maps Ctrl+1…Ctrl+9 to the first nine servers an
 the list; ``thread_to_show`` for a server is the thread last opened there when it is still listed,
 else its most recent one; an ``UnreadCounter`` counts a thread as unread when a message arrived in
 it while it was not the open thread, and forgets it when it is opened.
+
+Unread across runs (``SeenMarks``): for each thread the counter keeps the last event sequence the
+user has accounted for, and for each server the highest sequence it has listed. A listed thread
+that is not open becomes unread when its sequence passed its mark (something happened in it while
+the user was elsewhere, or while the app was closed), or when it is new to the counter and its
+sequence passed its server's mark (a thread that appeared while the app was closed); a server seen
+for the first time marks nothing (no flood of unread threads on the first run). The open thread's
+mark follows its sequence; a change the user made themselves (a rename, a thread created here)
+is absorbed once (``expect_own_change``).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from composer_app.sync.store import ThreadRow
 from composer_app.ui.threads.thread_list_model import visible_threads
 
-__all__ = ["MAX_JUMP", "STATE_COLORS", "GroupHeader", "ServerGroup", "UnreadCounter",
+__all__ = ["MAX_JUMP", "STATE_COLORS", "GroupHeader", "SeenMarks", "ServerGroup", "UnreadCounter",
            "header_text", "jump_shortcut", "jump_target", "list_entries", "state_color",
            "state_text", "thread_to_show"]
 
@@ -134,15 +144,86 @@ def thread_to_show(threads: Iterable[ThreadRow], last_opened: str,
     return rows[0].thread_id if rows else ""
 
 
-class UnreadCounter:
-    """Threads with a message that arrived while another thread was open."""
+@dataclass
+class SeenMarks:
+    """What the user has seen: per thread the last sequence accounted for, per server (account
+    id) the highest sequence listed. Kept between runs as JSON."""
 
-    def __init__(self, unread: Iterable[str] = ()) -> None:
+    threads: dict[str, int] = field(default_factory=dict)
+    servers: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps({"threads": self.threads, "servers": self.servers},
+                          separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: object) -> SeenMarks:
+        """The marks stored as ``text``; empty marks for anything unreadable (never raises)."""
+        try:
+            data = json.loads(text) if isinstance(text, str) else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            return cls()
+
+        def marks(value: object) -> dict[str, int]:
+            if not isinstance(value, dict):
+                return {}
+            return {str(k): v for k, v in value.items() if type(v) is int and v >= 0}
+
+        return cls(marks(data.get("threads")), marks(data.get("servers")))
+
+
+class UnreadCounter:
+    """Threads with a message that arrived while another thread was open (see the module
+    invariants for what is kept between runs)."""
+
+    def __init__(self, unread: Iterable[str] = (), marks: SeenMarks | None = None) -> None:
         self._unread: set[str] = {t for t in unread if t}
+        self._marks = marks if marks is not None else SeenMarks()
+        self._latest: dict[str, int] = {}  # each thread's sequence as last listed
+        self._own: set[str] = set()
 
     def ids(self) -> frozenset[str]:
         """The unread threads (what is kept between runs)."""
         return frozenset(self._unread)
+
+    @property
+    def marks(self) -> SeenMarks:
+        """The seen marks (what is kept between runs)."""
+        return self._marks
+
+    def expect_own_change(self, thread_id: str) -> None:
+        """The user changed ``thread_id`` here (renamed or created it): its next sequence
+        change is theirs, not news."""
+        if thread_id:
+            self._own.add(thread_id)
+
+    def listed(self, account_id: str, rows: Iterable[ThreadRow], open_thread: str) -> bool:
+        """A server's thread list was read; True when a thread became unread."""
+        marks, changed = self._marks, False
+        known_server = marks.servers.get(account_id)
+        highest = known_server or 0
+        for row in rows:
+            sequence, thread_id = row.last_sequence, row.thread_id
+            if sequence is None or not thread_id:
+                continue
+            highest = max(highest, sequence)
+            self._latest[thread_id] = sequence
+            seen = marks.threads.get(thread_id)
+            if seen is not None and sequence <= seen:
+                continue
+            marks.threads[thread_id] = sequence
+            if thread_id == open_thread or thread_id in self._own:
+                self._own.discard(thread_id)
+                continue
+            news = (seen is not None or
+                    (known_server is not None and sequence > known_server))
+            if news and thread_id not in self._unread:
+                self._unread.add(thread_id)
+                changed = True
+        marks.servers[account_id] = highest
+        return changed
 
     def message_arrived(self, thread_id: str, open_thread: str) -> bool:
         """True when ``thread_id`` became unread."""
@@ -152,7 +233,11 @@ class UnreadCounter:
         return False
 
     def opened(self, thread_id: str) -> bool:
-        """True when ``thread_id`` was unread."""
+        """``thread_id`` is open now (everything listed of it counts as seen); True when it
+        was unread."""
+        if thread_id in self._latest:
+            self._marks.threads[thread_id] = max(self._latest[thread_id],
+                                                 self._marks.threads.get(thread_id, 0))
         if thread_id in self._unread:
             self._unread.discard(thread_id)
             return True

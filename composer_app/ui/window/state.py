@@ -17,6 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from composer_app.ui.threads import navigation_logic as logic
+from composer_app.ui.threads.server_groups_logic import SeenMarks
 from composer_app.ui.window import main_window_logic as window_logic
 
 __all__ = ["DEFAULT_CENTRE_SIZES", "DEFAULT_SIZE", "WINDOW_SETTINGS", "WindowState",
@@ -74,6 +75,13 @@ class WindowState(QObject):
 
     def set_unread(self, unread: frozenset[str]) -> None:
         self.settings.setValue("threads/unread", sorted(unread))
+
+    def seen_marks(self) -> SeenMarks:
+        """What the user had seen of each thread and server when the app last ran."""
+        return SeenMarks.from_json(self.settings.value("threads/seen"))
+
+    def set_seen_marks(self, marks: SeenMarks) -> None:
+        self.settings.setValue("threads/seen", marks.to_json())
 
     # -- geometry --------------------------------------------------------------------------------
     def restore(self, window: QMainWindow, splitter: QSplitter, centre: QSplitter) -> None:

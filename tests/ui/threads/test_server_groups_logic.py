@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from composer_app.sync.store import ThreadRow
 from composer_app.ui.threads.server_groups_logic import (
     GroupHeader,
+    SeenMarks,
     ServerGroup,
     UnreadCounter,
     header_text,
@@ -111,3 +113,62 @@ def test_unread_counter_starts_from_what_was_kept_and_says_what_changed() -> Non
     assert not unread.message_arrived("t2", "t2")  # the open thread
     assert unread.opened("t1") and not unread.opened("t1")
     assert unread.ids() == frozenset({"t3"})
+
+
+def _rows(*pairs: tuple[str, int]) -> list[ThreadRow]:
+    return [ThreadRow(thread_id, last_sequence=sequence) for thread_id, sequence in pairs]
+
+
+def test_a_first_run_marks_nothing_unread_and_remembers_what_it_listed() -> None:
+    unread = UnreadCounter()
+    assert not unread.listed("local", _rows(("a", 5), ("b", 9)), open_thread="a")
+    assert unread.ids() == frozenset()
+    assert unread.marks == SeenMarks({"a": 5, "b": 9}, {"local": 9})
+
+
+def test_what_happened_while_the_app_was_closed_is_unread_at_the_next_start() -> None:
+    stored = SeenMarks({"a": 5, "b": 9, "c": 4}, {"local": 9}).to_json()
+    unread = UnreadCounter((), SeenMarks.from_json(stored))  # the next run
+    rows = _rows(("a", 12), ("b", 9), ("c", 11), ("new", 10), ("old-elsewhere", 3))
+    assert unread.listed("local", rows, open_thread="c")
+    # a: a reply came; new: a thread created on another device; c is open; b unchanged
+    assert unread.ids() == frozenset({"a", "new"})
+    assert unread.marks.threads["c"] == 11 and unread.marks.servers["local"] == 12
+    assert not unread.listed("local", rows, open_thread="c")  # the same list again: no news
+
+
+def test_a_server_seen_for_the_first_time_floods_nothing() -> None:
+    unread = UnreadCounter((), SeenMarks({"a": 1}, {"local": 1}))
+    assert not unread.listed("remote", _rows(("r1", 40), ("r2", 41)), open_thread="")
+    assert unread.ids() == frozenset()
+    assert unread.listed("remote", _rows(("r1", 42), ("r2", 41)), open_thread="")
+    assert unread.ids() == frozenset({"r1"})
+
+
+def test_the_users_own_change_is_absorbed_once() -> None:
+    unread = UnreadCounter((), SeenMarks({"a": 5}, {"local": 5}))
+    unread.expect_own_change("a")  # renamed from the list while another thread is open
+    assert not unread.listed("local", _rows(("a", 6)), open_thread="b")
+    assert unread.listed("local", _rows(("a", 7)), open_thread="b")  # then a real message
+    assert unread.ids() == frozenset({"a"})
+
+
+def test_opening_a_thread_reads_everything_listed_of_it() -> None:
+    unread = UnreadCounter((), SeenMarks({"a": 5}, {"local": 5}))
+    unread.listed("local", _rows(("a", 8)), open_thread="")
+    assert unread.opened("a")
+    assert unread.marks.threads["a"] == 8 and not unread.is_unread("a")
+    assert not unread.listed("local", _rows(("a", 8)), open_thread="b")
+
+
+@pytest.mark.parametrize("stored", [None, 3, "", "not json", "[]", '{"threads": []}',
+                                    '{"threads": {"a": "5", "b": -1, "c": true}, "servers": 7}'])
+def test_unreadable_seen_marks_start_empty(stored: object) -> None:
+    assert SeenMarks.from_json(stored) == SeenMarks()
+
+
+@given(st.dictionaries(st.text(max_size=8), st.integers(0, 2**53)),
+       st.dictionaries(st.text(max_size=8), st.integers(0, 2**53)))
+def test_seen_marks_round_trip(threads: dict[str, int], servers: dict[str, int]) -> None:
+    marks = SeenMarks(threads, servers)
+    assert SeenMarks.from_json(marks.to_json()) == marks

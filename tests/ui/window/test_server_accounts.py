@@ -5,6 +5,7 @@ another, one server going away while the other works, and signing out of one."""
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from composer_app.ui.threads.thread_list_model import HeaderRole
 from composer_app.ui.window.main_window import MainWindow
 
 WAIT_MS = 30_000
+WAIT_S = WAIT_MS / 1000
 
 
 class TwoServers:
@@ -472,4 +474,39 @@ def test_unread_counts_and_the_last_open_thread_come_back_after_a_restart(
     window = two.open(qtbot)
     qtbot.waitUntil(lambda: window.current_thread == on_team, timeout=WAIT_MS)
     assert window.accounts_bridge.active_account == two.team.account_id
+    assert [h.unread for h in headers(window)] == [0, 0]
+
+
+def test_a_message_that_arrived_while_the_app_was_closed_is_unread_at_the_next_start(
+        two: TwoServers, qtbot: QtBot, tmp_path: Path) -> None:
+    from composer_app.sync.engine import SyncEngine
+
+    window = two.open(qtbot)
+    here = window.current_thread
+    window.servers.jump_actions[1].trigger()
+    on_team = new_thread_on(window, qtbot, two.team.account_id, "Team notes")
+    window.open_thread(here)
+    assert [h.unread for h in headers(window)] == [0, 0]  # creating it was no news
+    two.close_window()
+    # while the app is closed, another device writes in Team's thread
+    other = SyncEngine(two.b.url, two.b.token, tmp_path / "other-device")
+    other.start()
+    try:
+        other.send_message(on_team, "while you were away", None, []).result(10)
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline and any(
+                m.local_state for m in other.messages(on_team).result(10)):
+            time.sleep(0.05)
+        assert [m.local_state for m in other.messages(on_team).result(10)][:1] == [None]
+    finally:
+        other.stop()
+    window = two.open(qtbot)
+    qtbot.waitUntil(lambda: [h.unread for h in headers(window)] == [0, 1], timeout=WAIT_MS)
+    assert window.navigator.unread.is_unread(on_team)
+    assert window.current_thread == here
+    window.open_thread(on_team)
+    assert [h.unread for h in headers(window)] == [0, 0]
+    two.close_window()
+    window = two.open(qtbot)  # read once: not unread again
+    qtbot.waitUntil(lambda: window.navigator.thread_row(on_team) is not None, timeout=WAIT_MS)
     assert [h.unread for h in headers(window)] == [0, 0]
