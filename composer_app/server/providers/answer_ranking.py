@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from composer_app.server.providers.excerpts import sentences
+from composer_app.server.providers.lexicon import LEXICON_CREDIT, related_stems
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import STOP_WORDS, question_terms
 from composer_app.server.providers.term_forms import (
@@ -275,8 +276,8 @@ def score(sentence: Sentence, part: Part) -> Scored:
     gained = 0.0
     missing_number = False
     for term in part.terms:
-        credit = term_credit(term.stem, own)
-        polarity = _polarity(term.stem, sentence, part) if credit > 0.0 else 1.0
+        credit = _credit(term, own)
+        polarity = _polarity(term, sentence, part) if credit > 0.0 else 1.0
         credit *= polarity
         for single, verb, particle in part.phrasal:  # "picked up" answers "pick up" too
             if term.stem == single and verb in own and particle in own:
@@ -284,8 +285,8 @@ def score(sentence: Sentence, part: Part) -> Scored:
         if term.stem == part.permission and not PERMISSION_STEMS.isdisjoint(own):
             credit = max(credit, SYNONYM_CREDIT)  # "Can I bring X?" - "X is not allowed"
         if credit < 1.0 and polarity > 0.0:  # a "non-" opposite is not about the term at all
-            credit = max(credit, HEADING_CREDIT * term_credit(term.stem, sentence.heading),
-                         carry * term_credit(term.stem, sentence.previous))
+            credit = max(credit, HEADING_CREDIT * _credit(term, sentence.heading),
+                         carry * _credit(term, sentence.previous))
         if term.number and term.stem not in own and term.stem not in sentence.heading:
             missing_number = True
         gained += term.weight * credit
@@ -308,16 +309,27 @@ def score(sentence: Sentence, part: Part) -> Scored:
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
 
 
-def _polarity(term_stem: str, sentence: Sentence, part: Part) -> float:
+def _credit(term: Term, present: set[str] | frozenset[str]) -> float:
+    """``term_credit`` of the term's stem, or ``LEXICON_CREDIT`` when ``present`` holds only a
+    word the lexicon relates to the question's word (*dismissed* for *fired*)."""
+    credit = term_credit(term.stem, present)
+    if credit >= LEXICON_CREDIT or term.number:
+        return credit
+    if not related_stems(term.word).isdisjoint(present):
+        return LEXICON_CREDIT
+    return credit
+
+
+def _polarity(term: Term, sentence: Sentence, part: Part) -> float:
     """The factor on a term's credit for the sentence's forms of it: ``POLARITY_FACTOR`` when the
     question denies the term and the sentence affirms every form of it it holds, ``0.0`` when the
     sentence holds it only as its ``non-`` opposite and the question does not deny it (``not live
     in`` matches ``Non-residents`` rather than ``residents``; ``residents`` never matches
     ``Non-residents``), else ``1.0``."""
-    forms = ({term_stem} | related(term_stem)) & set(sentence.stems)
+    forms = ({term.stem} | related(term.stem) | related_stems(term.word)) & set(sentence.stems)
     if not forms:
         return 1.0
-    if term_stem in part.negated:
+    if term.stem in part.negated:
         return 1.0 if not forms.isdisjoint(sentence.negated) else POLARITY_FACTOR
     return 0.0 if forms <= sentence.prefixed else 1.0
 
