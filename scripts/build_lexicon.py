@@ -14,14 +14,16 @@ What is kept (so the table stays small and its matches plausible):
   synset is among its first ``--senses`` senses (WordNet orders senses by how often they occur in
   its tagged texts), so *dismiss* and *fire* share the group of their *terminate employment* sense
   while rare senses add nothing;
-* **derivations**: the pairs WordNet links as derivationally related forms (*dismiss* →
+* **derived forms**: the pairs WordNet links as derivationally related forms (*dismiss* →
   *dismissal*, *cost* (verb) → *cost* (noun)), from the first ``--derivation-senses`` senses;
 * words with more than ``--max-senses`` senses in all (*take*, *get*, *make*, *set*) and the
   assistant's stop words stand for too much to stand for anything else, and are left out.
 
-The file has two sections: ``@groups``, one group of words (WordNet lemmas) per line, its line
-number among the groups being its id, and ``@index``, each line a lemma with the ids of the groups
-that hold it. WordNet's license is copied beside it as ``LICENSE``.
+The file has three sections: ``@groups``, one synonym group of words (WordNet lemmas) per line, its
+line number among the groups being its id; ``@index``, each line a lemma, its parts of speech
+(``n``, ``v``, ``a``, ``r``) and the ids of the groups that hold it; ``@derived``, each line a
+lemma, its parts of speech and its derived forms (both ways). WordNet's
+license is copied beside it as ``LICENSE``.
 """
 
 from __future__ import annotations
@@ -110,8 +112,9 @@ def rank(senses: dict[tuple[str, str], list[str]], word: str, letter: str, offse
 
 
 def build(folder: Path, keep_senses: int, derivation_senses: int, max_senses: int
-          ) -> list[tuple[str, ...]]:
-    """The groups of words of the lexicon (synonym groups first, then derivation pairs)."""
+          ) -> tuple[list[tuple[str, ...]], dict[str, list[str]], dict[str, str]]:
+    """The synonym groups of the lexicon, each lemma's parts of speech (letters ``n``, ``v``,
+    ``a``, ``r``) and derived forms (both ways), and the parts of speech of every lemma."""
     senses, counts = read_index(folder)
     synsets = read_synsets(folder)
     groups: dict[tuple[str, ...], None] = {}
@@ -120,6 +123,7 @@ def build(folder: Path, keep_senses: int, derivation_senses: int, max_senses: in
                    and rank(senses, w, letter, offset) <= keep_senses]
         if len({stem(w) for w in members}) >= 2:
             groups.setdefault(tuple(sorted(set(members))), None)
+    derived: dict[str, set[str]] = defaultdict(set)
     for (offset, letter), (words, derivations) in synsets.items():
         for source, target, target_letter, number in derivations:
             word = words[source - 1]
@@ -128,11 +132,18 @@ def build(folder: Path, keep_senses: int, derivation_senses: int, max_senses: in
                 continue
             other = synsets[(target, target_letter)][0][number - 1]
             if usable(other, counts, max_senses) and stem(other) != stem(word):
-                groups.setdefault(tuple(sorted((word, other))), None)
-    return list(groups)
+                derived[word].add(other)
+                derived[other].add(word)
+    kinds: dict[str, str] = defaultdict(str)
+    for lemma, letter in sorted(senses):
+        if letter not in kinds[lemma]:
+            kinds[lemma] += letter
+    return list(groups), {word: [kinds[word], *sorted(forms)] for word, forms in derived.items()}, \
+        dict(kinds)
 
 
-def write(groups: list[tuple[str, ...]], destination: Path, header: str) -> None:
+def write(groups: list[tuple[str, ...]], derived: dict[str, list[str]], kinds: dict[str, str],
+          destination: Path, header: str) -> None:
     by_word: dict[str, list[int]] = defaultdict(list)
     for number, group in enumerate(groups):
         for word in group:
@@ -141,7 +152,10 @@ def write(groups: list[tuple[str, ...]], destination: Path, header: str) -> None
     lines.append("@groups")
     lines += [" ".join(group) for group in groups]
     lines.append("@index")
-    lines += [f"{word} {' '.join(map(str, ids))}" for word, ids in sorted(by_word.items())]
+    lines += [f"{word} {kinds[word]} {' '.join(map(str, ids))}"
+              for word, ids in sorted(by_word.items())]
+    lines.append("@derived")
+    lines += [f"{word} {' '.join(forms)}" for word, forms in sorted(derived.items())]
     destination.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -154,14 +168,14 @@ def main() -> int:
     parser.add_argument("--max-senses", type=int, default=30)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args()
-    groups = build(args.dict, args.senses, args.derivation_senses, args.max_senses)
+    groups, derived, kinds = build(args.dict, args.senses, args.derivation_senses, args.max_senses)
     args.output.mkdir(parents=True, exist_ok=True)
     options = (f"--senses {args.senses} --derivation-senses {args.derivation_senses} "
                f"--max-senses {args.max_senses}")
     header = ("Lexicon of the offline assistant, built from WordNet 3.1 by "
               f"scripts/build_lexicon.py\n({options}).\nWordNet 3.1 Copyright 2011 by "
               "Princeton University; its license is in LICENSE beside this file.")
-    write(groups, args.output / "lexicon.txt", header)
+    write(groups, derived, kinds, args.output / "lexicon.txt", header)
     license_text = args.dict.parent / "LICENSE"
     if license_text.is_file():
         (args.output / "LICENSE").write_text(license_text.read_text(encoding="utf-8"),

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from composer_app.server.providers.excerpts import sentences
-from composer_app.server.providers.lexicon import LEXICON_CREDIT, related_stems
+from composer_app.server.providers.lexicon import lexicon_credit, related_words
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import STOP_WORDS, question_terms
 from composer_app.server.providers.term_forms import (
@@ -310,14 +310,13 @@ def score(sentence: Sentence, part: Part) -> Scored:
 
 
 def _credit(term: Term, present: set[str] | frozenset[str]) -> float:
-    """``term_credit`` of the term's stem, or ``LEXICON_CREDIT`` when ``present`` holds only a
-    word the lexicon relates to the question's word (*dismissed* for *fired*)."""
+    """``term_credit`` of the term's stem, or ``lexicon_credit`` when ``present`` holds only a
+    word the lexicon relates to the question's word (*dismissed* for *fired*), whichever is
+    higher."""
     credit = term_credit(term.stem, present)
-    if credit >= LEXICON_CREDIT or term.number:
+    if credit >= 1.0 or term.number:
         return credit
-    if not related_stems(term.word).isdisjoint(present):
-        return LEXICON_CREDIT
-    return credit
+    return max(credit, lexicon_credit(term.word, present))
 
 
 def _polarity(term: Term, sentence: Sentence, part: Part) -> float:
@@ -326,7 +325,8 @@ def _polarity(term: Term, sentence: Sentence, part: Part) -> float:
     sentence holds it only as its ``non-`` opposite and the question does not deny it (``not live
     in`` matches ``Non-residents`` rather than ``residents``; ``residents`` never matches
     ``Non-residents``), else ``1.0``."""
-    forms = ({term.stem} | related(term.stem) | related_stems(term.word)) & set(sentence.stems)
+    forms = ({term.stem} | related(term.stem) | {stem(w) for w in related_words(term.word)}) \
+        & set(sentence.stems)
     if not forms:
         return 1.0
     if term.stem in part.negated:

@@ -1,14 +1,16 @@
 """The offline assistant's lexicon: words related to a word by WordNet (synonyms, derived forms).
 
 The table (``wordnet/lexicon.txt``, built by ``scripts/build_lexicon.py`` from WordNet 3.1; its
-license is ``wordnet/LICENSE``) holds groups of related words (a synonym group, or a word and a
-form derived from it) and, for every lemma, the groups that hold it. A word is looked up through
-its possible lemmas (``lemmas``: the word itself, its base form when it is irregular, and WordNet's
-detachment rules for inflections: *costs* → *cost*, *fired* → *fire*, *stopped* → *stop*).
+license is ``wordnet/LICENSE``) holds synonym groups, the groups of every lemma and every lemma's
+derived forms (*dismiss* / *dismissal*), each lemma with its parts of speech. A word is looked up
+through its possible lemmas (``lemmas``: the word itself, its irregular base form, and WordNet's
+detachment rules for inflections, each kept only when the table has the lemma as that part of
+speech: *costs* → *cost*, *fired* → *fire*, *stopped* → *stop*, but *dinner* is not *din*).
 
 Invariants: the table is read once, on first use, and never written; a lookup never raises (a
-missing or unreadable table is an empty lexicon); ``related_words`` never includes the word asked
-about or a word of the same stem, and ``related_stems`` never includes the word's own stem;
+missing or unreadable table is an empty lexicon); no related word or stem is ever the word's own
+stem; ``lexicon_credit`` is ``DERIVED_CREDIT`` for a derived form, ``LEXICON_CREDIT`` for a
+synonym, else 0.0, both below 1.0, so an exact word always beats one the lexicon relates;
 relations come only from the table, so they are general English vocabulary, never phrases of a
 particular folder.
 """
@@ -20,31 +22,39 @@ from bisect import bisect_left
 from functools import lru_cache
 from importlib import resources
 
-from composer_app.server.providers.term_forms import irregular_base, stem
+from composer_app.server.providers.term_forms import SYNONYM_CREDIT, irregular_base, stem
 
 TABLE = "wordnet/lexicon.txt"
 LEXICON_CREDIT = 0.5  # below term_forms.SYNONYM_CREDIT: the lexicon is broader than its groups
-# WordNet's detachment rules (morphy) for nouns, verbs and adjectives: suffix -> replacement.
-_DETACH = (("ies", "y"), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
-           ("shes", "sh"), ("men", "man"), ("es", "e"), ("es", ""), ("s", ""), ("ed", "e"),
-           ("ed", ""), ("ing", "e"), ("ing", ""), ("er", ""), ("er", "e"), ("est", ""),
-           ("est", "e"))
+DERIVED_CREDIT = SYNONYM_CREDIT  # as a shared stem prefix: the same word in another form
+# WordNet's detachment rules (morphy) by part of speech: suffix -> replacement.
+_DETACH = {
+    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+          ("men", "man"), ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+          ("ing", "e"), ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+}
+_DOUBLED = frozenset({"ed", "ing", "er", "est"})  # stopped -> stop, bigger -> big
 
 
-def lemmas(word: str) -> tuple[str, ...]:
-    """The possible base forms of ``word`` (case-folded), itself first; a doubled final consonant
-    left by a detached suffix is undoubled too (*planned* → *plan*)."""
+def lemmas(word: str) -> tuple[tuple[str, str], ...]:
+    """The possible base forms of ``word`` (case-folded), each with the part of speech it must
+    have (``""``: any): the word itself, its irregular base form, and WordNet's detachment rules
+    (a doubled final consonant left by ``-ed``, ``-ing``, ``-er``, ``-est`` is undoubled too)."""
     word = word.casefold().replace("’", "'").split("'")[0]
-    found = [word]
+    found = [(word, "")]
     base = irregular_base(word)
     if base is not None:
-        found.append(base)
-    for suffix, replacement in _DETACH:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
-            root = word[: len(word) - len(suffix)] + replacement
-            found.append(root)
-            if not replacement and len(root) > 2 and root[-1] == root[-2]:
-                found.append(root[:-1])
+        found.append((base, ""))
+    for kind, rules in _DETACH.items():
+        for suffix, replacement in rules:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+                root = word[: len(word) - len(suffix)] + replacement
+                found.append((root, kind))
+                if suffix in _DOUBLED and not replacement and len(root) > 2 \
+                        and root[-1] == root[-2]:
+                    found.append((root[:-1], kind))
     return tuple(dict.fromkeys(found))
 
 
@@ -63,32 +73,46 @@ class Lexicon:
                 current.append(line)
         self._groups = sections.get("groups", [])
         self._index = sorted(line for line in sections.get("index", []) if " " in line)
+        self._derived = sorted(line for line in sections.get("derived", []) if " " in line)
 
     def __len__(self) -> int:
         return len(self._groups)
 
-    def groups_of(self, lemma: str) -> list[list[str]]:
-        """The groups (their words) that hold ``lemma``."""
-        ids = _entry(self._index, lemma)
-        return [self._groups[int(i)].split() for i in ids.split()
+    def groups_of(self, lemma: str, kind: str = "") -> list[list[str]]:
+        """The groups (their words) that hold ``lemma`` (when it is a ``kind``: ``n``, ``v``,
+        ``a``, ``r``, or ``""`` for any)."""
+        ids = _entry(self._index, lemma, kind)
+        return [self._groups[int(i)].split() for i in ids
                 if i.isdigit() and int(i) < len(self._groups)]
 
     def related_words(self, word: str) -> tuple[str, ...]:
         """The words of the groups of ``word``'s lemmas whose stem differs from ``word``'s, in
         table order."""
         own = stem(word)
-        found = (w for lemma in lemmas(word) for group in self.groups_of(lemma) for w in group
+        found = (w for lemma, kind in lemmas(word) for group in self.groups_of(lemma, kind)
+                 for w in group if stem(w) != own)
+        return tuple(dict.fromkeys(found))
+
+
+    def derived_words(self, word: str) -> tuple[str, ...]:
+        """The forms derived from ``word``'s lemmas or that they derive from (*dismissal* for
+        *dismissed*), without those of ``word``'s stem."""
+        own = stem(word)
+        found = (w for lemma, kind in lemmas(word) for w in _entry(self._derived, lemma, kind)
                  if stem(w) != own)
         return tuple(dict.fromkeys(found))
 
 
-def _entry(lines: list[str], key: str) -> str:
-    """The rest of the line of ``lines`` (sorted) that starts with ``key`` and a space, else
-    ``""``."""
+def _entry(lines: list[str], key: str, kind: str) -> list[str]:
+    """The values of the line of ``lines`` (sorted: ``key kinds value …``) for ``key``, when its
+    parts of speech include ``kind`` (any when empty), else ``[]``."""
     prefix = f"{key} "
     at = bisect_left(lines, prefix)
     found = lines[at] if at < len(lines) else ""
-    return found[len(prefix):] if found.startswith(prefix) else ""
+    if not found.startswith(prefix):
+        return []
+    kinds, *values = found[len(prefix):].split()
+    return values if kind in kinds else []
 
 
 _LOCK = threading.Lock()
@@ -109,11 +133,30 @@ def lexicon() -> Lexicon:
 
 @lru_cache(maxsize=8_192)
 def related_words(word: str) -> tuple[str, ...]:
-    """Plain words the lexicon relates to ``word`` (for widening a search)."""
-    return lexicon().related_words(word)
+    """Plain words the lexicon relates to ``word``, synonyms then derived forms (for widening a
+    search)."""
+    table = lexicon()
+    return tuple(dict.fromkeys(table.related_words(word) + table.derived_words(word)))
 
 
 @lru_cache(maxsize=8_192)
-def related_stems(word: str) -> frozenset[str]:
-    """The stems of the words the lexicon relates to ``word`` (never ``word``'s own stem)."""
-    return frozenset(stem(w) for w in related_words(word))
+def synonym_stems(word: str) -> frozenset[str]:
+    """The stems of ``word``'s synonyms in the lexicon (never ``word``'s own stem)."""
+    return frozenset(stem(w) for w in lexicon().related_words(word))
+
+
+@lru_cache(maxsize=8_192)
+def derived_stems(word: str) -> frozenset[str]:
+    """The stems of ``word``'s derived forms in the lexicon (never ``word``'s own stem)."""
+    return frozenset(stem(w) for w in lexicon().derived_words(word))
+
+
+def lexicon_credit(word: str, present: set[str] | frozenset[str]) -> float:
+    """How well the stems in ``present`` stand for ``word`` through the lexicon: ``DERIVED_CREDIT``
+    for a derived form (the same word as another part of speech), ``LEXICON_CREDIT`` for a
+    synonym, else 0.0."""
+    if not derived_stems(word).isdisjoint(present):
+        return DERIVED_CREDIT
+    if not synonym_stems(word).isdisjoint(present):
+        return LEXICON_CREDIT
+    return 0.0

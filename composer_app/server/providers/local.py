@@ -323,6 +323,10 @@ class LocalProvider:
         passages = sum(store.passage_count() for store in stores)
         counts = [store.frequencies(terms) for store in stores]
         frequency = {t: sum(c.get(t, 0) for c in counts) for t in terms}
+        for term in terms:  # a paraphrased word weighs as its related words found here
+            related = related_words(term)
+            if frequency[term] == 0 and related:
+                frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
         choice = choose(parts, found, lambda ref: self._dated(ref, infos))
         if not choice.used:
