@@ -163,8 +163,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dict", type=Path, help="the WordNet dict/ folder (index.*, data.*)")
-    parser.add_argument("--senses", type=int, default=3)
-    parser.add_argument("--derivation-senses", type=int, default=3)
+    parser.add_argument("--senses", type=int, default=4)
+    parser.add_argument("--derivation-senses", type=int, default=4)
     parser.add_argument("--max-senses", type=int, default=30)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args()
