@@ -7,11 +7,12 @@ other in the question (its subjects, such as ``new employees`` or ``secondary da
 sentence of every retrieved prose passage is scored against each part:
 
 * ``coverage`` (0..1) is the weighted share of the part's terms the sentence contains: a term in
-  the sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``; two adjacent
-  terms also count when the sentence has them as one compound word: *roll back*, *rollback*), a
-  term found only
-  in the section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only
-  in the previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
+  the sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``, a word the WordNet
+  lexicon relates to it ``lexicon.lexicon_credit``: a derived form as much, a synonym less; two
+  adjacent terms also count when the sentence has them as one compound word: *roll back*,
+  *rollback*), a term found only in the section's heading or the document's title counts
+  ``HEADING_CREDIT``, and a term found only in the previous sentence of the same paragraph counts
+  ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
   when the sentence refers back with *it*, *they*, *this*, ...; a table row's previous sentence
   is the one that introduces its table); a term the question denies (*not live in*) that the
   sentence affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its
@@ -43,7 +44,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from composer_app.server.providers.excerpts import sentences
-from composer_app.server.providers.lexicon import lexicon_credit, related_words
+from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import STOP_WORDS, question_terms
 from composer_app.server.providers.term_forms import (
@@ -325,8 +326,8 @@ def _polarity(term: Term, sentence: Sentence, part: Part) -> float:
     sentence holds it only as its ``non-`` opposite and the question does not deny it (``not live
     in`` matches ``Non-residents`` rather than ``residents``; ``residents`` never matches
     ``Non-residents``), else ``1.0``."""
-    forms = ({term.stem} | related(term.stem) | {stem(w) for w in related_words(term.word)}) \
-        & set(sentence.stems)
+    forms = ({term.stem} | related(term.stem) | synonym_stems(term.word)
+             | derived_stems(term.word)) & set(sentence.stems)
     if not forms:
         return 1.0
     if term.stem in part.negated:

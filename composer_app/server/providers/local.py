@@ -2,7 +2,9 @@
 
 It answers from the message's context entries (terminal output, review comments, ... read from the
 provider input's ``<t3_context>`` envelope), the text of the attached files and an optional
-knowledge folder, by FTS5 ``bm25()`` retrieval, and composes an extractive answer (``extractive``).
+knowledge folder, by FTS5 ``bm25()`` retrieval (the question's words and their synonyms, then a few
+more passages found with the words the WordNet lexicon relates to them), and composes an extractive
+answer (``extractive``).
 
 Invariants: nothing leaves the machine; the knowledge index is refreshed (incrementally) before
 every search, so answers reflect the folder's current files; which sentence answers, which
