@@ -3,8 +3,9 @@
 Two question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
-  near-miss sentences, two documents that contradict older ones, paraphrased questions; the
-  assistant was tuned against it;
+  near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
+  documents (hotel, bicycle warranty, course registration) whose questions use other words than
+  their sentences (synonyms, derived forms); the assistant was tuned against it;
 * ``heldout`` (``benchmarks/answers/heldout``): written afterwards and never tuned against —
   other domains and formats (Markdown with tables, plain text, HTML with tables, a Word document
   with a table, PDFs with a price list set as aligned text), numeric questions, negations,

@@ -7,11 +7,12 @@ other in the question (its subjects, such as ``new employees`` or ``secondary da
 sentence of every retrieved prose passage is scored against each part:
 
 * ``coverage`` (0..1) is the weighted share of the part's terms the sentence contains: a term in
-  the sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``; two adjacent
-  terms also count when the sentence has them as one compound word: *roll back*, *rollback*), a
-  term found only
-  in the section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only
-  in the previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
+  the sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``, a word the WordNet
+  lexicon relates to it ``lexicon.lexicon_credit``: a derived form as much, a synonym less; two
+  adjacent terms also count when the sentence has them as one compound word: *roll back*,
+  *rollback*), a term found only in the section's heading or the document's title counts
+  ``HEADING_CREDIT``, and a term found only in the previous sentence of the same paragraph counts
+  ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
   when the sentence refers back with *it*, *they*, *this*, ...; a table row's previous sentence
   is the one that introduces its table); a term the question denies (*not live in*) that the
   sentence affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its
@@ -43,6 +44,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from composer_app.server.providers.excerpts import sentences
+from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import STOP_WORDS, question_terms
 from composer_app.server.providers.term_forms import (
@@ -275,8 +277,8 @@ def score(sentence: Sentence, part: Part) -> Scored:
     gained = 0.0
     missing_number = False
     for term in part.terms:
-        credit = term_credit(term.stem, own)
-        polarity = _polarity(term.stem, sentence, part) if credit > 0.0 else 1.0
+        credit = _credit(term, own)
+        polarity = _polarity(term, sentence, part) if credit > 0.0 else 1.0
         credit *= polarity
         for single, verb, particle in part.phrasal:  # "picked up" answers "pick up" too
             if term.stem == single and verb in own and particle in own:
@@ -284,8 +286,8 @@ def score(sentence: Sentence, part: Part) -> Scored:
         if term.stem == part.permission and not PERMISSION_STEMS.isdisjoint(own):
             credit = max(credit, SYNONYM_CREDIT)  # "Can I bring X?" - "X is not allowed"
         if credit < 1.0 and polarity > 0.0:  # a "non-" opposite is not about the term at all
-            credit = max(credit, HEADING_CREDIT * term_credit(term.stem, sentence.heading),
-                         carry * term_credit(term.stem, sentence.previous))
+            credit = max(credit, HEADING_CREDIT * _credit(term, sentence.heading),
+                         carry * _credit(term, sentence.previous))
         if term.number and term.stem not in own and term.stem not in sentence.heading:
             missing_number = True
         gained += term.weight * credit
@@ -308,16 +310,27 @@ def score(sentence: Sentence, part: Part) -> Scored:
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
 
 
-def _polarity(term_stem: str, sentence: Sentence, part: Part) -> float:
+def _credit(term: Term, present: set[str] | frozenset[str]) -> float:
+    """``term_credit`` of the term's stem, or ``lexicon_credit`` when ``present`` holds only a
+    word the lexicon relates to the question's word (*dismissed* for *fired*), whichever is
+    higher."""
+    credit = term_credit(term.stem, present)
+    if credit >= 1.0 or term.number:
+        return credit
+    return max(credit, lexicon_credit(term.word, present))
+
+
+def _polarity(term: Term, sentence: Sentence, part: Part) -> float:
     """The factor on a term's credit for the sentence's forms of it: ``POLARITY_FACTOR`` when the
     question denies the term and the sentence affirms every form of it it holds, ``0.0`` when the
     sentence holds it only as its ``non-`` opposite and the question does not deny it (``not live
     in`` matches ``Non-residents`` rather than ``residents``; ``residents`` never matches
     ``Non-residents``), else ``1.0``."""
-    forms = ({term_stem} | related(term_stem)) & set(sentence.stems)
+    forms = ({term.stem} | related(term.stem) | synonym_stems(term.word)
+             | derived_stems(term.word)) & set(sentence.stems)
     if not forms:
         return 1.0
-    if term_stem in part.negated:
+    if term.stem in part.negated:
         return 1.0 if not forms.isdisjoint(sentence.negated) else POLARITY_FACTOR
     return 0.0 if forms <= sentence.prefixed else 1.0
 

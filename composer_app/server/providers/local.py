@@ -2,7 +2,9 @@
 
 It answers from the message's context entries (terminal output, review comments, ... read from the
 provider input's ``<t3_context>`` envelope), the text of the attached files and an optional
-knowledge folder, by FTS5 ``bm25()`` retrieval, and composes an extractive answer (``extractive``).
+knowledge folder, by FTS5 ``bm25()`` retrieval (the question's words and their synonyms, then a few
+more passages found with the words the WordNet lexicon relates to them), and composes an extractive
+answer (``extractive``).
 
 Invariants: nothing leaves the machine; the knowledge index is refreshed (incrementally) before
 every search, so answers reflect the folder's current files; which sentence answers, which
@@ -45,6 +47,7 @@ from composer_app.server.providers.extractive import (
     compose_listing,
 )
 from composer_app.server.providers.knowledge_index import MAX_FILE_BYTES, FileInfo, KnowledgeIndex
+from composer_app.server.providers.lexicon import related_words
 from composer_app.server.providers.passage_store import Hit, PassageStore
 from composer_app.server.providers.passages import (
     decode_text,
@@ -67,6 +70,7 @@ from composer_app.server.providers.term_forms import single_verbs, synonyms_of
 
 MAX_USED = 3
 SEARCH_LIMIT = 30
+LEXICAL_LIMIT = 10
 DATE_HEAD_BYTES = 4_096
 MAX_UNREADABLE = 5
 STREAM_CHUNK_CHARS = 160
@@ -147,6 +151,20 @@ def _read_attachment(attachment: ProviderAttachment) -> DocumentText:
 def _unreadable_notice(ref: SourceRef, name: str, problem: str) -> Notice:
     return Notice(f"I couldn't read {name}: {problem[:1].lower()}{problem[1:]} It was not "
                   "checked.", ref, f"Not searched: {problem}"[:280])
+
+
+def _searched(store: PassageStore, widened: list[str], lexical: list[str]) -> list[Hit]:
+    """The passages of ``store`` for the question's terms (``widened``: its words and their
+    synonyms), then, ranked after them, up to ``LEXICAL_LIMIT`` more that the question's words
+    and the lexicon's related words (``lexical``) find, so a paraphrase can be answered without
+    changing what the question's own words retrieve."""
+    hits = store.search(widened, SEARCH_LIMIT)
+    if not lexical:
+        return hits
+    seen = {(h.key, h.line_start) for h in hits}
+    extra = [h for h in store.search(widened + lexical, SEARCH_LIMIT)
+             if (h.key, h.line_start) not in seen]
+    return hits + extra[:LEXICAL_LIMIT]
 
 
 def _joined(parts: Sequence[str]) -> str:
@@ -295,16 +313,22 @@ class LocalProvider:
         terms = list(dict.fromkeys(question_terms(single_verbs(question))
                                    + question_terms(question)))
         widened = list(dict.fromkeys(terms + [s for t in terms for s in synonyms_of(t)]))
+        lexical = [w for w in dict.fromkeys(w for t in terms for w in related_words(t))
+                   if w not in widened]
         infos = {info.path: info for info in files}
-        found = [Evidence(refs[h.key], h) for h in scratch.search(widened, SEARCH_LIMIT)]
+        found = [Evidence(refs[h.key], h) for h in _searched(scratch, widened, lexical)]
         stores = [scratch]
         if self.index is not None:
             found += [Evidence(knowledge_ref(infos[h.key]), h)
-                      for h in self.index.search(widened, SEARCH_LIMIT) if h.key in infos]
+                      for h in _searched(self.index.store, widened, lexical) if h.key in infos]
             stores.append(self.index.store)
         passages = sum(store.passage_count() for store in stores)
         counts = [store.frequencies(terms) for store in stores]
         frequency = {t: sum(c.get(t, 0) for c in counts) for t in terms}
+        for term in terms:  # a paraphrased word weighs as its related words found here
+            related = related_words(term)
+            if frequency[term] == 0 and related:
+                frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
         choice = choose(parts, found, lambda ref: self._dated(ref, infos))
         if not choice.used:

@@ -240,6 +240,16 @@ class PassageStore:
                         (quote_term(term),)).fetchone()[0])
         return counts
 
+    def frequency_any(self, terms: Sequence[str]) -> int:
+        """How many passages contain at least one of ``terms`` (FTS5's own tokenization)."""
+        terms = [t for t in dict.fromkeys(terms) if t.strip()]
+        if not terms:
+            return 0
+        with self._lock:
+            return int(self._db.execute(
+                "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
+                (" OR ".join(quote_term(t) for t in terms),)).fetchone()[0])
+
     def search(self, terms: Sequence[str], limit: int = 8) -> list[Hit]:
         """The best ``limit`` passages matching any of ``terms``, best first, with term coverage."""
         terms = [t for t in dict.fromkeys(terms) if t.strip()]

@@ -181,6 +181,12 @@ def stem(word: str) -> str:
     return base[:-1] if base.endswith("e") and len(base) > 3 else base
 
 
+def irregular_base(word: str) -> str | None:
+    """The base form of an irregular inflection (``took`` → ``take``, ``children`` → ``child``),
+    or ``None`` for any other word."""
+    return _IRREGULAR.get(word.casefold())
+
+
 def words(text: str) -> list[str]:
     """The words of ``text`` in order (numbers keep their inner separators: 2,000 or 0.30)."""
     return [m.group(0) for m in _WORD.finditer(text)]

@@ -396,3 +396,28 @@ def test_a_permission_question_is_not_answered_by_the_next_sentence(folder, ask)
     (folder / "library.md").write_text(LIBRARY, encoding="utf-8")
     outcome = ask("Can I bring a potted plant for the library staff?")
     assert "not allowed" in _direct(outcome) and "food" not in _direct(outcome)
+
+
+LEAVING = """# Leaving the company
+
+Employees who resign give one month of notice in writing to their
+manager.
+
+Employees who are dismissed receive their final salary within five
+working days, together with a written reference.
+"""
+
+
+def test_paraphrase_with_a_synonym_finds_the_sentence_that_uses_the_other_word(folder, ask):
+    (folder / "leaving.md").write_text(LEAVING, encoding="utf-8")
+    outcome = ask("When are fired employees paid their last salary?")
+    assert "five working days" in _direct(outcome)
+    assert "one month of notice" not in _direct(outcome)
+    assert [e.title for e in _used(outcome)] == ["leaving.md"]
+
+
+def test_question_the_folder_cannot_answer_stays_not_found_despite_related_words(folder, ask):
+    (folder / "leaving.md").write_text(LEAVING, encoding="utf-8")
+    outcome = ask("Do fired employees keep their company car?")
+    assert _used(outcome) == []
+    assert outcome.grounding().grounding_mode == "general-knowledge"

@@ -46,3 +46,12 @@ def test_meta_values_round_trip(store: PassageStore):
     store.set_meta("root", "x")
     store.set_meta("root", "y")
     assert store.get_meta("root") == "y" and store.get_meta("missing") is None
+
+
+def test_frequency_any_counts_passages_with_at_least_one_of_the_words(store: PassageStore):
+    store.put_document("a", "a.txt", [Passage(1, 1, "the price of tyres"),
+                                      Passage(3, 3, "cost and price"), Passage(5, 5, "pears")])
+    assert store.frequency_any(["price", "cost"]) == 2
+    assert store.frequency_any(["tyre", "pear"]) == 2  # FTS5's own stemming
+    assert store.frequency_any(["kiwi"]) == 0 and store.frequency_any([" ", ""]) == 0
+    assert store.frequency_any(['"price" OR *']) == 0  # quoted: never query syntax
