@@ -9,6 +9,7 @@ from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 
 from composer_app.core.document.segments import ChipSegment
 from composer_app.core.limits import LARGE_PASTE_CHARS
+from composer_app.sync.store import MessageRow
 from composer_app.ui.composer.document_bridge import read_segments
 from composer_app.ui.composer.shelf import AttachmentShelf
 from tests.ui.composer.attachment_support import (
@@ -113,8 +114,15 @@ def test_send_waits_for_pending_uploads_with_a_notice(qtbot, w, tmp_path, env):
     qtbot.waitUntil(lambda: "sent" in states or "unsent" in states, timeout=WAIT_MS)
     items, _ = env.call(qtbot, lambda e: e.outbox_items())
     assert states[-1] == "sent", (states, items)
-    rows, _ = env.call(qtbot, lambda e: e.messages(thread_id))
-    [row] = [r for r in rows if r.message_id == message_id]
+    server_copy: list[MessageRow] = []
+
+    def delivered() -> bool:  # "sent" is the server's accept; its event brings the stored copy
+        rows, _ = env.call(qtbot, lambda e: e.messages(thread_id))
+        server_copy[:] = [r for r in rows if r.message_id == message_id and r.local_state is None]
+        return bool(server_copy)
+
+    qtbot.waitUntil(delivered, timeout=WAIT_MS)
+    [row] = server_copy
     [bound] = [r for r in row.context["records"] if r["contextId"] == record.context_id]
     [attachment] = row.attachments
     assert bound["attachmentId"] == attachment["attachmentId"]
