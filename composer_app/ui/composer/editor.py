@@ -28,6 +28,7 @@ from PySide6.QtCore import QEvent, QMimeData, QPoint, QSizeF, Qt, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QHelpEvent,
+    QHideEvent,
     QInputMethodEvent,
     QKeyEvent,
     QKeySequence,
@@ -77,6 +78,7 @@ _OP = QTextCursor.MoveOperation
 _TOOLTIP = QEvent.Type.ToolTip
 _KEY_PRESS = QEvent.Type.KeyPress
 _SHORTCUT_OVERRIDE = QEvent.Type.ShortcutOverride
+_RATIO_CHANGES = (QEvent.Type.DevicePixelRatioChange, QEvent.Type.ScreenChangeInternal)
 
 
 class ComposerEditor(QTextEdit):
@@ -89,6 +91,8 @@ class ComposerEditor(QTextEdit):
     """Anything in the draft changed, typing included (autosave listens; keep slots cheap)."""
     notice_posted = Signal(str, str)
     records_released = Signal(object)
+    hidden = Signal()
+    """The editor was hidden: by itself, or with its window (closed, hidden or minimized)."""
 
     url_opener: Callable[[str], Any] = staticmethod(open_url_externally)
     """Opens a chip's web address (a pull request); the app's external opener by default."""
@@ -204,7 +208,13 @@ class ComposerEditor(QTextEdit):
               and event.key() == Qt.Key.Key_Tab and self.keys.intercepted(event)):
             event.accept()  # Tab accepts a completion instead of moving the focus
             return True
+        elif kind in _RATIO_CHANGES:
+            self._chip_renderer.forget_pictures()  # chips are drawn for one device pixel ratio
         return super().event(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self.hidden.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if self.keys.key_press(event):
@@ -266,7 +276,8 @@ class ComposerEditor(QTextEdit):
         super().changeEvent(event)
 
     def viewportEvent(self, event: QEvent) -> bool:
-        if (event.type() == _TOOLTIP and isinstance(event, QHelpEvent)
+        # Runs for every event of the viewport, a paint on every keystroke: the type check first.
+        if (isinstance(event, QHelpEvent) and event.type() == _TOOLTIP
                 and self.looks.show_tooltip(event)):
             return True
         return super().viewportEvent(event)
