@@ -68,6 +68,10 @@ def _same(value: int) -> int:
     return value
 
 
+def _nothing() -> None:
+    return None
+
+
 class ChipTracker:
     """Watches one editor's document: chip entries, leak guard, reconciling, announcements."""
 
@@ -80,6 +84,9 @@ class ChipTracker:
         self._chips: list[ChipSegment] | None = []
         self._counts: Counter[_Key] = Counter()
         self._link_cache: dict[ChipSegment, str] = {}
+        self.edited: Callable[[], object] = _nothing
+        """Called first on every change of the document, before Qt lays the change out (the
+        editor forgets where its chips were measured)."""
 
     # -- reading -------------------------------------------------------------------------------
     def chips(self) -> list[ChipSegment]:
@@ -149,6 +156,7 @@ class ChipTracker:
         return out
 
     def _on_document_contents_change(self, pos: int, removed: int, added: int) -> None:
+        self.edited()
         editor = self._editor
         if self._fixing or editor.loading:
             return

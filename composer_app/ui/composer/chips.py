@@ -117,13 +117,16 @@ class _RendererState:
     attribute of the wrapper (this object) and everything else from here.
     """
 
-    __slots__ = ("dark", "fonts", "look", "painted", "pixmaps", "placed", "selected", "sizes")
+    __slots__ = ("at", "dark", "fonts", "look", "painted", "pixmaps", "placed", "selected",
+                 "sizes")
 
     def __init__(self, look: LookFn, selected: SelectedFn, dark: Callable[[], bool]) -> None:
         self.look = look
         self.selected = selected
         self.dark = dark
         self.sizes: dict[str, QSizeF] = {}
+        # the size of the chip at each document position, until the document changes
+        self.at: dict[int, QSizeF] = {}
         # keyed by (kind, context id, label, selected, device pixel ratio)
         self.pixmaps: dict[tuple[str, str, str, bool, float], QPixmap] = {}
         # the picture each chip occurrence last painted with, keyed by (reference id, selected):
@@ -136,10 +139,11 @@ class _RendererState:
 class ChipRenderer(QPyTextObject):
     """Measures and paints chips; looks state up through ``look(kind, context_id, label)``.
 
-    Sizes are cached by label and pictures by what the chip is (each occurrence remembers its
-    picture by reference id); the caches belong to one document, one editor font and one device
-    pixel ratio, so the editor calls ``invalidate`` whenever one of them changes (a new document,
-    a font change, a move to a screen of another ratio) and ``forget_pictures`` when looks change.
+    Sizes are cached by label (and by position until the document changes: ``forget_positions``)
+    and pictures by what the chip is (each occurrence remembers its picture by reference id); the
+    caches belong to one document, one editor font and one device pixel ratio, so the editor calls
+    ``invalidate`` whenever one of them changes (a new document, a font change, a move to a screen
+    of another ratio) and ``forget_pictures`` when looks change.
     """
 
     def __init__(self, look: LookFn, selected: SelectedFn, dark: Callable[[], bool],
@@ -156,9 +160,18 @@ class ChipRenderer(QPyTextObject):
         """Forget cached sizes and pictures (theme, font or document changed)."""
         state = self._state
         state.sizes.clear()
+        state.at.clear()
         state.pixmaps.clear()
         state.placed.clear()
         state.fonts = None
+
+    def forget_positions(self) -> None:
+        """The document changed, so chips may sit elsewhere: call before Qt lays the change out.
+
+        The editor's chip tracker calls it first thing on every ``contentsChange``, which Qt
+        emits before it lays out what changed.
+        """
+        self._state.at.clear()
 
     def forget_pictures(self) -> None:
         """Forget painted chips (their looks changed: records, states or uploads)."""
@@ -178,14 +191,18 @@ class ChipRenderer(QPyTextObject):
     def intrinsicSize(self, doc: object, pos: int, fmt: QTextFormat) -> QSizeF:
         # Chip formats carry the editor font (from the base format), so the size depends on the
         # label only (every kind has the same icon width) until ``invalidate``. Qt asks again for
-        # every chip of a line each time it walks the line (layout, cursor, painting): a hit is
-        # one property read and one dict look-up.
+        # every chip of a line each time it walks the line (layout, cursor, painting), about forty
+        # times per keystroke: a hit is one dict look-up by position (no call into Qt), the first
+        # ask after an edit one property read and one more look-up.
         state = self._state
         try:
-            label = _string_property(fmt, LABEL)
-            size = state.sizes.get(label)
+            size = state.at.get(pos)
             if size is None:
-                size = state.sizes[label] = self._measure(state, fmt, doc, label)
+                label = _string_property(fmt, LABEL)
+                size = state.sizes.get(label)
+                if size is None:
+                    size = state.sizes[label] = self._measure(state, fmt, doc, label)
+                state.at[pos] = size
             return size
         except Exception:
             _log.exception("chip measure failed")

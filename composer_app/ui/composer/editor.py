@@ -117,6 +117,7 @@ class ComposerEditor(QTextEdit):
         self._context_input: ContextInput | None = None
         self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
                                            self.looks.is_dark, self)
+        self.tracker.edited = self._chip_renderer.forget_positions
         self.setAcceptRichText(False)
         self.setTabChangesFocus(True)
         self.setPlaceholderText("Message…  (Enter to send, Shift+Enter for a new line)")
@@ -198,16 +199,18 @@ class ComposerEditor(QTextEdit):
 
     # -- Qt virtuals: each hands the event to the collaborator that owns it --------------------
     def event(self, event: QEvent) -> bool:
-        # Runs for every event of the editor (four per keystroke): one type() call, no more.
+        # Runs for every event of the editor (four per keystroke): one type() call, no more. Key
+        # presses are dispatched here, before Qt's own handling (so Tab reaches a completion
+        # before it moves the focus), and no keyPressEvent override costs a second call per key.
         kind = event.type()
         if kind == _SHORTCUT_OVERRIDE and isinstance(event, QKeyEvent):
             if self.keys.shortcut_override(event):
                 event.accept()
                 return True
-        elif (kind == _KEY_PRESS and isinstance(event, QKeyEvent)
-              and event.key() == Qt.Key.Key_Tab and self.keys.intercepted(event)):
-            event.accept()  # Tab accepts a completion instead of moving the focus
-            return True
+        elif kind == _KEY_PRESS and isinstance(event, QKeyEvent):
+            if self.keys.key_press(event):
+                event.accept()
+                return True
         elif kind in _RATIO_CHANGES:
             self._chip_renderer.forget_pictures()  # chips are drawn for one device pixel ratio
         return super().event(event)
@@ -215,12 +218,6 @@ class ComposerEditor(QTextEdit):
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
         self.hidden.emit()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self.keys.key_press(event):
-            event.accept()
-            return
-        super().keyPressEvent(event)
 
     def inputMethodEvent(self, event: QInputMethodEvent) -> None:
         self.keys.input_method(event)
