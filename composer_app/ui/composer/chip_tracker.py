@@ -171,7 +171,7 @@ class ChipTracker:
                 leaks.append((pos, pos + 1, char))
             elif char != _PARAGRAPH:
                 return  # one character typed: no chip and no block came or went
-        end = max(pos, min(pos + added, doc.characterCount() - 1))
+        end = max(pos, min(pos + added, doc.characterCount() - 1)) if added else pos
         if added > 1 or (added and removed):
             for run_pos, text, fmt in format_runs(doc, pos, end):
                 has_object = OBJECT_REPLACEMENT in text

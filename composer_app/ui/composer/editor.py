@@ -211,6 +211,13 @@ class ComposerEditor(QTextEdit):
             if self.keys.key_press(event):
                 event.accept()
                 return True
+        elif kind == _TOOLTIP and isinstance(event, QHelpEvent):
+            # A tooltip over the viewport reaches the editor once the viewport ignored it (Qt
+            # passes help events up to the parent, in the parent's coordinates); handling it here
+            # spares a viewportEvent override, which would run Python for every paint.
+            where = self.viewport().mapFrom(self, event.pos())
+            if self.looks.show_tooltip(where, event.globalPos()):
+                return True
         elif kind in _RATIO_CHANGES:
             self._chip_renderer.forget_pictures()  # chips are drawn for one device pixel ratio
         return super().event(event)
@@ -271,13 +278,6 @@ class ComposerEditor(QTextEdit):
         if self.looks.theme_changed(event):
             self._chip_renderer.invalidate()
         super().changeEvent(event)
-
-    def viewportEvent(self, event: QEvent) -> bool:
-        # Runs for every event of the viewport, a paint on every keystroke: the type check first.
-        if (isinstance(event, QHelpEvent) and event.type() == _TOOLTIP
-                and self.looks.show_tooltip(event)):
-            return True
-        return super().viewportEvent(event)
 
     # -- keys ----------------------------------------------------------------------------------
     def add_key_interceptor(self, interceptor: KeyInterceptor) -> None:
