@@ -1,6 +1,8 @@
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QFont, QImage, QPainter, QTextCharFormat, QTextFormat
+from PySide6.QtGui import QFont, QImage, QPainter, QTextCharFormat, QTextCursor, QTextFormat
 
+from composer_app.core.codecs.references import format_reference
+from composer_app.core.document.model import RecordState
 from composer_app.ui.composer.chips import (
     CHIP_OBJECT_TYPE,
     KIND,
@@ -66,9 +68,6 @@ def test_reference_ids_made_in_a_batch_are_fresh_and_well_formed():
 
 
 def test_a_chip_is_repainted_with_its_new_look(composer):
-    from composer_app.core.codecs.references import format_reference
-    from composer_app.core.document.model import RecordState
-
     record = rec.file()
     composer.set_markdown(format_reference(record.kind, record.context_id, record.label) + " x",
                           [record])
@@ -81,9 +80,6 @@ def test_a_chip_is_repainted_with_its_new_look(composer):
 
 
 def test_a_chip_that_moves_keeps_its_own_size(composer):
-    from composer_app.core.codecs.references import format_reference
-    from PySide6.QtGui import QTextCursor
-
     short = rec.file(name="a")
     long = rec.file("file_f2", "a rather long file name for a chip.txt")
     composer.set_markdown(" ".join(format_reference(r.kind, r.context_id, r.label)
