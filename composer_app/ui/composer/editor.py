@@ -217,8 +217,10 @@ class ComposerEditor(QTextEdit):
             # A tooltip over the viewport reaches the editor once the viewport ignored it (Qt
             # passes help events up to the parent, in the parent's coordinates); handling it here
             # spares a viewportEvent override, which would run Python for every paint.
-            where = self.viewport().mapFrom(self, event.pos())
-            if self.looks.show_tooltip(where, event.globalPos()):
+            viewport = self.viewport()
+            where = viewport.mapFrom(self, event.pos())
+            inside = viewport.rect().contains(where)
+            if inside and self.looks.show_tooltip(where, event.globalPos()):
                 return True
         elif kind in _RATIO_CHANGES:
             self._chip_renderer.forget_pictures()  # chips are drawn for one device pixel ratio
