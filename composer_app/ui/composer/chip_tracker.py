@@ -8,10 +8,11 @@ block's user state holds its number of U+FFFC (``-1`` when not known yet).
 Invariants: text never keeps chip properties (the leak guard resets it to the base format, joining
 the user's undo step, never during undo/redo or while loading); after every edit the entries equal
 what reading the document would give, updated from the edited blocks only (the blocks outside the
-changed range keep their entries, so typing never walks the document: an edit inside one block whose
-count of U+FFFC stays the same and that adds no U+FFFC costs one block's text); the record map is
-reconciled whenever the chips changed (so undo brings a record back from the tombstones); every
-chip that appears or disappears is announced.
+changed range keep their entries, so typing never walks the document: one typed character that is
+neither U+FFFC nor a paragraph break costs a read of it and of its format, and any other edit inside
+one block whose count of U+FFFC stays the same and that adds no U+FFFC one block's text); the record
+map is reconciled whenever the chips changed (so undo brings a record back from the tombstones);
+every chip that appears or disappears is announced.
 """
 
 from __future__ import annotations
@@ -67,6 +68,10 @@ def _same(value: int) -> int:
     return value
 
 
+def _nothing() -> None:
+    return None
+
+
 class ChipTracker:
     """Watches one editor's document: chip entries, leak guard, reconciling, announcements."""
 
@@ -79,6 +84,9 @@ class ChipTracker:
         self._chips: list[ChipSegment] | None = []
         self._counts: Counter[_Key] = Counter()
         self._link_cache: dict[ChipSegment, str] = {}
+        self.edited: Callable[[], object] = _nothing
+        """Called first on every change of the document, before Qt lays the change out (the
+        editor forgets where its chips were measured)."""
 
     # -- reading -------------------------------------------------------------------------------
     def chips(self) -> list[ChipSegment]:
@@ -148,20 +156,23 @@ class ChipTracker:
         return out
 
     def _on_document_contents_change(self, pos: int, removed: int, added: int) -> None:
+        self.edited()
         editor = self._editor
         if self._fixing or editor.loading:
             return
         doc = editor.document()
-        end = max(pos, min(pos + added, doc.characterCount() - 1))
         leaks: list[tuple[int, int, str]] = []
         object_added = False
         if added == 1 and not removed:
-            fmt = self._probe_format(doc, pos)
-            if doc.characterAt(pos) == OBJECT_REPLACEMENT:
+            char = doc.characterAt(pos)
+            if char == OBJECT_REPLACEMENT:
                 object_added = True
-            elif fmt.hasProperty(KIND):
-                leaks.append((pos, pos + 1, doc.characterAt(pos)))
-        elif added:
+            elif self._probe_format(doc, pos).hasProperty(KIND):
+                leaks.append((pos, pos + 1, char))
+            elif char != _PARAGRAPH:
+                return  # one character typed: no chip and no block came or went
+        end = max(pos, min(pos + added, doc.characterCount() - 1)) if added else pos
+        if added > 1 or (added and removed):
             for run_pos, text, fmt in format_runs(doc, pos, end):
                 has_object = OBJECT_REPLACEMENT in text
                 object_added = object_added or has_object

@@ -117,15 +117,21 @@ class _RendererState:
     attribute of the wrapper (this object) and everything else from here.
     """
 
-    __slots__ = ("dark", "fonts", "look", "painted", "pixmaps", "selected", "sizes")
+    __slots__ = ("at", "dark", "fonts", "look", "painted", "pixmaps", "placed", "selected",
+                 "sizes")
 
     def __init__(self, look: LookFn, selected: SelectedFn, dark: Callable[[], bool]) -> None:
         self.look = look
         self.selected = selected
         self.dark = dark
         self.sizes: dict[str, QSizeF] = {}
+        # the size of the chip at each document position, until the document changes
+        self.at: dict[int, QSizeF] = {}
         # keyed by (kind, context id, label, selected, device pixel ratio)
         self.pixmaps: dict[tuple[str, str, str, bool, float], QPixmap] = {}
+        # the picture each chip occurrence last painted with, keyed by (reference id, selected):
+        # a repaint reads one property of the chip and makes no other call into Qt
+        self.placed: dict[tuple[str, bool], QPixmap] = {}
         self.fonts: tuple[QFont, QFont] | None = None
         self.painted = 0
 
@@ -133,9 +139,11 @@ class _RendererState:
 class ChipRenderer(QPyTextObject):
     """Measures and paints chips; looks state up through ``look(kind, context_id, label)``.
 
-    Sizes are cached by label and pictures by what the chip is; both caches belong to one
-    document and one editor font, so the editor calls ``invalidate`` whenever either changes
-    (a new document, a font change) and ``forget_pictures`` when looks change.
+    Sizes are cached by label (and by position until the document changes: ``forget_positions``)
+    and pictures by what the chip is (each occurrence remembers its picture by reference id); the
+    caches belong to one document, one editor font and one device pixel ratio, so the editor calls
+    ``invalidate`` whenever one of them changes (a new document, a font change, a move to a screen
+    of another ratio) and ``forget_pictures`` when looks change.
     """
 
     def __init__(self, look: LookFn, selected: SelectedFn, dark: Callable[[], bool],
@@ -152,12 +160,23 @@ class ChipRenderer(QPyTextObject):
         """Forget cached sizes and pictures (theme, font or document changed)."""
         state = self._state
         state.sizes.clear()
+        state.at.clear()
         state.pixmaps.clear()
+        state.placed.clear()
         state.fonts = None
+
+    def forget_positions(self) -> None:
+        """The document changed, so chips may sit elsewhere: call before Qt lays the change out.
+
+        The editor's chip tracker calls it first thing on every ``contentsChange``, which Qt
+        emits before it lays out what changed.
+        """
+        self._state.at.clear()
 
     def forget_pictures(self) -> None:
         """Forget painted chips (their looks changed: records, states or uploads)."""
         self._state.pixmaps.clear()
+        self._state.placed.clear()
 
     @staticmethod
     def _fonts(state: _RendererState, fmt: QTextFormat, doc: object) -> tuple[QFont, QFont]:
@@ -172,14 +191,18 @@ class ChipRenderer(QPyTextObject):
     def intrinsicSize(self, doc: object, pos: int, fmt: QTextFormat) -> QSizeF:
         # Chip formats carry the editor font (from the base format), so the size depends on the
         # label only (every kind has the same icon width) until ``invalidate``. Qt asks again for
-        # every chip of a line each time it walks the line (layout, cursor, painting): a hit is
-        # one property read and one dict look-up.
+        # every chip of a line each time it walks the line (layout, cursor, painting), about forty
+        # times per keystroke: a hit is one dict look-up by position (no call into Qt), the first
+        # ask after an edit one property read and one more look-up.
         state = self._state
         try:
-            label = _string_property(fmt, LABEL)
-            size = state.sizes.get(label)
+            size = state.at.get(pos)
             if size is None:
-                size = state.sizes[label] = self._measure(state, fmt, doc, label)
+                label = _string_property(fmt, LABEL)
+                size = state.sizes.get(label)
+                if size is None:
+                    size = state.sizes[label] = self._measure(state, fmt, doc, label)
+                state.at[pos] = size
             return size
         except Exception:
             _log.exception("chip measure failed")
@@ -195,28 +218,21 @@ class ChipRenderer(QPyTextObject):
 
     def drawObject(self, painter: QPainter, area: QRectF | QRect, doc: object, pos: int,
                    fmt: QTextFormat) -> None:
-        # Painting asks for every chip of a repainted line on every keystroke: a hit is three
-        # property reads and one dict look-up. Pictures are keyed by what the chip is, and
-        # forgotten when looks, theme or font change (``forget_pictures``, ``invalidate``).
+        # Painting asks for every chip of a repainted line on every keystroke: a hit is one
+        # property read (the reference id) and one dict look-up. A miss finds the picture by what
+        # the chip is, drawn at the painter's device pixel ratio; pictures are forgotten when
+        # looks, theme, font or ratio change (``forget_pictures``, ``invalidate``).
         state = self._state
         try:
             state.painted += 1
-            kind = _string_property(fmt, KIND)
-            context_id = _string_property(fmt, CONTEXT_ID)
-            label = _string_property(fmt, LABEL)
-            device = painter.device()
-            dpr = device.devicePixelRatioF() if device is not None else 1.0
-            key = (kind, context_id, label, state.selected(pos), dpr)
-            pix = state.pixmaps.get(key)
+            key = (_string_property(fmt, REFERENCE_ID), state.selected(pos))
+            pix = state.placed.get(key)
             if pix is None:
-                if len(state.pixmaps) > 1024:
-                    state.pixmaps.clear()
-                look = state.look(kind, context_id, label)
-                font, small = self._fonts(state, fmt, doc)
-                above, below = chip_extent(font)
-                size = QSizeF(area.width(), above + below)
-                pix = self._render(look, label, key[3], size, dpr, small, above)
-                state.pixmaps[key] = pix
+                pix = self._picture(state, painter, area, doc, fmt, key[1])
+                if key[0]:  # a chip without its reference id is looked up by what it is
+                    if len(state.placed) > 8192:
+                        state.placed.clear()
+                    state.placed[key] = pix
             painter.drawPixmap(area.topLeft(), pix)
         except Exception:
             _log.exception("chip paint failed")
@@ -224,6 +240,25 @@ class ChipRenderer(QPyTextObject):
             painter.setPen(QColor("#94a3b8"))
             painter.drawRect(QRectF(area).adjusted(0.5, 0.5, -0.5, -0.5))
             painter.restore()
+
+    def _picture(self, state: _RendererState, painter: QPainter, area: QRectF | QRect,
+                 doc: object, fmt: QTextFormat, selected: bool) -> QPixmap:
+        kind = _string_property(fmt, KIND)
+        context_id = _string_property(fmt, CONTEXT_ID)
+        label = _string_property(fmt, LABEL)
+        device = painter.device()
+        dpr = device.devicePixelRatioF() if device is not None else 1.0
+        key = (kind, context_id, label, selected, dpr)
+        pix = state.pixmaps.get(key)
+        if pix is None:
+            if len(state.pixmaps) > 1024:
+                state.pixmaps.clear()
+            look = state.look(kind, context_id, label)
+            font, small = self._fonts(state, fmt, doc)
+            above, below = chip_extent(font)
+            size = QSizeF(area.width(), above + below)
+            pix = state.pixmaps[key] = self._render(look, label, selected, size, dpr, small, above)
+        return pix
 
     def _render(self, look: ChipLook, label: str, selected: bool, size: QSizeF, dpr: float,
                 font: QFont, baseline: float) -> QPixmap:

@@ -1,10 +1,10 @@
 """Draft persistence of a mounted composer: debounced saves, flush on close, thread switching.
 
 Invariants: a change is written at most ``delay_ms`` after the last edit (a crash loses at most that
-window); a pending change is flushed before the editor switches thread, when its window closes and
-when the application quits; when the draft closes (``close_draft``, run on quit) the uploads of
-attachments no chip can come back to are released; files live under the platform's user data
-directory unless a directory is given.
+window); a pending change is flushed before the editor switches thread, when the editor is hidden
+(its window closes, hides or is minimized) and when the application quits; when the draft closes
+(``close_draft``, run on quit) the uploads of attachments no chip can come back to are released;
+files live under the platform's user data directory unless a directory is given.
 
 A debounced save never blocks typing: the GUI thread only takes a snapshot (the Markdown, which the
 editor keeps cheap, and a detached copy of the draft) and the encoding and the atomic write run on a
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import platformdirs
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from composer_app.core.document.model import Draft
 from composer_app.core.document.store import DraftStore
@@ -32,7 +32,6 @@ from composer_app.ui.workers import Runner
 
 _log = logging.getLogger(__name__)
 DEBOUNCE_MS = 300
-_CLOSING = (QEvent.Type.Close, QEvent.Type.Hide)
 
 
 def detached(draft: Draft) -> Draft:
@@ -71,9 +70,10 @@ class DraftAutosave(QObject):
         # Every edit re-arms the timer through a signal-to-slot connection that runs no Python
         # (the editor's draft_changed follows its document's contentsChanged the same way).
         editor.draft_changed.connect(self._timer.start)
-        # Watch the window, not the editor: an editor filter would run on every keystroke.
-        self._window = editor.window()
-        self._window.installEventFilter(self)
+        # The editor is hidden when its window closes, hides or is minimized; a signal, because
+        # an event filter would run Python for every event (every keystroke, when the editor is
+        # a window of its own).
+        editor.hidden.connect(self._on_editor_hidden)
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.close_draft)
@@ -154,7 +154,6 @@ class DraftAutosave(QObject):
         self.flush()
         self._editor.close_draft()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in _CLOSING and shiboken6.isValid(self._editor):
+    def _on_editor_hidden(self) -> None:
+        if shiboken6.isValid(self._editor):
             self.flush()
-        return False

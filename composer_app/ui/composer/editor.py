@@ -28,6 +28,7 @@ from PySide6.QtCore import QEvent, QMimeData, QPoint, QSizeF, Qt, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QHelpEvent,
+    QHideEvent,
     QInputMethodEvent,
     QKeyEvent,
     QKeySequence,
@@ -77,6 +78,9 @@ _OP = QTextCursor.MoveOperation
 _TOOLTIP = QEvent.Type.ToolTip
 _KEY_PRESS = QEvent.Type.KeyPress
 _SHORTCUT_OVERRIDE = QEvent.Type.ShortcutOverride
+_RATIO_CHANGES = (QEvent.Type.DevicePixelRatioChange, QEvent.Type.ScreenChangeInternal)
+_TEXT_EDIT_EVENT = QTextEdit.event
+"""Called unbound from ``event`` (four times per keystroke): cheaper than ``super().event``."""
 
 
 class ComposerEditor(QTextEdit):
@@ -89,6 +93,8 @@ class ComposerEditor(QTextEdit):
     """Anything in the draft changed, typing included (autosave listens; keep slots cheap)."""
     notice_posted = Signal(str, str)
     records_released = Signal(object)
+    hidden = Signal()
+    """The editor was hidden: by itself, or with its window (closed, hidden or minimized)."""
 
     url_opener: Callable[[str], Any] = staticmethod(open_url_externally)
     """Opens a chip's web address (a pull request); the app's external opener by default."""
@@ -113,6 +119,7 @@ class ComposerEditor(QTextEdit):
         self._context_input: ContextInput | None = None
         self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
                                            self.looks.is_dark, self)
+        self.tracker.edited = self._chip_renderer.forget_positions
         self.setAcceptRichText(False)
         self.setTabChangesFocus(True)
         self.setPlaceholderText("Message…  (Enter to send, Shift+Enter for a new line)")
@@ -194,23 +201,34 @@ class ComposerEditor(QTextEdit):
 
     # -- Qt virtuals: each hands the event to the collaborator that owns it --------------------
     def event(self, event: QEvent) -> bool:
-        # Runs for every event of the editor (four per keystroke): one type() call, no more.
+        # Runs for every event of the editor (four per keystroke): one type() call, no more. Key
+        # presses are dispatched here, before Qt's own handling (so Tab reaches a completion
+        # before it moves the focus), and no keyPressEvent override costs a second call per key.
         kind = event.type()
-        if kind == _SHORTCUT_OVERRIDE and isinstance(event, QKeyEvent):
-            if self.keys.shortcut_override(event):
+        if kind is _KEY_PRESS:
+            if isinstance(event, QKeyEvent) and self.keys.key_press(event):
                 event.accept()
                 return True
-        elif (kind == _KEY_PRESS and isinstance(event, QKeyEvent)
-              and event.key() == Qt.Key.Key_Tab and self.keys.intercepted(event)):
-            event.accept()  # Tab accepts a completion instead of moving the focus
-            return True
-        return super().event(event)
+        elif kind is _SHORTCUT_OVERRIDE:
+            if isinstance(event, QKeyEvent) and self.keys.shortcut_override(event):
+                event.accept()
+                return True
+        elif kind is _TOOLTIP and isinstance(event, QHelpEvent):
+            # A tooltip over the viewport reaches the editor once the viewport ignored it (Qt
+            # passes help events up to the parent, in the parent's coordinates); handling it here
+            # spares a viewportEvent override, which would run Python for every paint.
+            viewport = self.viewport()
+            where = viewport.mapFrom(self, event.pos())
+            inside = viewport.rect().contains(where)
+            if inside and self.looks.show_tooltip(where, event.globalPos()):
+                return True
+        elif kind in _RATIO_CHANGES:
+            self._chip_renderer.forget_pictures()  # chips are drawn for one device pixel ratio
+        return _TEXT_EDIT_EVENT(self, event)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self.keys.key_press(event):
-            event.accept()
-            return
-        super().keyPressEvent(event)
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self.hidden.emit()
 
     def inputMethodEvent(self, event: QInputMethodEvent) -> None:
         self.keys.input_method(event)
@@ -264,12 +282,6 @@ class ComposerEditor(QTextEdit):
         if self.looks.theme_changed(event):
             self._chip_renderer.invalidate()
         super().changeEvent(event)
-
-    def viewportEvent(self, event: QEvent) -> bool:
-        if (event.type() == _TOOLTIP and isinstance(event, QHelpEvent)
-                and self.looks.show_tooltip(event)):
-            return True
-        return super().viewportEvent(event)
 
     # -- keys ----------------------------------------------------------------------------------
     def add_key_interceptor(self, interceptor: KeyInterceptor) -> None:

@@ -92,10 +92,6 @@ class ComposerKeys:
             return False  # every own shortcut holds Ctrl: typing builds no key sequence
         return QKeySequence(event.keyCombination()).toString() in _OWN_SHORTCUTS
 
-    def intercepted(self, event: QKeyEvent) -> bool:
-        """True when an interceptor took the key (Tab reaches them here before focus moves)."""
-        return any(interceptor.intercept_key(event) for interceptor in self._interceptors)
-
     def key_press(self, event: QKeyEvent) -> bool:
         """Handle a key press; True when it was handled (``QTextEdit`` must not see it)."""
         for interceptor in self._interceptors:

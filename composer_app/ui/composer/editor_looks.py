@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint
-from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QToolTip
 
 from composer_app.ui.composer.attachments_logic import upload_phrase
@@ -113,11 +112,12 @@ class ChipLooks:
             for o in self._editor.tracker.chips()
         )
 
-    def show_tooltip(self, event: QHelpEvent) -> bool:
-        """Show the state-aware tooltip of the chip under a tooltip event; True when it did."""
-        chip = self._editor.chip_at(QPoint(event.pos()))
+    def show_tooltip(self, pos: QPoint, global_pos: QPoint) -> bool:
+        """Show the state-aware tooltip of the chip at ``pos`` (viewport coordinates) at
+        ``global_pos``; True when a chip is there."""
+        chip = self._editor.chip_at(pos)
         if chip is None:
             return False
         tip = f"{self.chip_tooltip(*chip)}\n{OPEN_HINT}"
-        QToolTip.showText(event.globalPos(), tip, self._editor)
+        QToolTip.showText(global_pos, tip, self._editor)
         return True

@@ -1,6 +1,8 @@
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QFont, QImage, QPainter, QTextCharFormat, QTextFormat
+from PySide6.QtGui import QFont, QImage, QPainter, QTextCharFormat, QTextCursor, QTextFormat
 
+from composer_app.core.codecs.references import format_reference
+from composer_app.core.document.model import RecordState
 from composer_app.ui.composer.chips import (
     CHIP_OBJECT_TYPE,
     KIND,
@@ -63,3 +65,39 @@ def test_reference_ids_made_in_a_batch_are_fresh_and_well_formed():
     assert len(set(ids)) == 500
     assert all(i.startswith("ref_") and len(i) == 36 and int(i[4:], 16) >= 0 for i in ids)
     assert new_reference_ids(0) == []
+
+
+def test_a_chip_is_repainted_with_its_new_look(composer):
+    record = rec.file()
+    composer.set_markdown(format_reference(record.kind, record.context_id, record.label) + " x",
+                          [record])
+    resolved = composer.viewport().grab().toImage()
+    composer.set_record_state(record.context_id, RecordState.UNRESOLVED)
+    unresolved = composer.viewport().grab().toImage()
+    assert unresolved != resolved  # the picture painted before was not reused
+    composer.set_record_state(record.context_id, RecordState.RESOLVED)
+    assert composer.viewport().grab().toImage() == resolved
+
+
+def test_a_chip_that_moves_keeps_its_own_size(composer):
+    short = rec.file(name="a")
+    long = rec.file("file_f2", "a rather long file name for a chip.txt")
+    composer.set_markdown(" ".join(format_reference(r.kind, r.context_id, r.label)
+                                   for r in (short, long)), [short, long])
+
+    def width_at(pos):
+        cursor = QTextCursor(composer.document())
+        cursor.setPosition(pos)
+        left = composer.cursorRect(cursor).left()
+        cursor.setPosition(pos + 1)
+        return composer.cursorRect(cursor).left() - left
+
+    short_width, long_width = width_at(0), width_at(2)
+    assert long_width > short_width
+    cursor = QTextCursor(composer.document())
+    cursor.setPosition(0)
+    cursor.setPosition(2, QTextCursor.MoveMode.KeepAnchor)
+    cursor.removeSelectedText()  # the long chip moves to where the short one was measured
+    assert width_at(0) == long_width
+    cursor.insertText("x ")  # and back
+    assert width_at(2) == long_width and composer.document().characterAt(2) == "\ufffc"

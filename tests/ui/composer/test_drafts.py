@@ -2,6 +2,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from composer_app.core.codecs.references import format_reference
 from composer_app.core.document.store import DraftStore
@@ -48,6 +49,24 @@ def test_close_flushes_the_pending_edit(qtbot, tmp_path):
     assert autosave.pending
     editor.close()
     assert store.load("thread-1").prompt == "unsaved"
+
+
+def test_closing_or_minimizing_the_window_around_the_editor_flushes(qtbot, tmp_path):
+    store = DraftStore(tmp_path)
+    window = QWidget()
+    qtbot.addWidget(window)
+    editor = ComposerEditor(window)
+    QVBoxLayout(window).addWidget(editor)
+    autosave = DraftAutosave(editor, store, "thread-1")  # made before the window is shown
+    window.show()
+    qtbot.keyClicks(editor, "first")
+    assert autosave.pending
+    window.showMinimized()
+    assert not autosave.pending and store.load("thread-1").prompt == "first"
+    window.showNormal()
+    qtbot.keyClicks(editor, " second")
+    window.close()
+    assert not autosave.pending and store.load("thread-1").prompt == "first second"
 
 
 def test_switching_threads_saves_and_loads(qtbot, tmp_path):

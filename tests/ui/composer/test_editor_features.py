@@ -1,7 +1,8 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtGui import QAccessible, QTextCursor
+from PySide6.QtCore import QEvent, QMimeData, Qt
+from PySide6.QtGui import QAccessible, QHelpEvent, QTextCursor
+from PySide6.QtWidgets import QApplication, QToolTip
 
 from composer_app.core.codecs.references import format_reference
 from composer_app.core.document.model import STASH_MAX_ENTRIES
@@ -136,6 +137,22 @@ def test_chip_under_the_pointer_has_the_state_aware_tooltip(composer):
     assert "Context unavailable" in composer.chip_tooltip(*composer.chip_at(middle))
     probe.setPosition(4)
     assert composer.chip_at(composer.cursorRect(probe).center()) is None
+
+
+def test_hovering_a_chip_shows_its_state_aware_tooltip(composer):
+    composer.set_markdown(f"{link(rec.file())} tail", [])
+    composer.show()
+    probe = QTextCursor(composer.document())
+    left = composer.cursorRect(probe)
+    probe.setPosition(1)
+    middle = left.center()
+    middle.setX((left.left() + composer.cursorRect(probe).left()) // 2)
+    viewport = composer.viewport()
+    QToolTip.hideText()
+    QApplication.sendEvent(viewport, QHelpEvent(QEvent.Type.ToolTip, middle,
+                                                viewport.mapToGlobal(middle)))
+    assert "Context unavailable" in QToolTip.text() and "notes.txt" in QToolTip.text()
+    QToolTip.hideText()
 
 
 def chip_point(editor, position):
