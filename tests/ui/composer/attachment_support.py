@@ -11,6 +11,7 @@ from PySide6.QtGui import QGuiApplication
 
 from composer_app.core.codecs.references import format_reference
 from composer_app.sync.engine import SyncEngine
+from composer_app.sync.store import MessageRow
 from composer_app.ui.composer.attachment_uploads import AttachmentUploads
 from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.composer.image_paste import PastedFiles
@@ -92,3 +93,18 @@ class Connected:
     def close(self) -> None:
         self.bridge.stop()
         self.server.stop()
+
+
+def stored_copy(qtbot: Any, client: Any, thread_id: str, message_id: str) -> MessageRow:
+    """The message as the server stored it. An outbox item is "sent" once the server accepted
+    it; the cache holds the local echo (local attachment ids) until the message's event arrives
+    with the stored copy."""
+    found: list[MessageRow] = []
+
+    def delivered() -> bool:
+        rows, _ = client.call(qtbot, lambda e: e.messages(thread_id))
+        found[:] = [r for r in rows if r.message_id == message_id and r.local_state is None]
+        return bool(found)
+
+    qtbot.waitUntil(delivered, timeout=WAIT_MS)
+    return found[0]

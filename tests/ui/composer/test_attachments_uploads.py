@@ -9,7 +9,6 @@ from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 
 from composer_app.core.document.segments import ChipSegment
 from composer_app.core.limits import LARGE_PASTE_CHARS
-from composer_app.sync.store import MessageRow
 from composer_app.ui.composer.document_bridge import read_segments
 from composer_app.ui.composer.shelf import AttachmentShelf
 from tests.ui.composer.attachment_support import (
@@ -17,6 +16,7 @@ from tests.ui.composer.attachment_support import (
     Connected,
     make_composer,
     make_uploads,
+    stored_copy,
 )
 
 
@@ -114,15 +114,7 @@ def test_send_waits_for_pending_uploads_with_a_notice(qtbot, w, tmp_path, env):
     qtbot.waitUntil(lambda: "sent" in states or "unsent" in states, timeout=WAIT_MS)
     items, _ = env.call(qtbot, lambda e: e.outbox_items())
     assert states[-1] == "sent", (states, items)
-    server_copy: list[MessageRow] = []
-
-    def delivered() -> bool:  # "sent" is the server's accept; its event brings the stored copy
-        rows, _ = env.call(qtbot, lambda e: e.messages(thread_id))
-        server_copy[:] = [r for r in rows if r.message_id == message_id and r.local_state is None]
-        return bool(server_copy)
-
-    qtbot.waitUntil(delivered, timeout=WAIT_MS)
-    [row] = server_copy
+    row = stored_copy(qtbot, env, thread_id, message_id)
     [bound] = [r for r in row.context["records"] if r["contextId"] == record.context_id]
     [attachment] = row.attachments
     assert bound["attachmentId"] == attachment["attachmentId"]
@@ -270,9 +262,7 @@ def test_restored_draft_with_file_sends_after_restart(qtbot, tmp_path):
         qtbot.waitUntil(lambda: "sent" in states() or "unsent" in states(), timeout=WAIT_MS)
         items, _ = second.call(qtbot, lambda e: e.outbox_items())
         assert states()[-1] == "sent", (states(), items)
-        rows, _ = second.call(qtbot, lambda e: e.messages(thread_id))
-        [row] = [r for r in rows if r.message_id == message_id]
-        [attachment] = row.attachments
+        [attachment] = stored_copy(qtbot, second, thread_id, message_id).attachments
         assert attachment["name"] == "report.pdf" and attachment["attachmentId"].startswith("att_")
         second.stop()
     finally:
