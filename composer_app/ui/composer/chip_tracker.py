@@ -99,6 +99,35 @@ class ChipTracker:
         """The canonical link of each U+FFFC of the document, in order (``""`` for a stray one)."""
         return self._links
 
+    def chip_touching(self, cursor: QTextCursor) -> str | None:
+        """The context id of the chip the keyboard means at ``cursor``: the one a selection
+        holds exactly, else the chip right before the caret (or before the space that follows
+        it), else the one right after the caret; None when no chip touches the caret."""
+        doc = cursor.document()
+        if cursor.hasSelection():
+            start, end = cursor.selectionStart(), cursor.selectionEnd()
+            found = self._chip_id_at(doc, start) if end - start == 1 else None
+            if found is not None:
+                return found
+        position = cursor.position()
+        text = doc.toRawText()
+        candidates = [position - 1]
+        if 2 <= position <= len(text) and text[position - 1] == " ":
+            candidates.append(position - 2)
+        candidates.append(position)
+        for at in candidates:
+            found = self._chip_id_at(doc, at)
+            if found is not None:
+                return found
+        return None
+
+    @classmethod
+    def _chip_id_at(cls, doc: QTextDocument, position: int) -> str | None:
+        if position < 0 or position >= doc.characterCount() - 1:
+            return None
+        fmt = cls._probe_format(doc, position)
+        return fmt.stringProperty(CONTEXT_ID) if is_chip(fmt) else None
+
     # -- following the document ----------------------------------------------------------------
     def attach(self, doc: QTextDocument) -> None:
         """Follow ``doc`` (call after every ``setDocument``, then ``rebuild``)."""

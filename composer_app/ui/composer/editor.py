@@ -1,12 +1,13 @@
 """``ComposerEditor``: the prompt editor, a rendering of the thread's draft model.
 
 The editor keeps the editing core (document plumbing, loading, Markdown, chip insertion, undo/redo,
-send and stash) and owns its collaborators, each called through its own methods:
+send) and owns its collaborators, each called through its own methods:
 
 * ``tracker`` (``ChipTracker``): the chips of the document, the leak guard, the record map;
 * ``looks`` (``ChipLooks``): how chips look, their tooltips and the accessible summary;
 * ``attachments`` (``AttachmentInput``): clipboard, drag and drop, files, uploads, chip clicks;
 * ``keys`` (``ComposerKeys``): the one dispatch point of key presses (interceptors first);
+* ``prompt_stash`` (``PromptStash``): Ctrl+S, the stash of prompts;
 * ``a11y`` (``ComposerA11y``): announcements and the accessible description;
 * ``context_input`` (``ContextInput``, made by ``set_context_catalog``): ``@`` / ``/`` / ``#``
   completion, ``!`` command mode and pull-request offers.
@@ -47,7 +48,6 @@ from composer_app.core.document.edits import add_record, forget_tombstones
 from composer_app.core.document.model import Draft, RecordState
 from composer_app.core.document.segments import ChipSegment, Segment, split_markdown
 from composer_app.core.document.send import SendBlocked, build_send_payload
-from composer_app.core.document.stash import restore_text, stash_preview, stash_prompt
 from composer_app.ui.composer.a11y import ComposerA11y
 from composer_app.ui.composer.attachment_input import AttachmentInput
 from composer_app.ui.composer.attachment_uploads import AttachmentUploads
@@ -70,6 +70,7 @@ from composer_app.ui.composer.document_bridge import (
 )
 from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor
 from composer_app.ui.composer.editor_looks import ChipLooks
+from composer_app.ui.composer.prompt_stash import PromptStash
 from composer_app.ui.context.completion_logic import ContextCatalog
 from composer_app.ui.external_open import open_url_externally
 
@@ -116,6 +117,7 @@ class ComposerEditor(QTextEdit):
         self.tracker = ChipTracker(self)
         self.attachments = AttachmentInput(self, environment_id)
         self.keys = ComposerKeys(self)
+        self.prompt_stash = PromptStash(self)
         self._context_input: ContextInput | None = None
         self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
                                            self.looks.is_dark, self)
@@ -510,55 +512,18 @@ class ComposerEditor(QTextEdit):
         self.insert_markdown(self.draft.last_sent)
         return True
 
-    # -- stash ---------------------------------------------------------------------------------
+    # -- stash (held by ``prompt_stash``) --------------------------------------------------------
     def toggle_stash(self) -> None:
         """Ctrl+S: stash the prompt, or restore the newest entry into an empty composer."""
-        if self.document().isEmpty() or not self.markdown().strip():
-            self.restore_stash()
-        else:
-            self.stash()
+        self.prompt_stash.toggle()
 
     def stash(self) -> bool:
-        """Move the prompt and its records into the stash; True when something was stashed.
-
-        A stashed file keeps its upload (the restored chip binds to it again); the files of an
-        entry the stash evicts are released."""
-        outcome = stash_prompt(self.draft, self.markdown())
-        if outcome is None:
-            return False
-        self.load_draft(self.draft)
-        self.notice_posted.emit(
-            "Prompt stashed.", "Press Ctrl+S in an empty composer to restore it."
-        )
-        if outcome.evicted is not None:
-            self.notice_posted.emit("The oldest stashed prompt was dropped (the stash keeps 20).",
-                                    stash_preview(outcome.evicted))
-            files = [r for r in outcome.evicted.records if r.kind == "file"]
-            if files:  # nothing can bring these chips back: their uploads may go
-                self.records_released.emit(files)
-        return True
+        """Move the prompt and its records into the stash; True when something was stashed."""
+        return self.prompt_stash.stash()
 
     def restore_stash(self, index: int = -1) -> bool:
         """Append stash entry ``index`` after a blank line, importing its records; one undo step."""
-        if not self.draft.stash:
-            return False
-        entry = self.draft.stash.pop(index)
-        text = restore_text(self.draft, entry, environment_id=self.environment_id,
-                            new_id=self.new_id)
-        cursor = QTextCursor(self.document())
-        cursor.movePosition(_OP.End)
-        cursor.beginEditBlock()
-        if not self.document().isEmpty():
-            while cursor.position() > 0 and self.document().characterAt(cursor.position() - 1) in (
-                " \t\u2029"
-            ):
-                cursor.deletePreviousChar()
-            text = "\n\n" + text
-        insert_segments(cursor, split_markdown(text), self.base_format)
-        cursor.endEditBlock()
-        self.setTextCursor(cursor)
-        self.draft_changed.emit()
-        return True
+        return self.prompt_stash.restore(index)
 
     # -- attachments (held by ``attachments``; these are the editor's public face) ---------------
     @property
@@ -619,35 +584,8 @@ class ComposerEditor(QTextEdit):
         return self.attachments.pull_request_url(context_id)
 
     def chip_at_caret(self) -> str | None:
-        """The context id of the chip the keyboard means: the one a selection holds exactly,
-        else the chip right before the caret (or before the space that follows it), else the one
-        right after the caret; None when no chip touches the caret."""
-        cursor = self.textCursor()
-        if cursor.hasSelection():
-            start, end = cursor.selectionStart(), cursor.selectionEnd()
-            found = self._chip_id_at(start) if end - start == 1 else None
-            if found is not None:
-                return found
-        position = cursor.position()
-        text = self.document().toRawText()
-        candidates = [position - 1]
-        if 2 <= position <= len(text) and text[position - 1] == " ":
-            candidates.append(position - 2)
-        candidates.append(position)
-        for at in candidates:
-            found = self._chip_id_at(at)
-            if found is not None:
-                return found
-        return None
-
-    def _chip_id_at(self, position: int) -> str | None:
-        if position < 0 or position >= self.document().characterCount() - 1:
-            return None
-        probe = QTextCursor(self.document())
-        probe.setPosition(position)
-        probe.setPosition(position + 1, _MOVE.KeepAnchor)
-        fmt = probe.charFormat()
-        return fmt.stringProperty(CONTEXT_ID) if is_chip(fmt) else None
+        """The context id of the chip the keyboard means (``ChipTracker.chip_touching``)."""
+        return self.tracker.chip_touching(self.textCursor())
 
     def open_chip_at_caret(self) -> bool:
         """Alt+Enter: open what the chip at the caret points at (as a click would); False when
