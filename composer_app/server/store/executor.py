@@ -198,7 +198,8 @@ class ExecutorStore(ThreadStore):
         self._after_commit(tx.events)
         return result
 
-    async def write(self, fn: Callable[[Transaction], T]) -> T:
+    async def write(self, fn: Callable[[Transaction], T], *,
+                    group: tuple[str, str] | None = None) -> T:
         if self._writer_pool is None:
             raise StorageError("store is closed")
         if self.inline_writes:
