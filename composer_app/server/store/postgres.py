@@ -12,6 +12,12 @@ Invariants:
   is parked with the finished read-only transaction, whose ``ROLLBACK`` goes in front of the next
   transaction's first statements on it (or is sent after ``park_idle`` unused). Before
   ``bind_loop`` (administration, tests) the same transactions run on blocking connections.
+* Group commit: writes that name their thread (``group``) and arrive while ``group_writers`` group
+  transactions are in flight wait, then run together in one transaction (at most one per thread,
+  at most ``group_max``, sorted by thread so every group locks rows in one order): each up to its
+  first read, those reads in one round trip, then each in turn inside its own savepoint, one
+  ``NOTIFY`` and one ``COMMIT``. A member that raises is rolled back to its savepoint and gets
+  its own exception; a failing statement rolls the group back and every member runs again alone.
 * No lock is shared by all writers. Sequence numbers come from the events identity sequence (no
   per-session cache, so numbers are handed out in time order); an append locks only its thread's
   row. Every write transaction takes its transaction id before its first number.
