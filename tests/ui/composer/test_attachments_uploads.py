@@ -113,8 +113,15 @@ def test_send_waits_for_pending_uploads_with_a_notice(qtbot, w, tmp_path, env):
     qtbot.waitUntil(lambda: "sent" in states or "unsent" in states, timeout=WAIT_MS)
     items, _ = env.call(qtbot, lambda e: e.outbox_items())
     assert states[-1] == "sent", (states, items)
-    rows, _ = env.call(qtbot, lambda e: e.messages(thread_id))
-    [row] = [r for r in rows if r.message_id == message_id]
+    # the acceptance and the server's copy of the message (its event) travel separately: the
+    # local echo keeps the upload's local id until that copy replaces it
+    for _ in range(WAIT_MS // 20):
+        rows, _ = env.call(qtbot, lambda e: e.messages(thread_id))
+        [row] = [r for r in rows if r.message_id == message_id]
+        if row.local_state is None:
+            break
+        qtbot.wait(20)
+    assert row.local_state is None, row
     [bound] = [r for r in row.context["records"] if r["contextId"] == record.context_id]
     [attachment] = row.attachments
     assert bound["attachmentId"] == attachment["attachmentId"]
