@@ -19,6 +19,19 @@ from tests.ui.composer.attachment_support import (
 )
 
 
+def server_copy(qtbot, client, thread_id, message_id):
+    """The client's row of a sent message once the server's copy (its event) has replaced the
+    local echo: the acceptance and the event travel separately, and until the event arrives the
+    echo keeps the upload's local id."""
+    for _ in range(WAIT_MS // 20):
+        rows, _ = client.call(qtbot, lambda e: e.messages(thread_id))
+        [row] = [r for r in rows if r.message_id == message_id]
+        if row.local_state is None:
+            return row
+        qtbot.wait(20)
+    raise AssertionError(f"the server's copy of {message_id} never arrived: {row}")
+
+
 @pytest.fixture
 def env(qtbot, tmp_path):
     connected = Connected(qtbot, tmp_path, "a")
@@ -113,15 +126,7 @@ def test_send_waits_for_pending_uploads_with_a_notice(qtbot, w, tmp_path, env):
     qtbot.waitUntil(lambda: "sent" in states or "unsent" in states, timeout=WAIT_MS)
     items, _ = env.call(qtbot, lambda e: e.outbox_items())
     assert states[-1] == "sent", (states, items)
-    # the acceptance and the server's copy of the message (its event) travel separately: the
-    # local echo keeps the upload's local id until that copy replaces it
-    for _ in range(WAIT_MS // 20):
-        rows, _ = env.call(qtbot, lambda e: e.messages(thread_id))
-        [row] = [r for r in rows if r.message_id == message_id]
-        if row.local_state is None:
-            break
-        qtbot.wait(20)
-    assert row.local_state is None, row
+    row = server_copy(qtbot, env, thread_id, message_id)
     [bound] = [r for r in row.context["records"] if r["contextId"] == record.context_id]
     [attachment] = row.attachments
     assert bound["attachmentId"] == attachment["attachmentId"]
@@ -269,8 +274,7 @@ def test_restored_draft_with_file_sends_after_restart(qtbot, tmp_path):
         qtbot.waitUntil(lambda: "sent" in states() or "unsent" in states(), timeout=WAIT_MS)
         items, _ = second.call(qtbot, lambda e: e.outbox_items())
         assert states()[-1] == "sent", (states(), items)
-        rows, _ = second.call(qtbot, lambda e: e.messages(thread_id))
-        [row] = [r for r in rows if r.message_id == message_id]
+        row = server_copy(qtbot, second, thread_id, message_id)
         [attachment] = row.attachments
         assert attachment["name"] == "report.pdf" and attachment["attachmentId"].startswith("att_")
         second.stop()
