@@ -87,6 +87,11 @@ def _normalize(sources: Any, metadata: Any) -> tuple[JsonObject | None, JsonObje
     return clean_sources, clean_metadata
 
 
+def _group(plan: TurnPlan) -> tuple[str, str]:
+    """The ``(user, thread)`` a turn's writes are about (``ThreadStore.write``'s ``group``)."""
+    return (plan.user_id, plan.thread_id)
+
+
 def earlier_material(reader: Reader, plan: TurnPlan) -> EarlierMaterial:
     """The plan's earlier material read on its own, for a plan whose command did not gather it
     (``TurnPlan.earlier`` is None)."""
@@ -161,14 +166,16 @@ class TurnRunner:
             _log.warning("turn %s: %s", plan.turn_id, exc)
             with contextlib.suppress(ComposerError):
                 await self.store.write(lambda tx: fail_turn(
-                    tx, plan, "unavailable", "The server could not finish this reply."))
+                    tx, plan, "unavailable", "The server could not finish this reply."),
+                    group=_group(plan))
         except Exception as exc:
             # The exception text may quote a provider's request (headers, keys): log its type
             # only, and give the user a fixed reason.
             _log.warning("turn %s: provider failed with %s", plan.turn_id, type(exc).__name__)
             reason = "The assistant failed unexpectedly. Try again, or choose another provider."
             with contextlib.suppress(ComposerError):
-                await self.store.write(lambda tx: fail_turn(tx, plan, "provider_failed", reason))
+                await self.store.write(lambda tx: fail_turn(tx, plan, "provider_failed", reason),
+                                       group=_group(plan))
 
     async def _stream(self, plan: TurnPlan) -> None:
         text_parts: list[str] = []
@@ -191,7 +198,8 @@ class TurnRunner:
             last_flush = time.monotonic()
             if not chunk:
                 return True
-            return await self.store.write(lambda tx: append_delta(tx, plan, chunk))
+            return await self.store.write(lambda tx: append_delta(tx, plan, chunk),
+                                          group=_group(plan))
 
         next_event: asyncio.Task[ProviderEvent] | None = None
         try:
@@ -223,11 +231,11 @@ class TurnRunner:
                     clean_sources, clean_metadata = normalized_output(sources, metadata)
                     await self.store.write(partial(
                         finish_turn, plan=plan, last_delta="".join(pending), text=final,
-                        sources=clean_sources, metadata=clean_metadata))
+                        sources=clean_sources, metadata=clean_metadata), group=_group(plan))
                     return
                 else:
                     await self.store.write(partial(fail_turn, plan=plan, code=event.code,
-                                                   message=event.message))
+                                                   message=event.message), group=_group(plan))
                     return
         finally:
             if next_event is not None and not next_event.done():

@@ -40,8 +40,8 @@ JsonObject = dict[str, Any]
 
 def format_timestamp(moment: datetime | None = None) -> str:
     """RFC 3339 UTC with a ``Z`` suffix and millisecond precision (now when ``moment`` is None)."""
-    value = (moment or datetime.now(UTC)).astimezone(UTC)
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    value = datetime.now(UTC) if moment is None else moment.astimezone(UTC)
+    return value.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
 def parse_timestamp(text: str) -> datetime:

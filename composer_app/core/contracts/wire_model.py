@@ -11,6 +11,7 @@ every depth (nested models follow it as well).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
@@ -69,4 +70,10 @@ def wire_object(**fields: Any) -> dict[str, Any]:
     For converters from rows that are already valid (a stored message, a cached one), where
     validating through a model again would only cost time. Keys keep the keyword order.
     """
-    return {to_camel(name): value for name, value in fields.items() if value is not None}
+    return {_camel(name): value for name, value in fields.items() if value is not None}
+
+
+@cache
+def _camel(name: str) -> str:
+    """``to_camel`` of a field name, computed once per name (the names are a fixed few)."""
+    return to_camel(name)

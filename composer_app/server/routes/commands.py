@@ -59,7 +59,7 @@ async def post_command(request: Request) -> JSONResponse:
                                    str(getattr(command, "provider", "")))
         return outcome
 
-    outcome = await svc.store.write(run)
+    outcome = await svc.store.write(run, group=(device.user_id, command.thread_id))
     _select_provider(svc, choice_key(device.user_id, command.thread_id), command,
                      outcome.status)
     if outcome.turn is not None:

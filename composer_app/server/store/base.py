@@ -285,8 +285,16 @@ class ThreadStore(ABC):
     def close(self) -> None: ...
 
     @abstractmethod
-    async def write(self, fn: Callable[[Transaction], T]) -> T:
-        """Run ``fn`` in one transaction; committed events are then published in order."""
+    async def write(self, fn: Callable[[Transaction], T], *,
+                    group: tuple[str, str] | None = None) -> T:
+        """Run ``fn`` in one transaction; committed events are then published in order.
+
+        ``group`` names the ``(user, thread)`` the write is about (the thread whose row it
+        locks). A store may then run it in one transaction with writes of other threads that
+        arrive meanwhile (group commit): each still sees its own reads and writes only, gets its
+        own result or exception, and one that fails leaves the others' writes intact; writes of
+        one thread keep their order.
+        """
 
     def set_commit_listener(self, listener: Callable[[list[StoredEvent]], None] | None) -> None:
         """``listener`` is called on the event loop with each batch of committed events."""

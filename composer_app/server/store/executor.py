@@ -2,9 +2,13 @@
 
 Invariants: one writer connection, used under one lock, runs every write transaction of a process,
 so writes are serialized; with ``inline_writes`` (SQLite, where a transaction takes well under a
-millisecond) they run on the event loop thread itself, otherwise on one writer thread. Committed
-events reach the commit listener on the event loop right after commit, in commit order. Readers use
-their own thread-local connections in a small pool.
+millisecond) they run on the event loop thread itself, otherwise on one writer thread. Inline writes
+that name a ``group`` (the thread they are about) and arrive in the same step of the event loop
+commit together at the start of the next step: one transaction, each write inside its own savepoint
+and in arrival order, so each sees what the earlier ones wrote, and one that raises is rolled back
+alone and gets its own exception (one ``COMMIT`` for several clients' commands). Committed events
+reach the commit listener on the event loop right after commit, in commit order. Readers use their
+own thread-local connections in a small pool.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ class ExecutorStore(ThreadStore):
         self._reader_lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._listener: Callable[[list[StoredEvent]], None] | None = None
+        self._grouped: list[tuple[Callable[[Transaction], Any], asyncio.Future[Any]]] = []
 
     # Backend hooks -------------------------------------------------------------------------------
 
@@ -198,13 +203,88 @@ class ExecutorStore(ThreadStore):
         self._after_commit(tx.events)
         return result
 
-    async def write(self, fn: Callable[[Transaction], T]) -> T:
+    async def write(self, fn: Callable[[Transaction], T], *,
+                    group: tuple[str, str] | None = None) -> T:
         if self._writer_pool is None:
             raise StorageError("store is closed")
-        if self.inline_writes:
-            return self.write_sync(fn)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer_pool, self.write_sync, fn)
+        if not self.inline_writes:
+            return await loop.run_in_executor(self._writer_pool, self.write_sync, fn)
+        if group is None:
+            return self.write_sync(fn)
+        future: asyncio.Future[T] = loop.create_future()
+        self._grouped.append((fn, future))
+        if len(self._grouped) == 1:  # the writes of this loop step commit together
+            loop.call_soon(self._write_grouped)
+        return await future
+
+    def _write_grouped(self) -> None:
+        """Commit the grouped writes of one loop step in one transaction, each inside its own
+        savepoint (one that raises is rolled back alone and gets its exception), in arrival
+        order; when the transaction itself is lost, each runs again on its own."""
+        members = [(fn, future) for fn, future in self._grouped if not future.done()]
+        self._grouped = []
+        if len(members) == 1:
+            fn, future = members[0]
+            _resolve(future, lambda: self.write_sync(fn))
+            return
+        if not members:
+            return
+        try:
+            with self._write_lock:
+                outcomes = self._guard(lambda: self._run_grouped(self._writer_conn, members))
+        except _TransactionLost:
+            for fn, future in members:
+                _resolve(future, lambda fn=fn: self.write_sync(fn))  # type: ignore[misc]
+            return
+        except Exception as exc:
+            for _, future in members:
+                if not future.done():
+                    future.set_exception(exc)
+            return
+        self._after_commit(sorted((e for tx, _ in outcomes if tx is not None for e in tx.events),
+                                  key=lambda e: e.sequence))
+        for (_, future), (tx, value) in zip(members, outcomes, strict=True):
+            if future.done():
+                continue
+            if tx is None:
+                future.set_exception(value)
+            else:
+                future.set_result(value)
+
+    def _run_grouped(self, conn: Any, members: list[tuple[Callable[[Transaction], Any], Any]]
+                   ) -> list[tuple[SqlTransaction | None, Any]]:
+        """``(transaction, result)`` per member, or ``(None, exception)`` (``_write_grouped``)."""
+        if conn is None:
+            raise StorageError("store is closed")
+        self._begin(conn, writer=True)
+        execute = self._execute(conn)
+        outcomes: list[tuple[SqlTransaction | None, Any]] = []
+        try:
+            for i, (fn, _) in enumerate(members):
+                tx = SqlTransaction(execute)
+                execute(f"SAVEPOINT group_{i}", ())
+                try:
+                    result = fn(tx)
+                    tx.finalize()
+                except Exception as exc:
+                    if not self._in_transaction(conn):
+                        raise _TransactionLost from exc
+                    execute(f"ROLLBACK TO SAVEPOINT group_{i}", ())
+                    execute(f"RELEASE SAVEPOINT group_{i}", ())
+                    outcomes.append((None, self._translate(exc) or exc))
+                    continue
+                execute(f"RELEASE SAVEPOINT group_{i}", ())
+                outcomes.append((tx, result))
+        except BaseException:
+            conn.rollback()
+            raise
+        conn.commit()
+        return outcomes
+
+    def _in_transaction(self, conn: Any) -> bool:
+        """Whether ``conn`` still holds its open transaction (after an error in it)."""
+        return True
 
     def _reader_conn(self) -> Any:
         conn = getattr(self._local, "conn", None)
@@ -257,3 +337,19 @@ class ExecutorStore(ThreadStore):
             raise StorageError("store is closed")
         device = self._writer_pool.submit(self.write_sync, create).result()
         return token, device
+
+
+class _TransactionLost(Exception):
+    """A grouped write's error ended the whole transaction (its members run again alone)."""
+
+
+def _resolve(future: asyncio.Future[Any], call: Callable[[], Any]) -> None:
+    """Set ``future`` to the outcome of ``call()`` (unless its caller gave up)."""
+    try:
+        result = call()
+    except Exception as exc:
+        if not future.done():
+            future.set_exception(exc)
+    else:
+        if not future.done():
+            future.set_result(result)

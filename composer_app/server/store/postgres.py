@@ -12,6 +12,12 @@ Invariants:
   is parked with the finished read-only transaction, whose ``ROLLBACK`` goes in front of the next
   transaction's first statements on it (or is sent after ``park_idle`` unused). Before
   ``bind_loop`` (administration, tests) the same transactions run on blocking connections.
+* Group commit: writes that name their thread (``group``) and arrive while ``group_writers`` group
+  transactions are in flight wait, then run together in one transaction (at most one per thread,
+  at most ``group_max``, sorted by thread so every group locks rows in one order): each up to its
+  first read, those reads in one round trip, then each in turn inside its own savepoint, one
+  ``NOTIFY`` and one ``COMMIT``. A member that raises is rolled back to its savepoint and gets
+  its own exception; a failing statement rolls the group back and every member runs again alone.
 * No lock is shared by all writers. Sequence numbers come from the events identity sequence (no
   per-session cache, so numbers are handed out in time order); an append locks only its thread's
   row. Every write transaction takes its transaction id before its first number.
@@ -34,6 +40,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import psycopg
@@ -43,7 +50,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from composer_app.core.errors import StorageError
 from composer_app.server.store.base import Reader, StoredEvent, Transaction
-from composer_app.server.store.bridge import await_only, run_bridged
+from composer_app.server.store.bridge import Pause, SteppedCall, await_only, run_bridged
 from composer_app.server.store.commit_order import CommitOrder
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.store.literals import bind
@@ -65,6 +72,8 @@ POOL_SIZE = 8
 PARK_IDLE = 0.02  # a parked read's transaction ends this soon when no transaction takes it over
 SETTLE_AFTER = 0.05  # a missing number waits this long for its notification before settling
 SETTLE_POLL = (0.001, 0.05)  # first and longest pause while waiting for old transactions to end
+GROUP_MAX = 32  # writes of different threads run together in one transaction at most
+GROUP_WRITERS = 1  # group transactions of one process in flight at once (the others queue)
 
 
 def conninfo_of(database_url: str) -> str:
@@ -104,13 +113,13 @@ class _Statement:
 
     def fetchone(self) -> Any:
         if self.rows is None:
-            self._batch.flush()
+            self._batch.wait_for(self)
         assert self.rows is not None
         return self.rows[0] if self.rows else None
 
     def fetchall(self) -> list[Any]:
         if self.rows is None:
-            self._batch.flush()
+            self._batch.wait_for(self)
         assert self.rows is not None
         return self.rows
 
@@ -130,6 +139,7 @@ class _Batch:
         self._queued: list[tuple[bytes, _Statement]] = []
         self._end_read = end_read  # the connection still holds a finished read's transaction
         self.round_trips = 0
+        self.pause: Pause | None = None  # set: a flush hands control back to the group instead
 
     def __call__(self, sql: str, params: Sequence[Any]) -> _Statement:
         if not params:
@@ -145,10 +155,33 @@ class _Batch:
         return statement
 
     def flush(self) -> None:
+        """Send the queued statements (from bridged code)."""
+        if self._queued:
+            await_only(self.send())
+
+    def wait_for(self, statement: _Statement) -> None:
+        """Make ``statement``'s rows known: in a group's first step, by handing control back to
+        the group (which sends its members' first reads together, see ``_write_group``)."""
+        if self.pause is not None:
+            await_only(self.pause)
+        if statement.rows is None:
+            self.flush()
+
+    def take(self) -> list[tuple[bytes, _Statement]]:
+        """Remove the queued statements and return them (a group sorts them out)."""
+        queued, self._queued = self._queued, []
+        return queued
+
+    def put(self, queued: list[tuple[bytes, _Statement]]) -> None:
+        """Queue statements taken before."""
+        self._queued.extend(queued)
+
+    async def send(self) -> None:
+        """Send every queued statement now (one round trip)."""
         if self._queued:
             queued, self._queued = self._queued, []
             self.round_trips += 1
-            await_only(self._send(queued))
+            await self._send(queued)
 
     async def _send(self, queued: list[tuple[bytes, _Statement]]) -> None:
         conn = self._conn
@@ -193,6 +226,12 @@ class PostgresStore(ExecutorStore):
         self._returning: set[asyncio.Task[None]] = set()  # connections on their way to the pool
         self.park_idle = PARK_IDLE
         self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
+        self.group_max = GROUP_MAX
+        self.group_writers = GROUP_WRITERS
+        self.groups = 0  # group transactions (two writes or more) committed so far
+        self._waiting: deque[_Member] = deque()
+        self._groups_in_flight = 0
+        self._group_tasks: set[asyncio.Task[None]] = set()
 
     # Blocking connections (administration, tests, before serving) ------------------------------
 
@@ -222,7 +261,7 @@ class PostgresStore(ExecutorStore):
         tx = PostgresTransaction(self._execute(conn))
         try:
             result = fn(tx)
-            _notify(tx)
+            _notify(tx, tx._x)
         except BaseException:
             conn.rollback()
             raise
@@ -335,13 +374,176 @@ class PostgresStore(ExecutorStore):
             await asyncio.sleep(pause)
             pause = min(pause * 2, SETTLE_POLL[1])
 
-    async def write(self, fn: Callable[[Transaction], T]) -> T:
+    async def write(self, fn: Callable[[Transaction], T], *,
+                    group: tuple[str, str] | None = None) -> T:
         if self._ready is None:
-            return await super().write(fn)
+            return await super().write(fn, group=group)
         if not self._ready.done():
             await self._ready
         if self._pool is None or self._order is None:
             raise StorageError("store is closed")
+        if group is None or self.group_max <= 1:
+            return await self._write_alone(fn)
+        member = _Member(fn, group, asyncio.get_running_loop().create_future())
+        self._waiting.append(member)
+        self._next_group()
+        return await member.future  # type: ignore[no-any-return]
+
+    # Group commit ------------------------------------------------------------------------------
+
+    def _next_group(self) -> None:
+        """Start group transactions while fewer than ``group_writers`` are in flight."""
+        while self._groups_in_flight < self.group_writers and self._waiting:
+            members = self._take_group()
+            if not members:
+                return
+            self._groups_in_flight += 1
+            task = asyncio.get_running_loop().create_task(self._run_group(members))
+            self._group_tasks.add(task)
+            task.add_done_callback(self._group_done)
+
+    def _group_done(self, task: asyncio.Task[None]) -> None:
+        self._group_tasks.discard(task)
+        self._groups_in_flight -= 1
+        if self._pool is not None:
+            self._next_group()
+
+    def _take_group(self) -> list[_Member]:
+        """The waiting writes of one group, oldest first: at most one per thread (a later write of
+        a thread waits for the next group, keeping its order) and ``group_max`` in all."""
+        taken: dict[tuple[str, str], _Member] = {}
+        later: deque[_Member] = deque()
+        for member in self._waiting:
+            if member.future.done():
+                continue  # its caller gave up before it started
+            if member.key in taken or len(taken) >= self.group_max:
+                later.append(member)
+            else:
+                taken[member.key] = member
+        self._waiting = later
+        return list(taken.values())
+
+    async def _run_group(self, members: list[_Member]) -> None:
+        try:
+            if len(members) == 1:
+                await _settle(members[0], self._write_alone(members[0].fn))
+                return
+            try:
+                outcomes = await self._write_group(members)
+            except _RolledBack:  # a statement failed: each write again on its own
+                await asyncio.gather(*(_settle(m, self._write_alone(m.fn)) for m in members))
+                return
+            for member, (ok, value) in zip(members, outcomes, strict=True):
+                if member.future.done():
+                    continue
+                if ok:
+                    member.future.set_result(value)
+                else:
+                    member.future.set_exception(value)
+        except BaseException as exc:
+            for member in members:
+                if not member.future.done():
+                    member.future.set_exception(
+                        exc if isinstance(exc, Exception) else StorageError("store is closed"))
+            if not isinstance(exc, Exception):
+                raise
+
+    async def _write_group(self, members: list[_Member]) -> list[tuple[bool, Any]]:
+        """Run ``members`` (sorted by thread, so every group locks threads in one order) in one
+        transaction: each up to its first read, those reads in one round trip, then each on in
+        turn inside its own savepoint; one ``NOTIFY`` and one ``COMMIT``. A member's exception is
+        its own (its savepoint is rolled back); a failing statement rolls the whole group back
+        (``_RolledBack``)."""
+        assert self._pool is not None and self._order is not None
+        order = self._order
+        members.sort(key=lambda m: m.key)
+        conn, end_read = await self._lease()
+        batch = _Batch(conn, end_read=end_read)
+        txs = [PostgresTransaction(batch, order.allocated) for _ in members]
+        calls: list[SteppedCall | None] = []
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            try:
+                batch("BEGIN", ())
+                batch("SELECT pg_current_xact_id()", ())  # before any sequence number
+                first = batch.take()
+                held: list[list[tuple[bytes, _Statement]]] = []
+                batch.pause = Pause()
+                for member, tx in zip(members, txs, strict=True):
+                    call = SteppedCall(member.fn, tx)
+                    try:
+                        paused = await call.step()
+                    except psycopg.Error:
+                        raise
+                    except Exception as exc:  # failed before reading: nothing of it is sent
+                        batch.take()
+                        calls.append(None)
+                        held.append([])
+                        outcomes.append((False, exc))
+                        continue
+                    calls.append(call)
+                    outcomes.append((True, call.result))
+                    mine = batch.take()
+                    if paused and all(text.startswith(b"SELECT") for text, _ in mine):
+                        first.extend(mine)  # reads (and reservations): sent together
+                        held.append([])
+                    else:
+                        held.append(mine)  # writes go out inside the member's savepoint
+                batch.pause = None
+                batch.put(first)
+                await batch.send()
+                for i, stepped in enumerate(calls):
+                    if stepped is None:
+                        continue
+                    savepoint = f"group_{i}"
+                    batch(f"SAVEPOINT {savepoint}", ())
+                    batch.put(held[i])
+                    try:
+                        if not stepped.done and await stepped.step():
+                            raise RuntimeError("a group member paused twice")
+                    except psycopg.Error:
+                        raise
+                    except Exception as exc:
+                        batch(f"ROLLBACK TO SAVEPOINT {savepoint}", ())
+                        txs[i].events.clear()
+                        outcomes[i] = (False, exc)
+                    else:
+                        outcomes[i] = (True, stepped.result)
+                    batch(f"RELEASE SAVEPOINT {savepoint}", ())
+                allocated = [n for tx in txs for n in tx.allocated]
+                events = sorted((e for tx in txs for e in tx.events), key=lambda e: e.sequence)
+                note = _notification(allocated, {e.sequence for e in events})
+                if note is not None:
+                    batch("SELECT pg_notify(?, ?)", (CHANNEL, note))
+                batch("COMMIT", ())
+                await batch.send()
+            finally:
+                self.round_trips += batch.round_trips
+                for each in calls:
+                    if each is not None:
+                        each.close()
+        except BaseException as exc:
+            allocated = [n for tx in txs for n in tx.allocated]
+            try:
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    await conn.execute("ROLLBACK")
+            except psycopg.Error:
+                order.released(allocated)
+                raise StorageError(f"postgres: {exc}") from exc
+            order.abandoned(allocated)
+            if isinstance(exc, psycopg.Error):
+                raise _RolledBack from exc
+            raise
+        finally:
+            await self._pool.putconn(conn)
+        used = {e.sequence for e in events}
+        order.committed(events, (n for n in allocated if n not in used))
+        self.groups += 1
+        return outcomes
+
+    async def _write_alone(self, fn: Callable[[Transaction], T]) -> T:
+        """``fn`` in a transaction of its own."""
+        assert self._pool is not None and self._order is not None
         order = self._order
         tx: PostgresTransaction | None = None
 
@@ -353,7 +555,7 @@ class PostgresStore(ExecutorStore):
             tx = PostgresTransaction(execute, order.allocated)
             try:
                 result = fn(tx)
-                _notify(tx)
+                _notify(tx, execute)
                 execute("COMMIT", ())
                 execute.flush()
             finally:
@@ -528,15 +730,48 @@ def _settle_blocking(conn: psycopg.Connection[Any]) -> None:
         pause = min(pause * 2, SETTLE_POLL[1])
 
 
-def _notify(tx: PostgresTransaction) -> None:
-    """One notification per transaction that took numbers: their range, then those it leaves
-    unused (delivered only once it has committed, so other processes need not settle them)."""
-    if tx.allocated:
-        unused = tx.unused
-        payload = f"{min(tx.allocated)}-{max(tx.allocated)}"
-        if unused:
-            payload += ";" + ",".join(str(n) for n in unused)
-        tx._x("SELECT pg_notify(?, ?)", (CHANNEL, payload))
+def _notification(allocated: list[int], used: set[int]) -> str | None:
+    """The payload of a transaction's one notification: the range of the numbers it took, then
+    those it leaves unused (delivered only once it has committed, so other processes need not
+    settle them); None when it took none."""
+    if not allocated:
+        return None
+    payload = f"{min(allocated)}-{max(allocated)}"
+    unused = [n for n in allocated if n not in used]
+    if unused:
+        payload += ";" + ",".join(str(n) for n in unused)
+    return payload
+
+
+def _notify(tx: PostgresTransaction, execute: Callable[[str, Sequence[Any]], Any]) -> None:
+    note = _notification(tx.allocated, {e.sequence for e in tx.events})
+    if note is not None:
+        execute("SELECT pg_notify(?, ?)", (CHANNEL, note))
+
+
+class _RolledBack(Exception):
+    """A group transaction failed on a statement and was rolled back (its members run again)."""
+
+
+@dataclass(eq=False)
+class _Member:
+    """A write waiting for (or running in) a group transaction."""
+
+    fn: Callable[[Transaction], Any]
+    key: tuple[str, str]
+    future: asyncio.Future[Any]
+
+
+async def _settle(member: _Member, write: Coroutine[Any, Any, Any]) -> None:
+    """Resolve ``member``'s future with the outcome of ``write``."""
+    try:
+        result = await write
+    except Exception as exc:
+        if not member.future.done():
+            member.future.set_exception(exc)
+    else:
+        if not member.future.done():
+            member.future.set_result(result)
 
 
 async def _events_numbered(conn: psycopg.AsyncConnection[Any], numbers: list[int]

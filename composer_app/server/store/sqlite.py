@@ -63,6 +63,9 @@ class SqliteStore(ExecutorStore):
             return StorageError(f"sqlite: {exc}")
         return None
 
+    def _in_transaction(self, conn: Any) -> bool:
+        return bool(conn.raw.in_transaction)
+
 
 class _Connection:
     """An autocommit sqlite3 connection with explicit BEGIN/COMMIT/ROLLBACK."""

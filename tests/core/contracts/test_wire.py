@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -167,6 +168,16 @@ def test_timestamps() -> None:
         parse_timestamp("yesterday")
     with pytest.raises(ContractError):
         parse_timestamp("2026-11-30T14:02:11")
+
+
+@given(st.datetimes(min_value=datetime(1000, 1, 2), max_value=datetime(9999, 12, 30),
+                    timezones=st.sampled_from([UTC, timezone(timedelta(hours=5, minutes=30)),
+                                               timezone(timedelta(hours=-8))])))
+def test_a_timestamp_is_utc_with_milliseconds_and_reads_back(moment: datetime) -> None:
+    text = format_timestamp(moment)
+    utc = moment.astimezone(UTC)
+    assert text == utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+    assert parse_timestamp(text) == utc.replace(microsecond=utc.microsecond // 1000 * 1000)
 
 
 def test_a_message_context_object_is_taken_as_is() -> None:

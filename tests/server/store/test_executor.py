@@ -4,8 +4,9 @@ per user and messages stored once, and then answers exactly as that server did."
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -111,3 +112,49 @@ def test_after_the_upgrade_ids_are_per_user_and_numbers_continue(store: Executor
     assert store.read_sync(lambda r: r.message(alice, "msg_shared")).text.startswith("Look")  # type: ignore[union-attr]
     alice_events = store.read_sync(lambda r: r.events_after(0, alice))
     assert [event_wire(e) for e in alice_events] == fixture["expected"]["events"]["alice"]
+
+
+def test_sqlite_writes_of_one_loop_step_commit_together_and_fail_alone(tmp_path: Path) -> None:
+    """Grouped writes arriving together share one ``COMMIT``; each sees the earlier ones' rows,
+    one that raises is rolled back alone (its number is reused: no gap), and events are published
+    in sequence order."""
+    store = SqliteStore.in_dir(tmp_path)
+    store.open()
+    published: list[int] = []
+    statements: list[str] = []
+
+    def thread_with_event(thread_id: str) -> Callable[[Transaction], int]:
+        def write(tx: Transaction) -> int:
+            if tx.thread("u1", thread_id) is None:
+                tx.insert_thread(thread_id, "u1", "T", AT)
+            return tx.append_event("u1", thread_id, "thread.created", {}).sequence
+        return write
+
+    def refused(tx: Transaction) -> int:
+        thread_with_event("thr_bad")(tx)
+        raise ValueError("refused after writing")
+
+    try:
+        async def run() -> list[object]:
+            store.set_commit_listener(lambda events: published.extend(e.sequence for e in events))
+            store.bind_loop(asyncio.get_running_loop())
+            store._writer_conn.raw.set_trace_callback(statements.append)
+            return await asyncio.gather(
+                store.write(thread_with_event("thr_a"), group=("u1", "thr_a")),
+                store.write(refused, group=("u1", "thr_bad")),
+                store.write(thread_with_event("thr_a"), group=("u1", "thr_a")),  # sees the 1st
+                store.write(thread_with_event("thr_b"), group=("u1", "thr_b")),
+                return_exceptions=True)
+
+        outcomes = asyncio.run(run())
+        assert outcomes[0] == 1 and outcomes[2] == 2 and outcomes[3] == 3
+        assert isinstance(outcomes[1], ValueError)
+        assert [s for s in statements if s in ("BEGIN IMMEDIATE", "COMMIT")] == [
+            "BEGIN IMMEDIATE", "COMMIT"]
+        assert published == [1, 2, 3]
+        assert store.read_sync(lambda r: r.thread("u1", "thr_bad")) is None
+        stored = store.read_sync(lambda r: r.events_after(0, "u1"))
+        assert [(e.sequence, e.thread_id) for e in stored] == [
+            (1, "thr_a"), (2, "thr_a"), (3, "thr_b")]
+    finally:
+        store.close()

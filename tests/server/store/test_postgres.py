@@ -5,12 +5,14 @@ unused."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
 import pytest
 
 from composer_app.core.contracts.wire import decode_command
+from composer_app.core.errors import StorageError
 from composer_app.server.earlier_material import EarlierMaterial
 from composer_app.server.ledger import TurnPlan, execute_command, finish_turn, prefetch_command
 from composer_app.server.providers.echo import EchoProvider
@@ -147,4 +149,153 @@ def test_a_read_takes_one_round_trip_and_its_transaction_ends_with_the_next_use(
 
         asyncio.run(run())
     finally:
+        store.close()
+
+
+def _command(body: dict[str, object]) -> Callable[[Transaction], object]:
+    def apply(tx: Transaction) -> object:  # the way POST /api/commands runs it
+        decoded = decode_command(body)
+        prefetch_command(tx, DEVICE, decoded)
+        tx.device_active(DEVICE.device_id)
+        return execute_command(tx, DEVICE, decoded, "hash")
+    return apply
+
+
+async def _listen(dsn: str, payloads: list[str], ready: asyncio.Event) -> None:
+    async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+        await conn.execute("LISTEN composer_events")
+        ready.set()
+        async for notify in conn.notifies():
+            payloads.append(notify.payload)
+
+
+async def _published(seen: list[StoredEvent], count: int) -> None:
+    for _ in range(500):
+        if len(seen) >= count:
+            return
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.postgres
+def test_writes_of_different_threads_arriving_together_commit_as_one_group(
+        postgres_dsn: str) -> None:
+    """While one transaction is in flight the others queue; the queued ones then run in one
+    transaction of two round trips with one notification, each with its own receipt and answer,
+    and a repeated command still answers from its receipt."""
+    store = PostgresStore(postgres_dsn)
+    store.open()
+    seen: list[StoredEvent] = []
+    payloads: list[str] = []
+    try:
+        async def run() -> list[object]:
+            store.set_commit_listener(seen.extend)
+            store.bind_loop(asyncio.get_running_loop())
+            ready = asyncio.Event()
+            listener = asyncio.create_task(_listen(postgres_dsn, payloads, ready))
+            await ready.wait()
+            threads = [f"thr_{n}" for n in range(6)]
+            for thread in threads:
+                await store.write(_command(create_thread(thread)), group=("u1", thread))
+            await _published(seen, 6)
+            before, groups = store.round_trips, store.groups
+            again = turn_start("thr_5", "twice")
+            bodies = [turn_start(t, f"hello {t}") for t in threads[:5]] + [again, again]
+            outcomes = await asyncio.gather(*(
+                store.write(_command(b), group=("u1", str(b["threadId"]))) for b in bodies))
+            # the first alone, the next five together, the repeat after its thread's first
+            assert store.groups - groups == 1
+            assert store.round_trips - before == 2 + 2 + 2
+            await _published(seen, 6 + 7 * 2)
+            await asyncio.sleep(0.1)
+            listener.cancel()
+            return list(outcomes)
+
+        outcomes = asyncio.run(run())
+        created = seen[5].sequence
+        mine = [p for p in payloads if int(p.split("-")[0]) > created]
+        assert len(mine) == 3  # one notification per transaction: the group's covers five
+        assert mine[1] == f"{created + 3}-{created + 12}"
+        stored = store.read_sync(lambda r: r.events_after(0, "u1"))
+        assert [e.sequence for e in seen] == [e.sequence for e in stored]  # in order, no gaps
+        assert [e.sequence for e in seen] == sorted(e.sequence for e in seen)
+        sent = [e for e in stored if e.event_type == "thread.message-sent"]
+        assert len(sent) == 6  # the repeated command wrote nothing
+        for outcome in outcomes:
+            assert outcome.status == 200  # type: ignore[attr-defined]
+        assert outcomes[5].body == outcomes[6].body  # type: ignore[attr-defined]
+        for outcome, body in zip(outcomes[:6], [*[None] * 6], strict=True):
+            del body
+            turn = outcome.turn  # type: ignore[attr-defined]
+            started = [e for e in stored if e.event_type == "thread.turn-started"
+                       and e.payload["turnId"] == turn.turn_id]
+            assert outcome.body["sequence"] == started[0].sequence  # type: ignore[attr-defined]
+        versions = store.read_sync(lambda r: r.all(
+            "SELECT thread_id, stream_version FROM events ORDER BY sequence"))
+        per_thread: dict[str, list[int]] = {}
+        for thread_id, version in versions:
+            per_thread.setdefault(thread_id, []).append(int(version))
+        assert all(v == list(range(1, len(v) + 1)) for v in per_thread.values())
+    finally:
+        store.set_commit_listener(None)
+        store.close()
+
+
+@pytest.mark.postgres
+def test_a_failing_write_in_a_group_fails_alone(postgres_dsn: str) -> None:
+    """A write that raises is rolled back to its own savepoint (its numbers announced unused) and
+    gets its own exception; one whose statement fails sends the group back to one transaction per
+    write, so it alone gets the database's error. The others commit either way."""
+    store = PostgresStore(postgres_dsn)
+    store.open()
+    seen: list[StoredEvent] = []
+    try:
+        def raising(thread: str) -> Callable[[Transaction], object]:
+            def apply(tx: Transaction) -> object:
+                _command(turn_start(thread, "half"))(tx)
+                raise ValueError("refused after writing")
+            return apply
+
+        def bad_sql(tx: Transaction) -> object:
+            tx.prefetch(user_id="u1", thread_id="thr_3", reserve=1)
+            tx.append_event("u1", "thr_3", "thread.meta-updated", {"title": "x"})
+            return tx._x("SELECT * FROM no_such_table", ()).fetchall()  # type: ignore[attr-defined]
+
+        async def run() -> tuple[list[object], list[object], int]:
+            store.set_commit_listener(seen.extend)
+            store.bind_loop(asyncio.get_running_loop())
+            for n in range(6):
+                await store.write(_command(create_thread(f"thr_{n}")), group=("u1", f"thr_{n}"))
+            groups = store.groups
+            first = await asyncio.gather(
+                store.write(_command(turn_start("thr_0", "alone")), group=("u1", "thr_0")),
+                store.write(_command(turn_start("thr_1", "kept")), group=("u1", "thr_1")),
+                store.write(raising("thr_2"), group=("u1", "thr_2")),
+                store.write(_command(turn_start("thr_4", "kept too")), group=("u1", "thr_4")),
+                return_exceptions=True)
+            grouped = store.groups - groups
+            second = await asyncio.gather(
+                store.write(_command(turn_start("thr_0", "alone")), group=("u1", "thr_0")),
+                store.write(_command(turn_start("thr_1", "kept")), group=("u1", "thr_1")),
+                store.write(bad_sql, group=("u1", "thr_3")),
+                store.write(_command(turn_start("thr_5", "kept")), group=("u1", "thr_5")),
+                return_exceptions=True)
+            # a later write is published: no number of the failed ones is left open
+            await store.write(_command(turn_start("thr_4", "after")), group=("u1", "thr_4"))
+            await _published(seen, 6 + 3 * 2 + 3 * 2 + 2)
+            return list(first), list(second), grouped
+
+        first, second, grouped = asyncio.run(run())
+        assert grouped == 1
+        assert isinstance(first[2], ValueError)
+        assert all(o.status == 200 for o in (first[0], first[1], first[3]))  # type: ignore[attr-defined]
+        assert isinstance(second[2], StorageError) and "no_such_table" in str(second[2])
+        assert all(o.status == 200 for o in (second[0], second[1], second[3]))  # type: ignore[attr-defined]
+        stored = store.read_sync(lambda r: r.events_after(0, "u1"))
+        assert [e.sequence for e in seen] == [e.sequence for e in stored]
+        assert not [e for e in stored if e.thread_id in ("thr_2", "thr_3")
+                    and e.event_type != "thread.created"]
+        receipts = store.read_sync(lambda r: r.all("SELECT count(*) FROM command_receipts"))
+        assert int(receipts[0][0]) == 6 + 3 + 3 + 1
+    finally:
+        store.set_commit_listener(None)
         store.close()
