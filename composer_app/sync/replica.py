@@ -2,7 +2,10 @@
 
 Invariants: each stream (``shell``, ``thread:<id>``) has a cursor, the last sequence applied; an
 event at or below the cursor is a duplicate and is skipped, so replay overlapping live delivery
-never applies anything twice (an assistant delta is appended once). A thread keeps the provider
+never applies anything twice (an assistant delta is appended once). Streams overlap (a thread's
+creation and renames reach the shell stream and the thread's own stream), so a thread's row is
+never rewritten by an event or snapshot older than the state it holds (its ``last_sequence``);
+the messages such an event carries still land. A thread keeps the provider
 the server last named for it (a ``thread.meta-updated`` without one keeps it), except while an
 update choosing another one is still queued: the cache keeps showing the user's choice until the
 server has it, whatever server state (snapshot, replayed event) arrives first. Applying an event
@@ -101,7 +104,11 @@ class Replica:
                 changes.deleted_threads = sorted(
                     before - {t.thread_id for t in self._store.threads()})
             elif isinstance(snapshot, ThreadSnapshot):
-                self._store.upsert_thread(self._with_queued(thread_row(snapshot.thread)))
+                cached = self._store.thread(snapshot.thread.thread_id)
+                # The thread's row may already hold a newer state from the shell stream (a
+                # rename applied there after this snapshot was read): never put it back.
+                if cached is None or (cached.last_sequence or 0) <= snapshot.sequence:
+                    self._store.upsert_thread(self._with_queued(thread_row(snapshot.thread)))
                 self._store.replace_messages(
                     snapshot.thread.thread_id,
                     [message_row(m, 0) for m in snapshot.messages])
@@ -131,20 +138,24 @@ class Replica:
     def _apply(self, event: Event, changes: Changes) -> None:
         store = self._store
         tid = event.thread_id
+        cached = store.thread(tid)
         if isinstance(event, ThreadCreatedEvent):
-            store.upsert_thread(self._with_queued(replace(thread_row(event.payload.thread),
-                                                          last_sequence=event.sequence)))
+            # A thread's creation is seen twice, on the shell stream and again when its own
+            # stream replays from just before it; by then a rename may have been applied.
+            if cached is None or (cached.last_sequence or 0) <= event.sequence:
+                store.upsert_thread(self._with_queued(replace(
+                    thread_row(event.payload.thread), last_sequence=event.sequence)))
             changes.thread_list = True
             if store.cursor(thread_stream(tid)) is None:
                 changes.new_threads.append((tid, event.sequence - 1))
             return
-        thread = store.thread(tid)
+        thread = cached
         if isinstance(event, ThreadDeletedEvent):
             store.delete_thread(tid)
             changes.thread_list = True
             changes.deleted_threads.append(tid)
             return
-        if thread is not None:
+        if thread is not None and (thread.last_sequence or 0) <= event.sequence:
             title, provider, folder = thread.title, thread.provider, thread.workspace
             if isinstance(event, ThreadMetaUpdatedEvent):
                 title = event.payload.title

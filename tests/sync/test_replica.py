@@ -205,3 +205,35 @@ def test_a_thread_list_older_than_a_thread_neither_drops_nor_rewinds_it(replica:
         {"threadId": "thr_old", "title": "Newest", "createdAt": AT, "updatedAt": AT,
          "lastSequence": 11}]))
     assert {t.thread_id: t.title for t in store.threads()} == {"thr_old": "Newest"}
+
+
+def test_a_creation_replayed_on_the_threads_own_stream_does_not_undo_a_rename(
+        replica: Any) -> None:
+    # The shell stream applies the creation (1) and a rename (2); the thread's own stream,
+    # subscribed from just before the creation, then replays the creation.
+    rep, store, _ = replica
+    created = _event(1, "thread.created", {"thread": {"threadId": TID, "createdAt": AT,
+                                                      "updatedAt": AT}})
+    renamed = _event(2, "thread.meta-updated", {"title": "Release notes"})
+    rep.apply_event(SHELL, created)
+    rep.apply_event(SHELL, renamed)
+    rep.apply_event(STREAM, created)
+    assert store.thread(TID) == ThreadRow(TID, "Release notes", AT, 2, provider=None)
+    older = _event(1, "thread.message-sent", {"message": _message("msg_1", "hi")})
+    rep.apply_event(thread_stream(TID) + "-replay", older)  # a message still lands...
+    assert store.message("msg_1") is not None
+    assert store.thread(TID).title == "Release notes"  # ...without rewinding the thread
+
+
+def test_a_thread_snapshot_older_than_the_cached_thread_keeps_the_newer_row(
+        replica: Any) -> None:
+    rep, store, _ = replica
+    store.upsert_thread(ThreadRow(TID, "Release notes", AT, 7))
+    frame = decode_server_frame({"type": "snapshot", "subscriptionId": STREAM, "sequence": 5,
+                                 "snapshot": {"kind": "thread", "sequence": 5,
+                                              "thread": {"threadId": TID, "createdAt": AT,
+                                                         "updatedAt": AT, "lastSequence": 4},
+                                              "messages": [_message("msg_a", "a")]}})
+    rep.apply_snapshot(STREAM, frame.snapshot)
+    assert store.thread(TID).title == "Release notes"
+    assert [m.message_id for m in store.messages(TID)] == ["msg_a"]
