@@ -124,7 +124,9 @@ class _Feed:
         self.dock = SourcesDock(self.transcript, self.window)
         self.window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.hide()
-        self.feed = TranscriptFeed(self.transcript, self.dock, EngineCalls(self.bridge))
+        # parented like the window's: it goes with the window, answers after that reach nothing
+        self.feed = TranscriptFeed(self.transcript, self.dock,
+                                   EngineCalls(self.bridge, self.window))
         self.bridge.message_upserted.connect(lambda thread, _m: self.feed.thread_changed(thread))
         self.window.show()
 
