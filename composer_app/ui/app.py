@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from composer_app import __version__
 from composer_app.sync.accounts import EMBEDDED_ID, AccountBook, is_server_url
+from composer_app.ui import unused_imports
 from composer_app.ui.account_engines import AccountEngines
 from composer_app.ui.application import create_application, quit_now, shut_down
 from composer_app.ui.backend import (
@@ -200,6 +201,8 @@ def report_ready(window: MainWindow, path: Path) -> QTimer:
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``composer-app`` console entry point."""
     args = build_parser().parse_args(list(argv) if argv is not None else None)
+    if not args.self_test:
+        unused_imports.skip()
     if args.embedded_server:  # the app's own server process (see ``server_process``)
         return serve_embedded()
     if args.self_test:
