@@ -10,6 +10,8 @@ Invariants:
   child's stdout: ``{"url": ..., "token": ..., "provider": ..., "knowledge_dir": ...}`` once
   the server accepts connections on loopback (the assistant it actually answers with, and its
   knowledge folder or ``""``), or ``{"error": ...}`` when it cannot start.
+- After its answer the child's stdout is its stderr: nothing it prints later can fill the pipe
+  the parent no longer reads and stall the server.
 - The child serves until its stdin reaches end of file (the parent stopped it, or died: the
   pipe closes with the parent, so the server never outlives the app), then stops the server
   gracefully, closes its providers and exits 0.
@@ -302,6 +304,9 @@ def serve_child(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None)
         options = server.router.options
         answer({"url": server.url, "token": server.token, "provider": options.provider,
                 "knowledge_dir": str(options.knowledge_dir or "")})
+        if stdout is None:  # the real process: the parent reads no more than the answer, so
+            sys.stdout.flush()  # anything printed later goes to stderr, never into a full pipe
+            os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
         while source.readline():  # anything before end of file is ignored
             pass
     finally:

@@ -151,3 +151,15 @@ def test_a_server_that_keeps_crashing_is_left_stopped_with_a_reason(tmp_path: Pa
         assert server.exit_code() is not None  # no fourth restart
     finally:
         server.stop()
+
+
+def test_after_its_answer_the_server_writes_nothing_into_the_pipe(tmp_path: Path) -> None:
+    """Output after the handshake goes to stderr: the parent stops reading the pipe, and a full
+    pipe would block the server."""
+    server = ServerProcess.start(ServerConfig(str(tmp_path / "server")))
+    try:
+        fd = Path(f"/proc/{server.pid}/fd")
+        assert os.readlink(fd / "1") == os.readlink(fd / "2")
+        assert _serving(server.url, server.token)
+    finally:
+        server.stop()
