@@ -12,12 +12,13 @@ Invariants:
   is parked with the finished read-only transaction, whose ``ROLLBACK`` goes in front of the next
   transaction's first statements on it (or is sent after ``park_idle`` unused). Before
   ``bind_loop`` (administration, tests) the same transactions run on blocking connections.
-* Group commit: writes that name their thread (``group``) and arrive while ``group_writers`` group
-  transactions are in flight wait, then run together in one transaction (at most one per thread,
-  at most ``group_max``, sorted by thread so every group locks rows in one order): each up to its
-  first read, those reads in one round trip, then each in turn inside its own savepoint, one
-  ``NOTIFY`` and one ``COMMIT``. A member that raises is rolled back to its savepoint and gets
-  its own exception; a failing statement rolls the group back and every member runs again alone.
+* Group commit (``group_queue``): writes that name their thread (``group``) and arrive while
+  ``GROUP_WRITERS`` group transactions are in flight wait, then run together in one transaction
+  (at most one per thread, at most ``GROUP_MAX``, sorted by thread so every group locks rows in
+  one order): each up to its first read, those reads in one round trip, then each in turn inside
+  its own savepoint, one ``NOTIFY`` and one ``COMMIT``. A member that raises is rolled back to its
+  savepoint and gets its own exception; a failing statement rolls the group back and every member
+  runs again alone.
 * No lock is shared by all writers. Sequence numbers come from the events identity sequence (no
   per-session cache, so numbers are handed out in time order); an append locks only its thread's
   row. Every write transaction takes its transaction id before its first number.
@@ -40,20 +41,18 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import psycopg
-from psycopg.adapt import Transformer
-from psycopg.generators import execute as execute_generator
 from psycopg_pool import AsyncConnectionPool
 
 from composer_app.core.errors import StorageError
 from composer_app.server.store.base import Reader, StoredEvent, Transaction
-from composer_app.server.store.bridge import Pause, SteppedCall, await_only, run_bridged
+from composer_app.server.store.bridge import Pause, SteppedCall, run_bridged
 from composer_app.server.store.commit_order import CommitOrder
 from composer_app.server.store.executor import ExecutorStore
-from composer_app.server.store.literals import bind
+from composer_app.server.store.group_queue import GroupQueue, Member, RolledBack
+from composer_app.server.store.postgres_batch import Batch, Statement
 from composer_app.server.store.postgres_queries import (
     PostgresReader,
     PostgresTransaction,
@@ -65,8 +64,6 @@ T = TypeVar("T")
 _log = logging.getLogger(__name__)
 
 CHANNEL = "composer_events"
-FATAL_ERROR = psycopg.pq.ExecStatus.FATAL_ERROR
-TUPLES_OK = psycopg.pq.ExecStatus.TUPLES_OK
 FILL_BATCH = 1000
 POOL_SIZE = 8
 PARK_IDLE = 0.02  # a parked read's transaction ends this soon when no transaction takes it over
@@ -102,110 +99,6 @@ def announced_unused(payload: str) -> list[int]:
         return []
 
 
-class _Statement:
-    """A queued statement; reading its rows sends every queued statement in one round trip."""
-
-    __slots__ = ("_batch", "rows")
-
-    def __init__(self, batch: _Batch) -> None:
-        self._batch = batch
-        self.rows: list[Any] | None = None
-
-    def fetchone(self) -> Any:
-        if self.rows is None:
-            self._batch.wait_for(self)
-        assert self.rows is not None
-        return self.rows[0] if self.rows else None
-
-    def fetchall(self) -> list[Any]:
-        if self.rows is None:
-            self._batch.wait_for(self)
-        assert self.rows is not None
-        return self.rows
-
-
-class _Batch:
-    """The ``execute`` of bridged store code on one async connection, with client-side binding.
-
-    Statements are bound in the client (``literals.bind``) and queued; the first read of any
-    queued statement's rows sends all of them as one simple query (one round trip, one result per
-    statement, read straight from libpq's results), so writes whose results nobody reads travel
-    with the next read or with ``COMMIT``. The first failing statement's error is raised.
-    """
-
-    def __init__(self, conn: psycopg.AsyncConnection[Any], *, end_read: bool = False) -> None:
-        self._conn = conn
-        self._rows = Transformer(conn)
-        self._queued: list[tuple[bytes, _Statement]] = []
-        self._end_read = end_read  # the connection still holds a finished read's transaction
-        self.round_trips = 0
-        self.pause: Pause | None = None  # set: a flush hands control back to the group instead
-
-    def __call__(self, sql: str, params: Sequence[Any]) -> _Statement:
-        if not params:
-            text = sql.encode("utf-8")
-        else:
-            try:
-                text = bind(sql, params)
-            except TypeError:  # a parameter type without a literal here: the driver binds it
-                text = psycopg.AsyncClientCursor(self._conn).mogrify(
-                    sql.replace("?", "%s"), tuple(params)).encode("utf-8")
-        statement = _Statement(self)
-        self._queued.append((text, statement))
-        return statement
-
-    def flush(self) -> None:
-        """Send the queued statements (from bridged code)."""
-        if self._queued:
-            await_only(self.send())
-
-    def wait_for(self, statement: _Statement) -> None:
-        """Make ``statement``'s rows known: in a group's first step, by handing control back to
-        the group (which sends its members' first reads together, see ``_write_group``)."""
-        if self.pause is not None:
-            await_only(self.pause)
-        if statement.rows is None:
-            self.flush()
-
-    def take(self) -> list[tuple[bytes, _Statement]]:
-        """Remove the queued statements and return them (a group sorts them out)."""
-        queued, self._queued = self._queued, []
-        return queued
-
-    def put(self, queued: list[tuple[bytes, _Statement]]) -> None:
-        """Queue statements taken before."""
-        self._queued.extend(queued)
-
-    async def send(self) -> None:
-        """Send every queued statement now (one round trip)."""
-        if self._queued:
-            queued, self._queued = self._queued, []
-            self.round_trips += 1
-            await self._send(queued)
-
-    async def _send(self, queued: list[tuple[bytes, _Statement]]) -> None:
-        conn = self._conn
-        pgconn = conn.pgconn
-        text = b";".join(text for text, _ in queued)
-        end_read, self._end_read = self._end_read, False
-        pgconn.send_query(b"ROLLBACK;" + text if end_read else text)
-        results = await conn.wait(execute_generator(pgconn))
-        for result in results:
-            if result.status == FATAL_ERROR:
-                raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
-        if end_read:
-            results = results[1:]
-        if len(results) != len(queued):
-            raise psycopg.InternalError(f"{len(results)} results for {len(queued)} statements")
-        rows = self._rows
-        for result, (_, statement) in zip(results, queued, strict=True):
-            if result.status == TUPLES_OK:
-                rows.set_pgresult(result)
-                statement.rows = rows.load_rows(0, result.ntuples, tuple)
-            else:
-                statement.rows = []
-
-
 class PostgresStore(ExecutorStore):
     """``ThreadStore`` on PostgreSQL with cross-process fan-out through LISTEN/NOTIFY."""
 
@@ -226,12 +119,10 @@ class PostgresStore(ExecutorStore):
         self._returning: set[asyncio.Task[None]] = set()  # connections on their way to the pool
         self.park_idle = PARK_IDLE
         self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
-        self.group_max = GROUP_MAX
-        self.group_writers = GROUP_WRITERS
         self.groups = 0  # group transactions (two writes or more) committed so far
-        self._waiting: deque[_Member] = deque()
-        self._groups_in_flight = 0
-        self._group_tasks: set[asyncio.Task[None]] = set()
+        self.group_queue = GroupQueue(self._write_alone, self._write_group,
+                                      lambda: self._pool is not None,
+                                      limit=GROUP_MAX, writers=GROUP_WRITERS)
 
     # Blocking connections (administration, tests, before serving) ------------------------------
 
@@ -382,83 +273,21 @@ class PostgresStore(ExecutorStore):
             await self._ready
         if self._pool is None or self._order is None:
             raise StorageError("store is closed")
-        if group is None or self.group_max <= 1:
+        if group is None:
             return await self._write_alone(fn)
-        member = _Member(fn, group, asyncio.get_running_loop().create_future())
-        self._waiting.append(member)
-        self._next_group()
-        return await member.future  # type: ignore[no-any-return]
+        return await self.group_queue.write(fn, group)  # type: ignore[no-any-return]
 
-    # Group commit ------------------------------------------------------------------------------
-
-    def _next_group(self) -> None:
-        """Start group transactions while fewer than ``group_writers`` are in flight."""
-        while self._groups_in_flight < self.group_writers and self._waiting:
-            members = self._take_group()
-            if not members:
-                return
-            self._groups_in_flight += 1
-            task = asyncio.get_running_loop().create_task(self._run_group(members))
-            self._group_tasks.add(task)
-            task.add_done_callback(self._group_done)
-
-    def _group_done(self, task: asyncio.Task[None]) -> None:
-        self._group_tasks.discard(task)
-        self._groups_in_flight -= 1
-        if self._pool is not None:
-            self._next_group()
-
-    def _take_group(self) -> list[_Member]:
-        """The waiting writes of one group, oldest first: at most one per thread (a later write of
-        a thread waits for the next group, keeping its order) and ``group_max`` in all."""
-        taken: dict[tuple[str, str], _Member] = {}
-        later: deque[_Member] = deque()
-        for member in self._waiting:
-            if member.future.done():
-                continue  # its caller gave up before it started
-            if member.key in taken or len(taken) >= self.group_max:
-                later.append(member)
-            else:
-                taken[member.key] = member
-        self._waiting = later
-        return list(taken.values())
-
-    async def _run_group(self, members: list[_Member]) -> None:
-        try:
-            if len(members) == 1:
-                await _settle(members[0], self._write_alone(members[0].fn))
-                return
-            try:
-                outcomes = await self._write_group(members)
-            except _RolledBack:  # a statement failed: each write again on its own
-                await asyncio.gather(*(_settle(m, self._write_alone(m.fn)) for m in members))
-                return
-            for member, (ok, value) in zip(members, outcomes, strict=True):
-                if member.future.done():
-                    continue
-                if ok:
-                    member.future.set_result(value)
-                else:
-                    member.future.set_exception(value)
-        except BaseException as exc:
-            for member in members:
-                if not member.future.done():
-                    member.future.set_exception(
-                        exc if isinstance(exc, Exception) else StorageError("store is closed"))
-            if not isinstance(exc, Exception):
-                raise
-
-    async def _write_group(self, members: list[_Member]) -> list[tuple[bool, Any]]:
+    async def _write_group(self, members: list[Member]) -> list[tuple[bool, Any]]:
         """Run ``members`` (sorted by thread, so every group locks threads in one order) in one
         transaction: each up to its first read, those reads in one round trip, then each on in
         turn inside its own savepoint; one ``NOTIFY`` and one ``COMMIT``. A member's exception is
         its own (its savepoint is rolled back); a failing statement rolls the whole group back
-        (``_RolledBack``)."""
+        (``RolledBack``)."""
         assert self._pool is not None and self._order is not None
         order = self._order
         members.sort(key=lambda m: m.key)
         conn, end_read = await self._lease()
-        batch = _Batch(conn, end_read=end_read)
+        batch = Batch(conn, end_read=end_read)
         txs = [PostgresTransaction(batch, order.allocated) for _ in members]
         calls: list[SteppedCall | None] = []
         outcomes: list[tuple[bool, Any]] = []
@@ -467,7 +296,7 @@ class PostgresStore(ExecutorStore):
                 batch("BEGIN", ())
                 batch("SELECT pg_current_xact_id()", ())  # before any sequence number
                 first = batch.take()
-                held: list[list[tuple[bytes, _Statement]]] = []
+                held: list[list[tuple[bytes, Statement]]] = []
                 batch.pause = Pause()
                 for member, tx in zip(members, txs, strict=True):
                     call = SteppedCall(member.fn, tx)
@@ -532,7 +361,7 @@ class PostgresStore(ExecutorStore):
                 raise StorageError(f"postgres: {exc}") from exc
             order.abandoned(allocated)
             if isinstance(exc, psycopg.Error):
-                raise _RolledBack from exc
+                raise RolledBack from exc
             raise
         finally:
             await self._pool.putconn(conn)
@@ -549,7 +378,7 @@ class PostgresStore(ExecutorStore):
 
         def transact(conn: psycopg.AsyncConnection[Any], end_read: bool) -> T:
             nonlocal tx
-            execute = _Batch(conn, end_read=end_read)
+            execute = Batch(conn, end_read=end_read)
             execute("BEGIN", ())
             execute("SELECT pg_current_xact_id()", ())  # before any sequence number
             tx = PostgresTransaction(execute, order.allocated)
@@ -597,7 +426,7 @@ class PostgresStore(ExecutorStore):
             floor = order.published
 
             def run(conn: psycopg.AsyncConnection[Any], end_read: bool, floor: int = floor) -> T:
-                execute = _Batch(conn, end_read=end_read)
+                execute = Batch(conn, end_read=end_read)
                 execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", ())
                 try:
                     return fn(PostgresReader(execute, floor))
@@ -747,31 +576,6 @@ def _notify(tx: PostgresTransaction, execute: Callable[[str, Sequence[Any]], Any
     note = _notification(tx.allocated, {e.sequence for e in tx.events})
     if note is not None:
         execute("SELECT pg_notify(?, ?)", (CHANNEL, note))
-
-
-class _RolledBack(Exception):
-    """A group transaction failed on a statement and was rolled back (its members run again)."""
-
-
-@dataclass(eq=False)
-class _Member:
-    """A write waiting for (or running in) a group transaction."""
-
-    fn: Callable[[Transaction], Any]
-    key: tuple[str, str]
-    future: asyncio.Future[Any]
-
-
-async def _settle(member: _Member, write: Coroutine[Any, Any, Any]) -> None:
-    """Resolve ``member``'s future with the outcome of ``write``."""
-    try:
-        result = await write
-    except Exception as exc:
-        if not member.future.done():
-            member.future.set_exception(exc)
-    else:
-        if not member.future.done():
-            member.future.set_result(result)
 
 
 async def _events_numbered(conn: psycopg.AsyncConnection[Any], numbers: list[int]

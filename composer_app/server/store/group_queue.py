@@ -1,0 +1,131 @@
+"""``GroupQueue``: which writes run together in one group transaction, and who gets what.
+
+Invariants: a write names its thread (``key``) and waits while ``writers`` groups are in flight;
+a group takes the waiting writes oldest first, at most one per thread (a later write of a thread
+waits for the next group, so a thread's writes keep their order) and ``limit`` in all; a write
+whose caller gave up before its group started is dropped; a group of one runs alone. ``together``
+returns each member's outcome, a value or its own exception; raising ``RolledBack`` (a statement
+failed and the whole transaction was rolled back) sends every member to run alone; any other
+failure is every member's. No new group starts once ``is_open`` says the store closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from composer_app.core.errors import StorageError
+from composer_app.server.store.base import Transaction
+
+__all__ = ["GroupQueue", "Member", "RolledBack"]
+
+Write = Callable[[Transaction], Any]
+
+
+class RolledBack(Exception):
+    """A group transaction failed on a statement and was rolled back (its members run again)."""
+
+
+@dataclass(eq=False)
+class Member:
+    """A write waiting for (or running in) a group transaction."""
+
+    fn: Write
+    key: tuple[str, str]
+    future: asyncio.Future[Any]
+
+
+class GroupQueue:
+    """The waiting writes and the group transactions in flight (see the module invariants)."""
+
+    def __init__(self, alone: Callable[[Write], Awaitable[Any]],
+                 together: Callable[[list[Member]], Awaitable[list[tuple[bool, Any]]]],
+                 is_open: Callable[[], bool], *, limit: int, writers: int) -> None:
+        self._alone = alone
+        self._together = together
+        self._is_open = is_open
+        self.limit = limit
+        self.writers = writers
+        self._waiting: deque[Member] = deque()
+        self._in_flight = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def write(self, fn: Write, key: tuple[str, str]) -> Any:
+        """``fn``'s result once its group (or, with ``limit`` 1, its own transaction) ran."""
+        if self.limit <= 1:
+            return await self._alone(fn)
+        member = Member(fn, key, asyncio.get_running_loop().create_future())
+        self._waiting.append(member)
+        self._next()
+        return await member.future
+
+    def _next(self) -> None:
+        while self._in_flight < self.writers and self._waiting:
+            members = self._take()
+            if not members:
+                return
+            self._in_flight += 1
+            task = asyncio.get_running_loop().create_task(self._run(members))
+            self._tasks.add(task)
+            task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._in_flight -= 1
+        if self._is_open():
+            self._next()
+
+    def _take(self) -> list[Member]:
+        taken: dict[tuple[str, str], Member] = {}
+        later: deque[Member] = deque()
+        for member in self._waiting:
+            if member.future.done():
+                continue  # its caller gave up before it started
+            if member.key in taken or len(taken) >= self.limit:
+                later.append(member)
+            else:
+                taken[member.key] = member
+        self._waiting = later
+        return list(taken.values())
+
+    async def _run(self, members: list[Member]) -> None:
+        try:
+            if len(members) == 1:
+                await _settle(members[0], self._alone(members[0].fn))
+                return
+            try:
+                outcomes = await self._together(members)
+            except RolledBack:  # a statement failed: each write again on its own
+                await asyncio.gather(*(_settle(m, self._alone(m.fn)) for m in members))
+                return
+            for member, (ok, value) in zip(members, outcomes, strict=True):
+                if member.future.done():
+                    continue
+                if ok:
+                    member.future.set_result(value)
+                else:
+                    member.future.set_exception(value)
+        except BaseException as exc:
+            for member in members:
+                if not member.future.done():
+                    member.future.set_exception(
+                        exc if isinstance(exc, Exception) else StorageError("store is closed"))
+            if not isinstance(exc, Exception):
+                raise
+
+
+async def _settle(member: Member, write: Awaitable[Any]) -> None:
+    """Resolve ``member``'s future with the outcome of ``write``."""
+    try:
+        result = await write
+    except Exception as exc:
+        if not member.future.done():
+            member.future.set_exception(exc)
+    else:
+        if not member.future.done():
+            member.future.set_result(result)
+
+
