@@ -278,9 +278,20 @@ def serve_child(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None)
     source = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout.buffer
 
-    def answer(message: dict[str, str]) -> None:
-        sink.write((json.dumps(message) + "\n").encode("utf-8"))
-        sink.flush()
+    def answer(message: dict[str, str]) -> bool:
+        """Writes the one-line answer; False when the app has gone (its end of the pipe is
+        closed), so the child stops quietly instead of dying with a traceback."""
+        try:
+            sink.write((json.dumps(message) + "\n").encode("utf-8"))
+            sink.flush()
+        except (BrokenPipeError, ValueError):
+            if stdout is None:  # interpreter shutdown must not flush into the broken pipe
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+            _log.info("the app went away before the embedded server answered; stopping")
+            return False
+        return True
 
     try:
         config = ServerConfig.from_line(source.readline())
@@ -302,8 +313,10 @@ def serve_child(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None)
         return 1
     try:
         options = server.router.options
-        answer({"url": server.url, "token": server.token, "provider": options.provider,
-                "knowledge_dir": str(options.knowledge_dir or "")})
+        if not answer({"url": server.url, "token": server.token,
+                       "provider": options.provider,
+                       "knowledge_dir": str(options.knowledge_dir or "")}):
+            return 1
         if stdout is None:  # the real process: the parent reads no more than the answer, so
             sys.stdout.flush()  # anything printed later goes to stderr, never into a full pipe
             os.dup2(sys.stderr.fileno(), sys.stdout.fileno())

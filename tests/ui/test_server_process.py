@@ -163,3 +163,24 @@ def test_after_its_answer_the_server_writes_nothing_into_the_pipe(tmp_path: Path
         assert _serving(server.url, server.token)
     finally:
         server.stop()
+
+
+def test_an_app_gone_before_the_answer_leaves_a_quiet_server(tmp_path: Path) -> None:
+    """The app quit (or failed to open its window) before reading the handshake: the server
+    stops by itself, with no traceback in its output."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "composer_app", "--embedded-server"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # nobody will ever read the answer
+    child.stdin.write(ServerConfig(str(tmp_path / "server")).to_line())
+    child.stdin.flush()
+    try:
+        code = child.wait(90)
+    finally:
+        child.kill()
+        child.stdin.close()
+    errors = child.stderr.read().decode()
+    child.stderr.close()
+    assert code == 1
+    assert "Traceback" not in errors and "BrokenPipe" not in errors
