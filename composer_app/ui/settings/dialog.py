@@ -22,12 +22,15 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -114,7 +117,16 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Settings")
         self.setMinimumWidth(520)
         self._initial = settings
-        layout = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        # the groups scroll when the screen is shorter than they are; the buttons never do
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content = QWidget(self.scroll)
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self._groups = layout
         self._keyring_ok = keyring_available
         layout.addWidget(self._server_group(settings, keyring_available, token_notice))
         self.connected = QLabel(connected, self.server_box)
@@ -131,17 +143,42 @@ class SettingsDialog(QDialog):
         self.accounts = AccountsSection(self, keyring_available=keyring_available,
                                         token_stored=github_token_stored)
         layout.addWidget(self.accounts)
+        # each group keeps the height its rows need: a box layout that mixes word-wrapped
+        # labels with form rows otherwise squeezes the form's fields below their text
+        for box in self.findChildren(QGroupBox):
+            box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.problems = QLabel(self)
         self.problems.setObjectName("settingsProblems")
         self.problems.setWordWrap(True)
         self.problems.setStyleSheet("color: #c2410c;")
         self.problems.hide()
         layout.addWidget(self.problems)
+        layout.addStretch(1)
+        self.scroll.setWidget(content)
+        outer.addWidget(self.scroll, 1)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        layout.addWidget(self.buttons)
+        outer.addWidget(self.buttons)
         self._connect_signals()
         self._on_choice_changed()
+        self._fit_to_screen()
+
+    def _fit_to_screen(self) -> None:
+        """As tall as the groups need, but never taller than the screen (the groups then
+        scroll); as wide as the widest group."""
+        content = self.scroll.widget()
+        outer = self.layout()
+        margins = outer.contentsMargins() if outer is not None else None
+        frame = (margins.top() + margins.bottom() if margins is not None else 22)
+        chrome = frame + self.buttons.sizeHint().height() + (outer.spacing() if outer else 6)
+        width = max(self.minimumWidth(), content.sizeHint().width() + frame
+                    + self.scroll.verticalScrollBar().sizeHint().width())
+        inner = width - frame
+        wanted = max(content.sizeHint().height(), content.minimumSizeHint().height(),
+                     content.heightForWidth(inner)) + chrome
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        available = screen.availableGeometry().height() - 80 if screen is not None else wanted
+        self.resize(width, max(240, min(wanted, available)))
 
     def add_servers_page(self, pages: QWidget) -> None:
         """The *Servers* section (a page per server, live) above the other groups."""
@@ -150,9 +187,9 @@ class SettingsDialog(QDialog):
         box_layout = QVBoxLayout(box)
         box_layout.addWidget(pages)
         self.servers_box = box
-        layout = self.layout()
-        if isinstance(layout, QVBoxLayout):
-            layout.insertWidget(0, box)
+        box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self._groups.insertWidget(0, box)
+        self._fit_to_screen()
         # each server's page says what is connected and which one Composer opens on; the
         # single-server group would only repeat (or contradict) it
         self.server_box.hide()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QListWidget
 from pytestqt.qtbot import QtBot
 
 from composer_app.ui.settings.dialog import SettingsDialog, apply_theme
@@ -64,3 +64,24 @@ def test_apply_theme_sets_the_palette(qtbot: QtBot) -> None:
                 != palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Base))
     finally:
         app.setPalette(before)
+
+
+def test_no_field_is_squeezed_below_its_text(qtbot: QtBot) -> None:
+    """Word-wrapped hints beside form rows once squeezed the Assistant's fields to a sliver;
+    every field and label keeps the height its text needs, with or without the Servers page."""
+    dialog = SettingsDialog(AppSettings(), keyring_available=False)
+    qtbot.addWidget(dialog)
+    servers = QListWidget()
+    servers.addItems(["This computer", "Team server"])
+    dialog.add_servers_page(servers)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    fields = [w for w in dialog.findChildren(QLineEdit) + dialog.findChildren(QLabel)
+              if w.isVisible()]
+    assert len(fields) > 10
+    for field in fields:
+        needed = field.minimumSizeHint().height()
+        if field.hasHeightForWidth():
+            needed = field.heightForWidth(field.width())
+        assert field.height() >= needed, (field.objectName() or field.text(), field.height())
+    assert dialog.buttons.isVisible()
