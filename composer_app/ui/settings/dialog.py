@@ -119,11 +119,11 @@ class SettingsDialog(QDialog):
         self._initial = settings
         outer = QVBoxLayout(self)
         # the groups scroll when the screen is shorter than they are; the buttons never do
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        content = QWidget(self.scroll)
+        self.groups_area = QScrollArea(self)
+        self.groups_area.setWidgetResizable(True)
+        self.groups_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.groups_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content = QWidget(self.groups_area)
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, 0, 0)
         self._groups = layout
@@ -154,8 +154,8 @@ class SettingsDialog(QDialog):
         self.problems.hide()
         layout.addWidget(self.problems)
         layout.addStretch(1)
-        self.scroll.setWidget(content)
-        outer.addWidget(self.scroll, 1)
+        self.groups_area.setWidget(content)
+        outer.addWidget(self.groups_area, 1)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         outer.addWidget(self.buttons)
@@ -166,13 +166,13 @@ class SettingsDialog(QDialog):
     def _fit_to_screen(self) -> None:
         """As tall as the groups need, but never taller than the screen (the groups then
         scroll); as wide as the widest group."""
-        content = self.scroll.widget()
+        content = self.groups_area.widget()
         outer = self.layout()
         margins = outer.contentsMargins() if outer is not None else None
         frame = (margins.top() + margins.bottom() if margins is not None else 22)
         chrome = frame + self.buttons.sizeHint().height() + (outer.spacing() if outer else 6)
         width = max(self.minimumWidth(), content.sizeHint().width() + frame
-                    + self.scroll.verticalScrollBar().sizeHint().width())
+                    + self.groups_area.verticalScrollBar().sizeHint().width())
         inner = width - frame
         wanted = max(content.sizeHint().height(), content.minimumSizeHint().height(),
                      content.heightForWidth(inner)) + chrome
