@@ -124,6 +124,7 @@ class SettingsDialog(QDialog):
         self.groups_area.setFrameShape(QFrame.Shape.NoFrame)
         self.groups_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         content = QWidget(self.groups_area)
+        self._content = content
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, 0, 0)
         self._groups = layout
@@ -166,7 +167,7 @@ class SettingsDialog(QDialog):
     def _fit_to_screen(self) -> None:
         """As tall as the groups need, but never taller than the screen (the groups then
         scroll); as wide as the widest group."""
-        content = self.groups_area.widget()
+        content = self._content
         outer = self.layout()
         margins = outer.contentsMargins() if outer is not None else None
         frame = (margins.top() + margins.bottom() if margins is not None else 22)
