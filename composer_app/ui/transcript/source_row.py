@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from composer_app.ui.flow_layout import FlowLayout
 from composer_app.ui.transcript.pixmaps import source_icon
 from composer_app.ui.transcript.sources_logic import PanelRow
 
@@ -124,9 +125,9 @@ class SourceRow(QFrame):
             layout.addWidget(_muted(m.provenance, box))
         return box
 
-    def _buttons(self) -> QHBoxLayout:
-        row = QHBoxLayout()
-        row.setSpacing(4)
+    def _buttons(self) -> FlowLayout:
+        """The actions, wrapping onto a second line in a narrow panel (never clipped)."""
+        row = FlowLayout(spacing=4)
         self.buttons: dict[str, QPushButton] = {}
         for action in self.model.actions:
             button = QPushButton(_ACTION_TEXT[action], self)
@@ -146,7 +147,6 @@ class SourceRow(QFrame):
             button.setFlat(True)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             row.addWidget(button)
-        row.addStretch(1)
         return row
 
     def _trigger(self, action: str) -> None:

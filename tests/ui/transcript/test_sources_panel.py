@@ -163,3 +163,19 @@ def test_snippet_shows_clean_text_under_a_quiet_heading_path(qtbot: QtBot) -> No
     snippet = row.details.findChild(QLabel, "sourceSnippet")
     assert path is not None and path.text() == "Budget › Travel"
     assert snippet is not None and snippet.text() == "Travel is 48,000 in Q3."
+
+
+def test_actions_wrap_in_the_narrowest_panel_and_are_never_clipped(panel: SourcesPanel,
+                                                                    qtbot: QtBot) -> None:
+    from composer_app.ui.transcript.sources_panel import MIN_WIDTH
+
+    panel.resize(MIN_WIDTH, 700)
+    qtbot.wait(20)
+    row = panel.rows["src_1"]
+    assert {"open", "download", "copy-title", "details"} <= set(row.buttons)
+    tops = set()
+    for button in row.buttons.values():
+        right = button.mapTo(row, button.rect().topRight()).x()
+        assert button.isVisible() and right < row.width(), (button.text(), right, row.width())
+        tops.add(button.mapTo(row, button.rect().topLeft()).y())
+    assert len(tops) >= 2  # they took a second line rather than run off the edge
