@@ -5,9 +5,11 @@ question may be a paraphrase (*By what time must guests leave their room?* — *
 vacated by 11:00*). The best ``MAX_CANDIDATES`` sentences by their words are then compared with
 the question by a sentence model (cosine similarity of their embeddings):
 
-* a question term the sentence does not contain earns a *meaning credit* when leaving it out of
-  the question makes the question less similar to the sentence (the sentence carries that term's
-  meaning): ``MEANING_CREDIT`` × the drop / ``FULL_DROP``, at most ``MEANING_CREDIT``;
+* an informative question term (weighing at least ``INFORMATIVE_SHARE`` of the heaviest; at
+  most ``MAX_SHORTENED`` of them, the heaviest that some candidate lacks) that the sentence
+  does not contain earns a *meaning credit* when leaving it out of the question
+  makes the question less similar to the sentence (the sentence carries that term's meaning):
+  ``MEANING_CREDIT`` × the drop / ``FULL_DROP``, at most ``MEANING_CREDIT``;
 * a key term the sentence lacks whose removal makes the question clearly *more* similar
   (``CONTRADICTION_RISE``) marks a sentence about something else (*contractors* asked, *employees*
   answered): that sentence keeps its word coverage and is never raised;
@@ -16,7 +18,8 @@ the question by a sentence model (cosine similarity of their embeddings):
 
 Invariants: sentences are only re-judged when none reaches ``threshold`` by its words, so an
 answer the words already give never changes; only sentences within the first ``MAX_CANDIDATES``
-distinct texts are re-judged (the model's cost is bounded per question part); a re-judged
+distinct texts are re-judged, against the question and at most ``MAX_SHORTENED`` shortened
+forms of it (the model's cost is bounded per question part); a re-judged
 coverage stays in [0, 1] and keeps its meaning as calibrated confidence; ties keep the words'
 order; without a model (``similarity`` is ``None``) the ranking is returned unchanged.
 """
@@ -31,7 +34,9 @@ from composer_app.server.providers.answer_ranking import Part, Scored, Term, sco
 
 Similarity = Callable[[Sequence[str], Sequence[str]], list[list[float]] | None]
 
-MAX_CANDIDATES = 10
+MAX_CANDIDATES = 4
+INFORMATIVE_SHARE = 0.5  # of the part's highest term weight
+MAX_SHORTENED = 3
 MEANING_CREDIT = 0.75
 FULL_DROP = 0.1
 CONTRADICTION_RISE = 0.1
@@ -63,7 +68,7 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
             break
         chosen.setdefault(scored.sentence.text, number)
     texts = list(chosen)
-    shortened = [without_term(part.text, term) for term in part.terms]
+    shortened = _shortened(part, [ranked[number] for number in chosen.values()])
     queries = [part.text, *dict.fromkeys(s for s in shortened if s)]
     rows = similarity(queries, texts)
     if rows is None:
@@ -79,6 +84,20 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
                 judged[other] = _judged(part, ranked[other], whole[column], drops)
     order = sorted(range(len(judged)), key=lambda i: (-judged[i].score, i))
     return [judged[i] for i in order]
+
+
+def _shortened(part: Part, candidates: Sequence[Scored]) -> list[str | None]:
+    """Per term of ``part``: the question without it, for at most ``MAX_SHORTENED`` of the
+    heaviest informative terms that some candidate lacks (``None`` for the others)."""
+    heaviest = max(term.weight for term in part.terms)
+    lacking = {number for scored in candidates
+               for number, credit in enumerate(term_credits(scored.sentence, part))
+               if credit < 1.0}
+    chosen = sorted((n for n in lacking
+                     if part.terms[n].weight >= INFORMATIVE_SHARE * heaviest),
+                    key=lambda n: (-part.terms[n].weight, n))[:MAX_SHORTENED]
+    return [without_term(part.text, term) if number in chosen else None
+            for number, term in enumerate(part.terms)]
 
 
 def _judged(part: Part, scored: Scored, similarity: float,

@@ -9,8 +9,9 @@ query/key/value matrices are copied, 1.7 MB a layer).
 Invariants: ``encode`` returns one row per text, in the texts' order, each of unit length (a
 text without tokens still gets the row of ``[CLS] [SEP]``); a text's row does not depend on the
 other texts of the call (padding is masked out of attention and pooling); sentences are run in
-batches of similar token length, at most ``max_tokens`` tokens each (``MAX_TOKENS`` unless
-given); nothing here imports a deep-learning framework.
+batches of similar token length (a batch's longest at most ``BATCH_SPREAD`` times its shortest),
+at most ``max_tokens`` tokens each (``MAX_TOKENS`` unless given); nothing here imports a
+deep-learning framework.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from composer_app.server.providers.wordpiece import WordPieceTokenizer
 Matrix = npt.NDArray[numpy.float32]
 MAX_TOKENS = 128
 BATCH_TOKENS = 2_048  # padded tokens per forward pass
+GELU_ROWS = 32
+BATCH_SPREAD = 1.3
 MODEL_FILES = ("config.json", "vocab.txt", "model.safetensors")
 _ERF_P = 0.3275911
 _ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
@@ -57,12 +60,15 @@ def erf(x: Matrix) -> Matrix:
 
 
 def gelu(x: Matrix) -> Matrix:
-    """GELU in its exact (erf) form, as BERT's ``hidden_act: gelu`` is: ``x/2 (1 + erf(x/√2))``."""
-    inner = erf(x * numpy.float32(1.0 / math.sqrt(2.0)))
-    inner += 1.0
-    inner *= x
-    inner *= 0.5
-    return inner
+    """GELU in its exact (erf) form, as BERT's ``hidden_act: gelu`` is: ``x/2 (1 + erf(x/√2))``,
+    in place, a block of ``GELU_ROWS`` rows at a time (so the temporaries stay in cache)."""
+    for start in range(0, x.shape[0], GELU_ROWS):
+        block = x[start : start + GELU_ROWS]
+        inner = erf(block * numpy.float32(1.0 / math.sqrt(2.0)))
+        inner += 1.0
+        inner *= 0.5
+        block *= inner
+    return x
 
 
 def layer_norm(x: Matrix, weight: Matrix, bias: Matrix, eps: float) -> Matrix:
@@ -161,11 +167,11 @@ class SentenceEncoder:
         order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
         start = 0
         while start < len(order):
-            longest = len(encoded[order[start]])
-            end = start
+            shortest = len(encoded[order[start]])
+            end = start + 1
             while end < len(order):
-                longest = max(longest, len(encoded[order[end]]))
-                if (end - start + 1) * longest > BATCH_TOKENS and end > start:
+                longest = len(encoded[order[end]])
+                if longest > BATCH_SPREAD * shortest or (end - start + 1) * longest > BATCH_TOKENS:
                     break
                 end += 1
             chosen = order[start:end]
