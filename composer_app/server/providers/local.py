@@ -4,13 +4,17 @@ It answers from the message's context entries (terminal output, review comments,
 provider input's ``<t3_context>`` envelope), the text of the attached files and an optional
 knowledge folder, by FTS5 ``bm25()`` retrieval (the question's words and their synonyms, then a few
 more passages found with the words the WordNet lexicon relates to them), and composes an extractive
-answer (``extractive``).
+answer (``extractive``). When no sentence answers by its words, a sentence model judges the best
+few by meaning (``answer_meaning``, ``sentence_embeddings``); without the model (not installed or
+not loadable) the assistant answers by words alone, as before.
 
 Invariants: nothing leaves the machine; the knowledge index is refreshed (incrementally) before
 every search, so answers reflect the folder's current files; which sentence answers, which
 documents are ``used`` or only ``checked``, conflicts and "not found" are decided by
 ``answer_choice`` over sentences scored by ``answer_ranking`` (term weights are the inverse
-document frequencies of the searched stores); blocking work runs in a worker thread; any I/O or
+document frequencies of the searched stores); the sentence model starts loading in the
+background when the provider is built and is waited for only by a question that needs it;
+blocking work runs in a worker thread; any I/O or
 database error ends the turn with one ``Failed`` and a readable reason.
 """
 

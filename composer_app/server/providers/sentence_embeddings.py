@@ -80,6 +80,11 @@ class SentenceEmbeddings:
         self._loaded.wait()
         return self._encoder is not None
 
+    @property
+    def cached_sentences(self) -> int:
+        """How many texts' embeddings the cache holds."""
+        return len(self._cache)
+
     def similarities(self, queries: Sequence[str], texts: Sequence[str]
                      ) -> list[list[float]] | None:
         """The cosine similarity of each of ``queries`` to each of ``texts`` (one row per
