@@ -50,6 +50,20 @@ def bundled_model_folder() -> Path | None:
     return folder if (folder / "model.safetensors").is_file() else None
 
 
+def _import_numpy_on_one_thread() -> None:
+    """Import NumPy with its BLAS on one thread (small matrices: one thread beats two, and a busy
+    machine makes waiting threads far slower), unless it is imported already or the user chose a
+    thread count. OpenBLAS reads the variable when it loads, so it is removed again at once and
+    never reaches the commands the server runs."""
+    if "numpy" in sys.modules or "OPENBLAS_NUM_THREADS" in os.environ:
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        import numpy  # noqa: F401
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
+
+
 class SentenceEmbeddings:
     """Cosine similarities from a lazily loaded sentence encoder (see the module invariant)."""
 
@@ -121,8 +135,7 @@ class SentenceEmbeddings:
             if folder is None:
                 self.problem = f"the {MODEL_PACKAGE.replace('_', '-')} package is not installed"
             else:
-                if "numpy" not in sys.modules:  # small matrices: one thread beats two
-                    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+                _import_numpy_on_one_thread()
                 from composer_app.server.providers.sentence_encoder import SentenceEncoder
 
                 encoder = SentenceEncoder.from_folder(folder, max_tokens=MAX_TOKENS)

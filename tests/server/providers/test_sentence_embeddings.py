@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +86,20 @@ def test_importing_the_server_loads_neither_numpy_nor_the_model() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_model_runs_on_one_blas_thread_and_leaves_the_environment_alone() -> None:
+    code = ("import os\n"
+            "from composer_app.server.providers.sentence_embeddings import SentenceEmbeddings\n"
+            "rows = SentenceEmbeddings().similarities(['rooms'], ['word ' * 30] * 40)\n"
+            "assert rows is not None\n"
+            "assert 'OPENBLAS_NUM_THREADS' not in os.environ, 'variable left behind'\n"
+            "import numpy\n"
+            "square = numpy.ones((600, 600), dtype=numpy.float32)\n"
+            "square @ square\n"
+            "print(len(os.listdir('/proc/self/task')))\n")
+    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120, env=environment)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "1"  # no BLAS worker threads
