@@ -2,7 +2,9 @@
 
 Steps: (1) the ``QApplication`` (offscreen unless ``QT_QPA_PLATFORM`` says otherwise) and the real
 main window, no dialogs; (2) every lazily loaded module (keyring backends, ``websockets``,
-``httpx``, ``sqlite3``, ``ssl``, ``platformdirs``, the SQL migrations); (3) the embedded server on
+``httpx``, ``sqlite3``, ``ssl``, ``platformdirs``, the SQL migrations); (2b) the offline
+assistant's sentence model loads from the build and finds a paraphrase closer than an unrelated
+sentence; (3) the embedded server on
 ``127.0.0.1`` port 0 in a throwaway data directory, the sync engine connected, two threads; (4) in
 thread one a message with an image chip (a generated PNG), a file, a terminal excerpt and a skill,
 sent, and the ``local`` provider's answer awaited with its sources; (4b) thread one gets a
@@ -56,6 +58,8 @@ KNOWLEDGE_TEXT = (
     "Rollbacks switch the router back to the previous colour within one minute.\n"
 )
 QUESTION = "When does the staging deploy run, and what strategy does it use?"
+MODEL_PARAPHRASE = "Every night at two, staging is deployed blue-green."
+MODEL_UNRELATED = "Lunch is served in the canteen from noon."
 TERMINAL_TEXT = "$ ./deploy staging\nstaging deploy scheduled for 02:00 (blue-green)"
 
 
@@ -78,6 +82,18 @@ def import_lazy_modules() -> None:
     migrations = importlib.resources.files("composer_app.server.store") / "migrations" / "sqlite"
     found = [p.name for p in migrations.iterdir() if p.name.endswith(".sql")]
     _check(bool(found), "the SQL migration files are missing")
+
+
+def check_sentence_model() -> None:
+    """Step 2b: NumPy and the sentence model's files are in this build and the model works."""
+    from composer_app.server.providers.sentence_embeddings import SentenceEmbeddings
+
+    model = SentenceEmbeddings()
+    rows = model.similarities([QUESTION], [MODEL_PARAPHRASE, MODEL_UNRELATED])
+    _check(rows is not None, f"the assistant's sentence model is unavailable: {model.problem}")
+    assert rows is not None
+    near, far = rows[0]
+    _check(near > far + 0.2, f"the sentence model ranks badly ({near:.2f} vs {far:.2f})")
 
 
 def check_keyring() -> None:
@@ -328,6 +344,7 @@ def _run(work: Path, deadline: float) -> None:
 
     _app = create_application()  # held for the whole run
     import_lazy_modules()
+    check_sentence_model()
     check_keyring()
     from composer_app.sync.secrets import TokenStore
     from composer_app.ui.session import Session

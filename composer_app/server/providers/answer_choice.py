@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from composer_app.server.providers.answer_meaning import Similarity, rejudge
 from composer_app.server.providers.answer_ranking import (
     Part,
     Scored,
@@ -83,8 +84,11 @@ def _readable(day: date) -> str:
 
 
 def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
-           dated: Callable[[SourceRef], date | None]) -> Choice:
-    """The answer to ``parts`` from the retrieved ``evidences`` (best first)."""
+           dated: Callable[[SourceRef], date | None], similarity: Similarity | None = None
+           ) -> Choice:
+    """The answer to ``parts`` from the retrieved ``evidences`` (best first); with
+    ``similarity`` (a sentence model), a part no sentence answers by its words is judged again
+    by meaning (``answer_meaning``)."""
     units = _units(evidences)
     by_key = {e.ref.id: e for e in evidences}
     coverage: dict[str, float] = {}
@@ -95,6 +99,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     conflict: str | None = None
     for part in parts:
         ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+        ranked = rejudge(part, ranked, similarity, USED_THRESHOLD)
         per_doc: dict[str, Scored] = {}
         for scored in ranked:
             per_doc.setdefault(scored.sentence.key, scored)

@@ -167,6 +167,7 @@ class Sentence:
     negated: frozenset[str] = frozenset()  # stems the sentence denies (term_polarity)
     prefixed: frozenset[str] = frozenset()  # stems written with "non-"
     row_entity: frozenset[str] = frozenset()  # stems of a table row's first cell value
+    section: str = ""  # the text of the nearest heading above it in the passage, if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,13 +243,15 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
     found: list[Sentence] = []
     title_stems = frozenset(stems(title.rsplit(".", 1)[0]))
     heading = title_stems
+    section = ""
     lead: frozenset[str] = frozenset()
     for block, raw in enumerate(unmark(marked).split("\n")):
         line = raw.strip()
         if not line:
             continue
         if line.startswith("#"):
-            heading = heading | frozenset(stems(line.lstrip("#")))
+            section = line.lstrip("#").strip()
+            heading = heading | frozenset(stems(section))
             lead = frozenset()
             continue
         previous: frozenset[str] = frozenset()
@@ -259,23 +262,30 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
             found.append(Sentence(key, rank, passage, block, len(found), sentence, words,
                                   heading, previous or (lead if entity else frozenset()),
                                   not lowered.isdisjoint(_BACK_REFERENCE),
-                                  negated_stems(sentence), prefixed_stems(sentence), entity))
+                                  negated_stems(sentence), prefixed_stems(sentence), entity,
+                                  section))
             previous = frozenset(words)
             if not entity:
                 lead = previous
     return found
 
 
-def score(sentence: Sentence, part: Part) -> Scored:
-    """``sentence`` scored against ``part`` (see the module docstring)."""
+def _own_stems(sentence: Sentence, part: Part) -> set[str]:
+    """The sentence's stems, with both words of a question's compound the sentence writes as
+    one word (*rolls back* answered by *rollback*)."""
     own = set(sentence.stems)
-    for first, second, joined in part.compounds:  # "rolls back" answered by "rollback"
+    for first, second, joined in part.compounds:
         if joined in own:
             own.update((first, second))
+    return own
+
+
+def term_credits(sentence: Sentence, part: Part) -> list[float]:
+    """The credit (0..1) ``sentence`` earns for each of ``part``'s terms, in order, before the
+    coverage's factors (see the module docstring)."""
+    own = _own_stems(sentence, part)
     carry = BACK_REFERENCE_CREDIT if sentence.back_reference else CARRY_CREDIT
-    total = sum(t.weight for t in part.terms) or 1.0
-    gained = 0.0
-    missing_number = False
+    credits = []
     for term in part.terms:
         credit = _credit(term, own)
         polarity = _polarity(term, sentence, part) if credit > 0.0 else 1.0
@@ -288,11 +298,22 @@ def score(sentence: Sentence, part: Part) -> Scored:
         if credit < 1.0 and polarity > 0.0:  # a "non-" opposite is not about the term at all
             credit = max(credit, HEADING_CREDIT * _credit(term, sentence.heading),
                          carry * _credit(term, sentence.previous))
-        if term.number and term.stem not in own and term.stem not in sentence.heading:
-            missing_number = True
-        gained += term.weight * credit
-    coverage = gained / total
-    if missing_number:
+        credits.append(credit)
+    return credits
+
+
+def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None) -> Scored:
+    """``sentence`` scored against ``part`` (see the module docstring); ``meaning``, when given,
+    is a credit per term that the sentence earns by what it means rather than by its words
+    (``answer_meaning``), used where it is higher than the words' credit."""
+    credits = term_credits(sentence, part)
+    if meaning is not None:
+        credits = [max(c, m) for c, m in zip(credits, meaning, strict=True)]
+    own = _own_stems(sentence, part)
+    total = sum(t.weight for t in part.terms) or 1.0
+    coverage = sum(t.weight * c for t, c in zip(part.terms, credits, strict=True)) / total
+    if any(t.number and t.stem not in own and t.stem not in sentence.heading
+           for t in part.terms):
         coverage *= MISSING_NUMBER_FACTOR
     if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
                           for f in part.focus):

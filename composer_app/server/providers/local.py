@@ -4,13 +4,17 @@ It answers from the message's context entries (terminal output, review comments,
 provider input's ``<t3_context>`` envelope), the text of the attached files and an optional
 knowledge folder, by FTS5 ``bm25()`` retrieval (the question's words and their synonyms, then a few
 more passages found with the words the WordNet lexicon relates to them), and composes an extractive
-answer (``extractive``).
+answer (``extractive``). When no sentence answers by its words, a sentence model judges the best
+few by meaning (``answer_meaning``, ``sentence_embeddings``); without the model (not installed or
+not loadable) the assistant answers by words alone, as before.
 
 Invariants: nothing leaves the machine; the knowledge index is refreshed (incrementally) before
 every search, so answers reflect the folder's current files; which sentence answers, which
 documents are ``used`` or only ``checked``, conflicts and "not found" are decided by
 ``answer_choice`` over sentences scored by ``answer_ranking`` (term weights are the inverse
-document frequencies of the searched stores); blocking work runs in a worker thread; any I/O or
+document frequencies of the searched stores); the sentence model starts loading in the
+background when the provider is built and is waited for only by a question that needs it;
+blocking work runs in a worker thread; any I/O or
 database error ends the turn with one ``Failed`` and a readable reason.
 """
 
@@ -66,6 +70,10 @@ from composer_app.server.providers.questions import (
     question_terms,
 )
 from composer_app.server.providers.reference_sources import reference_notice, reference_ref
+from composer_app.server.providers.sentence_embeddings import (
+    SentenceEmbeddings,
+    shared_embeddings,
+)
 from composer_app.server.providers.term_forms import single_verbs, synonyms_of
 
 MAX_USED = 3
@@ -175,12 +183,17 @@ class LocalProvider:
     """The offline assistant over the message's context, its attachments and a knowledge folder."""
 
     def __init__(self, knowledge_dir: Path | None = None, data_dir: Path | None = None, *,
-                 index: KnowledgeIndex | None = None) -> None:
+                 index: KnowledgeIndex | None = None,
+                 embeddings: SentenceEmbeddings | None = None) -> None:
+        """``embeddings``: the sentence model that judges paraphrases (the process's shared
+        one by default), loaded from now on in the background."""
         if index is None and knowledge_dir is not None:
             if data_dir is None:
                 raise ValueError("a knowledge folder needs a data directory for its index")
             index = KnowledgeIndex.in_data_dir(knowledge_dir, data_dir)
         self.index = index
+        self.embeddings = embeddings if embeddings is not None else shared_embeddings()
+        self.embeddings.start()
 
     def resolve_file(self, file_id: str) -> Path | None:
         """The knowledge-folder file named by a ``knowledge:<path>`` file id of this provider's
@@ -330,7 +343,8 @@ class LocalProvider:
             if frequency[term] == 0 and related:
                 frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
-        choice = choose(parts, found, lambda ref: self._dated(ref, infos))
+        choice = choose(parts, found, lambda ref: self._dated(ref, infos),
+                        self.embeddings.similarities)
         if not choice.used:
             return compose_general(scope, choice.checked, notices)
         return compose_answer(choice.used, choice.checked, notices,

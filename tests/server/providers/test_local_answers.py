@@ -17,6 +17,7 @@ import pytest
 from composer_app.core.contracts.sources import SourceEntry
 from composer_app.server.providers.base import ProviderAttachment
 from composer_app.server.providers.local import LocalProvider
+from composer_app.server.providers.sentence_embeddings import SentenceEmbeddings
 from tests.server.providers.support import Outcome, request, run_turn
 
 HANDBOOK = """# Employee handbook
@@ -421,3 +422,36 @@ def test_question_the_folder_cannot_answer_stays_not_found_despite_related_words
     outcome = ask("Do fired employees keep their company car?")
     assert _used(outcome) == []
     assert outcome.grounding().grounding_mode == "general-knowledge"
+
+
+HOTEL = """# Harbour View Hotel: information for guests
+
+## Arrival and departure
+
+Rooms are ready from 15:00 on the day of arrival. Guests who arrive
+before then can leave their luggage at the front desk free of charge.
+
+Rooms must be vacated by 11:00 on the day of departure. A late
+checkout until 14:00 can be booked at the front desk for 30 euros,
+subject to availability.
+"""
+
+
+def test_a_paraphrase_is_answered_by_meaning_and_without_the_model_honestly_not(
+        folder: Path, tmp_path: Path) -> None:
+    (folder / "hotel-guests.md").write_text(HOTEL, encoding="utf-8")
+    question = "By what time must guests leave their room on the last day of their stay?"
+    provider = LocalProvider(folder, tmp_path / "data")
+    try:
+        outcome = run_turn(provider, request(question))
+        assert _direct(outcome).startswith("Rooms must be vacated by 11:00")
+        used = _used(outcome)
+        assert [e.title for e in used] == ["hotel-guests.md"]
+        assert used[0].confidence is not None and 0.6 <= used[0].confidence < 0.75  # partial
+        unanswerable = run_turn(provider, request("How many days of vacation do contractors get?"))
+        assert _used(unanswerable) == []
+        provider.embeddings = SentenceEmbeddings(locate=lambda: None)  # the model is missing
+        fallback = run_turn(provider, request(question))
+        assert _used(fallback) == [] and "found nothing" in fallback.text
+    finally:
+        provider.close()

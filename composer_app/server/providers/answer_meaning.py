@@ -1,0 +1,124 @@
+"""Judging by meaning the sentences that the question's words alone could not confirm.
+
+When no sentence's word coverage (``answer_ranking.score``) reaches the threshold for ``used``, the
+question may be a paraphrase (*By what time must guests leave their room?* — *Rooms must be
+vacated by 11:00*). The best ``MAX_CANDIDATES`` sentences by their words are then compared with
+the question by a sentence model (cosine similarity of their embeddings):
+
+* an informative question term (weighing at least ``INFORMATIVE_SHARE`` of the heaviest; at
+  most ``MAX_SHORTENED`` of them, the heaviest that some candidate lacks) that the sentence
+  does not contain earns a *meaning credit* when leaving it out of the question
+  makes the question less similar to the sentence (the sentence carries that term's meaning):
+  ``MEANING_CREDIT`` × the drop / ``FULL_DROP``, at most ``MEANING_CREDIT``;
+* a key term the sentence lacks whose removal makes the question clearly *more* similar
+  (``CONTRADICTION_RISE``) marks a sentence about something else (*contractors* asked, *employees*
+  answered): that sentence keeps its word coverage and is never raised;
+* the coverage becomes ``WORD_SHARE`` × the word coverage (with meaning credits) plus the rest ×
+  the similarity mapped linearly from ``SIMILARITY_FLOOR`` (0) to ``SIMILARITY_FULL`` (1), at
+  most ``MEANING_CEILING``: measured on the assistant's own question sets, answers confirmed by
+  meaning were right about as often as answers whose words cover 0.6-0.75 of the question
+  (about 88 %), so they are labelled as such (``partial``), never ``strong``; the ranking uses
+  the uncapped value.
+
+Invariants: sentences are only re-judged when none reaches ``threshold`` by its words, so an
+answer the words already give never changes; only sentences within the first ``MAX_CANDIDATES``
+distinct texts are re-judged, against the question and at most ``MAX_SHORTENED`` shortened
+forms of it (the model's cost is bounded per question part); a re-judged coverage stays in
+[0, ``MEANING_CEILING``] and keeps its meaning as calibrated confidence; ties keep the words'
+order; without a model (``similarity`` is ``None``) the ranking is returned unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from composer_app.server.providers.answer_ranking import Part, Scored, Term, score, term_credits
+
+Similarity = Callable[[Sequence[str], Sequence[str]], list[list[float]] | None]
+
+MAX_CANDIDATES = 4
+INFORMATIVE_SHARE = 0.5  # of the part's highest term weight
+MAX_SHORTENED = 3
+MEANING_CREDIT = 0.75
+FULL_DROP = 0.1
+CONTRADICTION_RISE = 0.05
+LACKING_CREDIT = 0.5  # a term with less word credit than this counts as lacking
+WORD_SHARE = 0.3
+SIMILARITY_FLOOR = 0.2
+SIMILARITY_FULL = 0.7
+MEANING_CEILING = 0.74  # below 0.75, the band labelled strong
+
+
+def without_term(text: str, term: Term) -> str | None:
+    """``text`` with the first word that is ``term`` (else the first word starting with its
+    stem) left out, or ``None`` when the text has no such word."""
+    for pattern in (rf"\b{re.escape(term.word)}\b", rf"\b{re.escape(term.stem)}\w*"):
+        shorter, count = re.subn(pattern, " ", text, count=1, flags=re.IGNORECASE)
+        if count:
+            return re.sub(r"\s+", " ", shorter).strip(" ,;")
+    return None
+
+
+def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
+            threshold: float) -> list[Scored]:
+    """``ranked`` (best first) with its leading sentences re-judged by meaning when none
+    reaches ``threshold`` by its words (see the module invariant), best first again."""
+    if similarity is None or not ranked or ranked[0].coverage >= threshold:
+        return list(ranked)
+    chosen: dict[str, int] = {}
+    for number, scored in enumerate(ranked):
+        if len(chosen) >= MAX_CANDIDATES:
+            break
+        chosen.setdefault(scored.sentence.text, number)
+    texts = list(chosen)
+    shortened = _shortened(part, [ranked[number] for number in chosen.values()])
+    queries = [part.text, *dict.fromkeys(s for s in shortened if s)]
+    rows = similarity(queries, texts)
+    if rows is None:
+        return list(ranked)
+    by_query = dict(zip(queries, rows, strict=True))
+    whole = by_query[part.text]
+    judged = list(ranked)
+    for column, (text, number) in enumerate(chosen.items()):
+        drops = [None if s is None else whole[column] - by_query[s][column] for s in shortened]
+        judged[number] = _judged(part, ranked[number], whole[column], drops)
+        for other in range(number + 1, len(ranked)):  # the same text in another passage
+            if ranked[other].sentence.text == text:
+                judged[other] = _judged(part, ranked[other], whole[column], drops)
+    order = sorted(range(len(judged)), key=lambda i: (-judged[i].score, i))
+    return [judged[i] for i in order]
+
+
+def _shortened(part: Part, candidates: Sequence[Scored]) -> list[str | None]:
+    """Per term of ``part``: the question without it, for at most ``MAX_SHORTENED`` of the
+    heaviest informative terms that some candidate lacks (``None`` for the others)."""
+    heaviest = max(term.weight for term in part.terms)
+    lacking = {number for scored in candidates
+               for number, credit in enumerate(term_credits(scored.sentence, part))
+               if credit < 1.0}
+    chosen = sorted((n for n in lacking
+                     if part.terms[n].weight >= INFORMATIVE_SHARE * heaviest),
+                    key=lambda n: (-part.terms[n].weight, n))[:MAX_SHORTENED]
+    return [without_term(part.text, term) if number in chosen else None
+            for number, term in enumerate(part.terms)]
+
+
+def _judged(part: Part, scored: Scored, similarity: float,
+            drops: Sequence[float | None]) -> Scored:
+    """``scored`` with its coverage re-judged from its similarity to the question and the
+    similarity drops of the question without each term."""
+    credits = term_credits(scored.sentence, part)
+    lacking = [d for c, d in zip(credits, drops, strict=True) if c < LACKING_CREDIT
+               and d is not None]
+    if lacking and min(lacking) <= -CONTRADICTION_RISE:
+        return scored
+    meaning = [0.0 if d is None or c >= 1.0 else MEANING_CREDIT * min(1.0, max(0.0, d) / FULL_DROP)
+               for c, d in zip(credits, drops, strict=True)]
+    by_words = score(scored.sentence, part, meaning)
+    closeness = min(1.0, max(0.0, (similarity - SIMILARITY_FLOOR)
+                             / (SIMILARITY_FULL - SIMILARITY_FLOOR)))
+    coverage = WORD_SHARE * by_words.coverage + (1.0 - WORD_SHARE) * closeness
+    return replace(by_words, coverage=min(coverage, MEANING_CEILING),
+                   score=by_words.score - by_words.coverage + coverage)

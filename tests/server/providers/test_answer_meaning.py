@@ -1,0 +1,103 @@
+"""Judging by meaning the sentences words alone do not confirm, with the real sentence model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from composer_app.server.providers.answer_meaning import (
+    MAX_CANDIDATES,
+    MAX_SHORTENED,
+    MEANING_CEILING,
+    rejudge,
+    without_term,
+)
+from composer_app.server.providers.answer_ranking import (
+    Part,
+    Scored,
+    idf,
+    passage_sentences,
+    read_question,
+    score,
+)
+from composer_app.server.providers.sentence_embeddings import SentenceEmbeddings
+
+HOTEL = ("# Harbour View Hotel\n## Arrival and departure\n"
+         "Rooms are ready from 15:00 on the day of arrival.\n"
+         "Rooms must be vacated by 11:00 on the day of departure.\n"
+         "## Meals\nBreakfast is served in the garden restaurant from 7:00 to 10:30.\n")
+HANDBOOK = ("# Employee handbook\n"
+            "All employees receive 25 days of paid vacation per calendar year.\n"
+            "New employees accrue vacation at two days per month.\n")
+
+
+@pytest.fixture(scope="module")
+def model() -> SentenceEmbeddings:
+    return SentenceEmbeddings()
+
+
+def _ranked(question: str, text: str) -> tuple[Part, list[Scored]]:
+    part = read_question(question, lambda word: idf(40, 0 if word in ("leave", "stay",
+                                                                      "contractors") else 3))[0]
+    units = passage_sentences("doc", 0, 0, "guide.md", text)
+    return part, sorted((score(u, part) for u in units), key=lambda s: -s.score)
+
+
+def test_a_paraphrase_is_raised_over_the_threshold_but_never_to_strong(
+        model: SentenceEmbeddings) -> None:
+    part, ranked = _ranked("By what time must guests leave their room on the last day of their "
+                           "stay?", HOTEL)
+    assert ranked[0].coverage < 0.6
+    judged = rejudge(part, ranked, model.similarities, 0.6)
+    assert judged[0].sentence.text.startswith("Rooms must be vacated")
+    assert 0.6 <= judged[0].coverage <= MEANING_CEILING
+    assert sorted(s.sentence.text for s in judged) == sorted(s.sentence.text for s in ranked)
+
+
+def test_a_sentence_about_someone_else_is_not_raised(model: SentenceEmbeddings) -> None:
+    part, ranked = _ranked("How many days of vacation do contractors get?", HANDBOOK)
+    judged = rejudge(part, ranked, model.similarities, 0.6)
+    assert all(s.coverage < 0.6 for s in judged)
+
+
+def test_an_answer_the_words_give_is_left_alone(model: SentenceEmbeddings) -> None:
+    part, ranked = _ranked("When must rooms be vacated on the day of departure?", HOTEL)
+    assert ranked[0].coverage >= 0.6
+    assert rejudge(part, ranked, model.similarities, 0.6) == ranked
+
+
+def test_without_a_model_the_ranking_is_unchanged() -> None:
+    part, ranked = _ranked("By what time must guests leave their room?", HOTEL)
+    assert rejudge(part, ranked, None, 0.6) == ranked
+    assert rejudge(part, ranked, lambda queries, texts: None, 0.6) == ranked
+    assert rejudge(part, [], None, 0.6) == []
+
+
+def test_the_model_sees_a_bounded_number_of_texts(model: SentenceEmbeddings) -> None:
+    text = "# Notes\n" + "".join(f"Room rule number {n} applies on floor {n}.\n"
+                                 for n in range(20))
+    part, ranked = _ranked("By what time must guests leave their room on the last day?", text)
+    seen: list[tuple[int, int]] = []
+
+    def recorded(queries: Sequence[str], texts: Sequence[str]) -> list[list[float]] | None:
+        seen.append((len(queries), len(texts)))
+        return model.similarities(queries, texts)
+
+    judged = rejudge(part, ranked, recorded, 0.6)
+    assert seen and all(q <= 1 + MAX_SHORTENED and t <= MAX_CANDIDATES for q, t in seen)
+    assert len(judged) == len(ranked)
+
+
+@pytest.mark.parametrize(("text", "word", "stem", "expected"), [
+    ("How many days do contractors get", "contractors", "contractor", "How many days do get"),
+    ("When are Rooms ready", "room", "room", "When are ready"),
+    ("Can I bring my cat?", "dog", "dog", None),
+])
+def test_a_term_is_left_out_of_the_question(text: str, word: str, stem: str,
+                                            expected: str | None) -> None:
+    part = read_question(text, lambda _: 1.0)[0]
+    term = next((t for t in part.terms if t.word == word), None)
+    if term is None:
+        term = part.terms[0].__class__(word, stem, 1.0, False)
+    assert without_term(text, term) == expected
