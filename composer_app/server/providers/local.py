@@ -186,14 +186,14 @@ class LocalProvider:
                  index: KnowledgeIndex | None = None,
                  embeddings: SentenceEmbeddings | None = None) -> None:
         """``embeddings``: the sentence model that judges paraphrases (the process's shared
-        one by default), loaded from now on in the background."""
+        one by default). It starts loading, in the background, with the first question: a
+        server nobody asks holds neither NumPy nor the model's 70 MB."""
         if index is None and knowledge_dir is not None:
             if data_dir is None:
                 raise ValueError("a knowledge folder needs a data directory for its index")
             index = KnowledgeIndex.in_data_dir(knowledge_dir, data_dir)
         self.index = index
         self.embeddings = embeddings if embeddings is not None else shared_embeddings()
-        self.embeddings.start()
 
     def resolve_file(self, file_id: str) -> Path | None:
         """The knowledge-folder file named by a ``knowledge:<path>`` file id of this provider's
@@ -235,6 +235,7 @@ class LocalProvider:
 
     def answer(self, request: TurnRequest) -> Answer:
         """The complete answer to one turn (blocking; see the module invariant)."""
+        self.embeddings.start()  # loads while the words are searched; later calls do nothing
         parsed = read_provider_input(request.prompt)
         scratch = PassageStore()
         try:

@@ -89,6 +89,11 @@ class SentenceEmbeddings:
             self._started = True
         threading.Thread(target=self._load, name="sentence-model", daemon=True).start()
 
+    @property
+    def started(self) -> bool:
+        """Whether loading has begun (it begins at most once)."""
+        return self._started
+
     def available(self) -> bool:
         """Wait for the load (starting it if needed) and tell whether the model is usable."""
         self.start()

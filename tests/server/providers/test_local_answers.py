@@ -455,3 +455,16 @@ def test_a_paraphrase_is_answered_by_meaning_and_without_the_model_honestly_not(
         assert _used(fallback) == [] and "found nothing" in fallback.text
     finally:
         provider.close()
+
+
+def test_the_sentence_model_loads_with_the_first_question_not_with_the_server(folder: Path,
+                                                                              tmp_path: Path):
+    """A server nobody asks never pays the model's memory; the first question starts it."""
+    model = SentenceEmbeddings(locate=lambda: None)
+    provider = LocalProvider(folder, tmp_path / "data", embeddings=model)
+    try:
+        assert not model.started
+        run_turn(provider, request("How many vacation days do employees get?"))
+        assert model.started
+    finally:
+        provider.close()
