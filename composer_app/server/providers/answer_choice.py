@@ -17,11 +17,11 @@ of its sentences over the question's parts.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from composer_app.server.providers.answer_meaning import Similarity, rejudge
+from composer_app.server.providers.answer_meaning import MAX_CANDIDATES, Similarity, rejudge
 from composer_app.server.providers.answer_ranking import (
     Part,
     Scored,
@@ -84,8 +84,8 @@ def _readable(day: date) -> str:
 
 
 def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
-           dated: Callable[[SourceRef], date | None], similarity: Similarity | None = None
-           ) -> Choice:
+           dated: Callable[[SourceRef], date | None], similarity: Similarity | None = None,
+           *, nearby: Collection[str] = (), candidates: int = MAX_CANDIDATES) -> Choice:
     """The answer to ``parts`` from the retrieved ``evidences`` (best first); with
     ``similarity`` (a sentence model), a part no sentence answers by its words is judged again
     by meaning (``answer_meaning``)."""
@@ -99,7 +99,8 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     conflict: str | None = None
     for part in parts:
         ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
-        ranked = rejudge(part, ranked, similarity, USED_THRESHOLD)
+        ranked = rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
+                         candidates=candidates)
         per_doc: dict[str, Scored] = {}
         for scored in ranked:
             per_doc.setdefault(scored.sentence.key, scored)

@@ -31,7 +31,7 @@ order; without a model (``similarity`` is ``None``) the ranking is returned unch
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 from composer_app.server.providers.answer_ranking import Part, Scored, Term, score, term_credits
@@ -62,16 +62,18 @@ def without_term(text: str, term: Term) -> str | None:
 
 
 def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
-            threshold: float) -> list[Scored]:
+            threshold: float, *, nearby: Collection[str] = (),
+            candidates: int = MAX_CANDIDATES) -> list[Scored]:
     """``ranked`` (best first) with its leading sentences re-judged by meaning when none
-    reaches ``threshold`` by its words (see the module invariant), best first again."""
+    reaches ``threshold`` by its words (see the module invariant), best first again; the
+    sentences whose text is in ``nearby`` (found by meaning: ``sentence_vectors``) are re-judged
+    too, beyond the first ``candidates``."""
     if similarity is None or not ranked or ranked[0].coverage >= threshold:
         return list(ranked)
     chosen: dict[str, int] = {}
     for number, scored in enumerate(ranked):
-        if len(chosen) >= MAX_CANDIDATES:
-            break
-        chosen.setdefault(scored.sentence.text, number)
+        if len(chosen) < candidates or scored.sentence.text in nearby:
+            chosen.setdefault(scored.sentence.text, number)
     texts = list(chosen)
     shortened = _shortened(part, [ranked[number] for number in chosen.values()])
     queries = [part.text, *dict.fromkeys(s for s in shortened if s)]

@@ -74,11 +74,18 @@ from composer_app.server.providers.sentence_embeddings import (
     SentenceEmbeddings,
     shared_embeddings,
 )
+from composer_app.server.providers.sentence_vectors import (
+    Nearest,
+    SentenceVectors,
+    VectorTable,
+)
 from composer_app.server.providers.term_forms import single_verbs, synonyms_of
 
 MAX_USED = 3
 SEARCH_LIMIT = 30
 LEXICAL_LIMIT = 10
+DENSE_LIMIT = 8  # sentences found by meaning per question part, when the folder is embedded
+DENSE_CANDIDATES = 8  # sentences by their words re-judged by meaning, when it is
 DATE_HEAD_BYTES = 4_096
 MAX_UNREADABLE = 5
 STREAM_CHUNK_CHARS = 160
@@ -194,6 +201,8 @@ class LocalProvider:
             index = KnowledgeIndex.in_data_dir(knowledge_dir, data_dir)
         self.index = index
         self.embeddings = embeddings if embeddings is not None else shared_embeddings()
+        self.vectors = (SentenceVectors(index.store, self.embeddings)
+                        if index is not None else None)
 
     def resolve_file(self, file_id: str) -> Path | None:
         """The knowledge-folder file named by a ``knowledge:<path>`` file id of this provider's
@@ -265,7 +274,9 @@ class LocalProvider:
             self._add_earlier(scratch, refs, request)
             files: list[FileInfo] = []
             if self.index is not None:
-                self.index.refresh()
+                stats = self.index.refresh()
+                if self.vectors is not None:
+                    self.vectors.follow(stats)  # embeds a small folder in the background
                 files = self.index.files()
                 notices += [_unreadable_notice(knowledge_ref(info), info.path, problem)
                             for info, problem in self.index.unreadable()[:MAX_UNREADABLE]]
@@ -344,14 +355,38 @@ class LocalProvider:
             if frequency[term] == 0 and related:
                 frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
-        choice = choose(parts, found, lambda ref: self._dated(ref, infos),
-                        self.embeddings.similarities)
+        table = self.vectors.table() if self.vectors is not None else None
+        if table is None or not parts:
+            choice = choose(parts, found, lambda ref: self._dated(ref, infos),
+                            self.embeddings.similarities)
+        else:
+            nearby = self._nearby(table, [part.text for part in parts])
+            seen = {(e.ref.id, e.hit.line_start) for e in found}
+            for near in nearby:
+                hit = near.passage
+                if hit.key in infos and (knowledge_ref(infos[hit.key]).id,
+                                         hit.line_start) not in seen:
+                    seen.add((knowledge_ref(infos[hit.key]).id, hit.line_start))
+                    found.append(Evidence(knowledge_ref(infos[hit.key]), hit))
+            choice = choose(parts, found, lambda ref: self._dated(ref, infos),
+                            lambda queries, texts: table.similarities(self.embeddings, queries,
+                                                                      texts),
+                            nearby={near.text for near in nearby},
+                            candidates=DENSE_CANDIDATES)
         if not choice.used:
             return compose_general(scope, choice.checked, notices)
         return compose_answer(choice.used, choice.checked, notices,
                               direct=[(d.evidence, d.sentence) for d in choice.direct],
                               conflict=choice.conflict, unanswered=choice.unanswered,
                               quotes=choice.quotes)
+
+    def _nearby(self, table: VectorTable, queries: list[str]) -> list[Nearest]:
+        """The folder's sentences nearest in meaning to each of ``queries`` (``DENSE_LIMIT``
+        each), best first."""
+        encoded = self.embeddings.embeddings(queries)
+        if encoded is None:
+            return []
+        return [near for row in encoded for near in table.nearest(row, DENSE_LIMIT)]
 
     def _dated(self, ref: SourceRef, infos: dict[str, FileInfo]) -> date | None:
         """A knowledge file's own written date, else its modification date; ``None`` for other

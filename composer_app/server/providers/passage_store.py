@@ -46,6 +46,7 @@ CREATE INDEX IF NOT EXISTS passages_doc ON passages(doc_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
     title, body, tokenize = 'porter unicode61 remove_diacritics 2'
 );
+CREATE TABLE IF NOT EXISTS sentence_vectors(digest BLOB PRIMARY KEY, vector BLOB NOT NULL);
 """
 _TITLE_WEIGHT = 2.0
 _BODY_WEIGHT = 1.0
@@ -114,7 +115,8 @@ class PassageStore:
         """Drop an index written by another schema version (it is rebuilt from the files)."""
         self._db.executescript(
             "DROP TABLE IF EXISTS passages_fts; DROP TABLE IF EXISTS passages; "
-            "DROP TABLE IF EXISTS documents; DELETE FROM meta;")
+            "DROP TABLE IF EXISTS documents; DROP TABLE IF EXISTS sentence_vectors; "
+            "DELETE FROM meta;")
         self._db.executescript(_SCHEMA)
 
     def close(self) -> None:
@@ -270,6 +272,47 @@ class PassageStore:
             Hit(r[4], r[5], r[6], r[7], r[2], r[3], float(r[1]), matched.get(int(r[0]), 0))
             for r in rows
         ]
+
+    def all_passages(self) -> list[Hit]:
+        """Every passage of the searchable documents (unranked: ``score`` 0, nothing marked), in
+        document and line order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT d.key, d.title, p.line_start, p.line_end, f.body FROM passages p "
+                "JOIN documents d ON d.doc_id = p.doc_id "
+                "JOIN passages_fts f ON f.rowid = p.passage_id "
+                "WHERE d.searchable = 1 ORDER BY d.key, p.line_start").fetchall()
+        return [Hit(str(r[0]), str(r[1]), int(r[2]), int(r[3]), str(r[4]), str(r[4]), 0.0, 0)
+                for r in rows]
+
+    def vectors(self, digests: Sequence[bytes]) -> dict[bytes, bytes]:
+        """The stored sentence vectors (raw bytes) of those of ``digests`` that have one."""
+        found: dict[bytes, bytes] = {}
+        with self._lock:
+            for start in range(0, len(digests), 500):
+                chunk = list(digests[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                found.update((bytes(d), bytes(v)) for d, v in self._db.execute(
+                    f"SELECT digest, vector FROM sentence_vectors WHERE digest IN ({marks})",
+                    chunk).fetchall())
+        return found
+
+    def put_vectors(self, vectors: Iterable[tuple[bytes, bytes]]) -> None:
+        """Store sentence vectors by their sentence's digest (replacing any stored one)."""
+        with self.transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO sentence_vectors(digest, vector) VALUES (?, ?)",
+                list(vectors))
+
+    def keep_vectors(self, digests: Iterable[bytes]) -> int:
+        """Delete every stored sentence vector whose digest is not in ``digests``; how many."""
+        keep = set(digests)
+        with self.transaction():
+            stored = [bytes(r[0]) for r in
+                      self._db.execute("SELECT digest FROM sentence_vectors").fetchall()]
+            gone = [(d,) for d in stored if d not in keep]
+            self._db.executemany("DELETE FROM sentence_vectors WHERE digest = ?", gone)
+        return len(gone)
 
     def _coverage(self, rowids: Iterable[int], terms: Sequence[str]) -> dict[int, int]:
         ids = list(rowids)

@@ -115,6 +115,24 @@ class SentenceEmbeddings:
         table = rows[len(queries):] @ rows[: len(queries)].T
         return [[float(v) for v in table[:, column]] for column in range(len(queries))]
 
+    def embeddings(self, texts: Sequence[str]) -> Matrix | None:
+        """The embeddings of ``texts`` (one L2-normalised row each, through the cache), or
+        ``None`` without a model (waits for a load in progress)."""
+        if not self.available():
+            return None
+        return self._rows(texts)
+
+    def encode_uncached(self, texts: Sequence[str]) -> Matrix | None:
+        """The embeddings of ``texts`` encoded in one batch without touching the cache (for
+        embedding a whole folder in the background: a question's encoding waits at most one
+        such batch), or ``None`` without a model."""
+        if not self.available():
+            return None
+        encoder = self._encoder
+        assert encoder is not None
+        with self._encode_lock:
+            return encoder.encode(list(texts))
+
     def _rows(self, texts: Sequence[str]) -> Matrix:
         """The embeddings of ``texts`` (one row each), encoding only those not cached."""
         encoder = self._encoder
