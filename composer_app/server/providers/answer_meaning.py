@@ -34,7 +34,14 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
-from composer_app.server.providers.answer_ranking import Part, Scored, Term, score, term_credits
+from composer_app.server.providers.answer_ranking import (
+    Part,
+    Scored,
+    Sentence,
+    Term,
+    score,
+    term_credits,
+)
 
 Similarity = Callable[[Sequence[str], Sequence[str]], list[list[float]] | None]
 
@@ -48,6 +55,8 @@ LACKING_CREDIT = 0.5  # a term with less word credit than this counts as lacking
 WORD_SHARE = 0.3
 SIMILARITY_FLOOR = 0.2
 SIMILARITY_FULL = 0.7
+MEANING_ONLY_MARGIN = 0.05  # a sentence found by meaning alone needs this much more
+MAX_CONTEXTS = 4  # contradicted sentences read again with their title and heading
 MEANING_CEILING = 0.74  # below 0.75, the band labelled strong
 
 
@@ -72,7 +81,11 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
         return list(ranked)
     chosen: dict[str, int] = {}
     for number, scored in enumerate(ranked):
-        if len(chosen) < candidates or scored.sentence.text in nearby:
+        if len(chosen) < candidates:
+            chosen.setdefault(scored.sentence.text, number)
+    by_words = set(chosen)
+    for number, scored in enumerate(ranked):
+        if scored.sentence.text in nearby:
             chosen.setdefault(scored.sentence.text, number)
     texts = list(chosen)
     shortened = _shortened(part, [ranked[number] for number in chosen.values()])
@@ -82,13 +95,19 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
         return list(ranked)
     by_query = dict(zip(queries, rows, strict=True))
     whole = by_query[part.text]
+    drops = {text: [None if s is None else whole[column] - by_query[s][column]
+                    for s in shortened] for column, text in enumerate(texts)}
+    vetoed = [text for text, number in chosen.items()
+              if _contradicted(part, ranked[number], drops[text])]
+    cleared = _cleared(part, [ranked[chosen[text]].sentence for text in vetoed], queries,
+                       shortened, similarity)
     judged = list(ranked)
     for column, (text, number) in enumerate(chosen.items()):
-        drops = [None if s is None else whole[column] - by_query[s][column] for s in shortened]
-        judged[number] = _judged(part, ranked[number], whole[column], drops)
-        for other in range(number + 1, len(ranked)):  # the same text in another passage
-            if ranked[other].sentence.text == text:
-                judged[other] = _judged(part, ranked[other], whole[column], drops)
+        for other in range(number, len(ranked)):  # the same text in another passage too
+            if other == number or ranked[other].sentence.text == text:
+                judged[other] = _judged(part, ranked[other], whole[column], drops[text],
+                                        veto=text not in cleared,
+                                        margin=0.0 if text in by_words else MEANING_ONLY_MARGIN)
     order = sorted(range(len(judged)), key=lambda i: (-judged[i].score, i))
     return [judged[i] for i in order]
 
@@ -107,20 +126,61 @@ def _shortened(part: Part, candidates: Sequence[Scored]) -> list[str | None]:
             for number, term in enumerate(part.terms)]
 
 
-def _judged(part: Part, scored: Scored, similarity: float,
-            drops: Sequence[float | None]) -> Scored:
-    """``scored`` with its coverage re-judged from its similarity to the question and the
-    similarity drops of the question without each term."""
+def _contradicted(part: Part, scored: Scored, drops: Sequence[float | None]) -> bool:
+    """Whether a key term the sentence lacks makes the question clearly less similar to it
+    (the sentence is about something else)."""
     credits = term_credits(scored.sentence, part)
     lacking = [d for c, d in zip(credits, drops, strict=True) if c < LACKING_CREDIT
                and d is not None]
-    if lacking and min(lacking) <= -CONTRADICTION_RISE:
+    return bool(lacking) and min(lacking) <= -CONTRADICTION_RISE
+
+
+def in_context(sentence: Sentence) -> str:
+    """The sentence preceded by its document's title and its section's heading (a file name
+    read as words: ``dental-practice.md`` is *dental practice*)."""
+    title = re.sub(r"[-_]+", " ", sentence.title.rsplit(".", 1)[0]).strip()
+    heads = [h for h in (title, sentence.section) if h]
+    return f"{' - '.join(heads)}: {sentence.text}" if heads else sentence.text
+
+
+def _cleared(part: Part, sentences: Sequence[Sentence], queries: Sequence[str],
+             shortened: Sequence[str | None], similarity: Similarity) -> set[str]:
+    """The texts of ``sentences`` (each contradicted by a term it lacks) that are no longer
+    contradicted once read with their title and heading: the term the question adds is the
+    document's subject (*the dentist* of a dental practice's page), not another one."""
+    if not sentences:
+        return set()
+    contexts = [in_context(s) for s in sentences[:MAX_CONTEXTS]]
+    rows = similarity(queries, contexts)
+    if rows is None:
+        return set()
+    by_query = dict(zip(queries, rows, strict=True))
+    whole = by_query[part.text]
+    cleared = set()
+    for column, sentence in enumerate(sentences[:MAX_CONTEXTS]):
+        drops = [None if s is None else whole[column] - by_query[s][column] for s in shortened]
+        credits = term_credits(sentence, part)
+        lacking = [d for c, d in zip(credits, drops, strict=True) if c < LACKING_CREDIT
+                   and d is not None]
+        if not lacking or min(lacking) > -CONTRADICTION_RISE:
+            cleared.add(sentence.text)
+    return cleared
+
+
+def _judged(part: Part, scored: Scored, similarity: float,
+            drops: Sequence[float | None], *, veto: bool = True, margin: float = 0.0
+            ) -> Scored:
+    """``scored`` with its coverage re-judged from its similarity to the question and the
+    similarity drops of the question without each term (left as it is when ``veto`` and a term
+    it lacks contradicts it)."""
+    credits = term_credits(scored.sentence, part)
+    if veto and _contradicted(part, scored, drops):
         return scored
     meaning = [0.0 if d is None or c >= 1.0 else MEANING_CREDIT * min(1.0, max(0.0, d) / FULL_DROP)
                for c, d in zip(credits, drops, strict=True)]
     by_words = score(scored.sentence, part, meaning)
     closeness = min(1.0, max(0.0, (similarity - SIMILARITY_FLOOR)
                              / (SIMILARITY_FULL - SIMILARITY_FLOOR)))
-    coverage = WORD_SHARE * by_words.coverage + (1.0 - WORD_SHARE) * closeness
+    coverage = WORD_SHARE * by_words.coverage + (1.0 - WORD_SHARE) * closeness - margin
     return replace(by_words, coverage=min(coverage, MEANING_CEILING),
                    score=by_words.score - by_words.coverage + coverage)

@@ -168,6 +168,7 @@ class Sentence:
     prefixed: frozenset[str] = frozenset()  # stems written with "non-"
     row_entity: frozenset[str] = frozenset()  # stems of a table row's first cell value
     section: str = ""  # the text of the nearest heading above it in the passage, if any
+    title: str = ""  # its document's title
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +264,7 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
                                   heading, previous or (lead if entity else frozenset()),
                                   not lowered.isdisjoint(_BACK_REFERENCE),
                                   negated_stems(sentence), prefixed_stems(sentence), entity,
-                                  section))
+                                  section, title))
             previous = frozenset(words)
             if not entity:
                 lead = previous

@@ -84,8 +84,8 @@ from composer_app.server.providers.term_forms import single_verbs, synonyms_of
 MAX_USED = 3
 SEARCH_LIMIT = 30
 LEXICAL_LIMIT = 10
-DENSE_LIMIT = 8  # sentences found by meaning per question part, when the folder is embedded
-DENSE_CANDIDATES = 8  # sentences by their words re-judged by meaning, when it is
+DENSE_LIMIT = 4  # sentences found by meaning per question part, when the folder is embedded
+DENSE_CANDIDATES = 4  # sentences by their words re-judged by meaning, when it is
 DATE_HEAD_BYTES = 4_096
 MAX_UNREADABLE = 5
 STREAM_CHUNK_CHARS = 160
