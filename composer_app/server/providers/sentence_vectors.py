@@ -186,10 +186,10 @@ class SentenceVectors:
         """Every sentence of the index embedded (stored vectors read back), or ``None`` when
         the folder is too large, the model is unavailable or the index changed meanwhile."""
         begin = time.perf_counter()
-        passages = self._store.all_passages()
-        if len(passages) > self._limit:
+        if self._store.passage_count() > self._limit:  # counted, never read, when too large
             self.state = "too large"
             return None
+        passages = self._store.all_passages()
         texts: list[str] = []
         owners: list[int] = []
         seen: set[str] = set()

@@ -101,3 +101,23 @@ def test_a_term_is_left_out_of_the_question(text: str, word: str, stem: str,
     if term is None:
         term = part.terms[0].__class__(word, stem, 1.0, False)
     assert without_term(text, term) == expected
+
+
+DENTAL = ("# Patient information\n## Appointments\n"
+          "Appointments are made by phone or through the online booking page.\n"
+          "Patients should arrive ten minutes early to fill in the medical history form on "
+          "their first visit.\n")
+
+
+def test_a_term_the_documents_title_carries_does_not_set_its_sentence_aside(
+        model: SentenceEmbeddings) -> None:
+    question = "How early should new patients come before their appointment at the dentist?"
+    part = read_question(question, lambda word: idf(40, 0 if word == "dentist" else 3))[0]
+    for title, raised in (("dental-practice.md", True), ("guide.md", False)):
+        units = passage_sentences("doc", 0, 0, title, DENTAL)
+        ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+        assert ranked[0].coverage < 0.6
+        judged = rejudge(part, ranked, model.similarities, 0.6)
+        assert (judged[0].coverage >= 0.6) is raised, title
+        if raised:
+            assert judged[0].sentence.text.startswith("Patients should arrive")
