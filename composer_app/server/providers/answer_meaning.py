@@ -13,6 +13,11 @@ the question by a sentence model (cosine similarity of their embeddings):
 * a key term the sentence lacks whose removal makes the question clearly *more* similar
   (``CONTRADICTION_RISE``) marks a sentence about something else (*contractors* asked, *employees*
   answered): that sentence keeps its word coverage and is never raised;
+* a sentence so contradicted is compared again as *title - section: sentence*
+  (``in_context``; at most ``MAX_CONTEXTS``): a term the document's title or heading carries
+  (*the dentist* of ``dental-practice.md``) counts as present, and the sentence is judged;
+* sentences found by meaning (``nearby``: ``sentence_vectors``) are judged too, and one that is
+  not among the first candidates by words needs ``MEANING_ONLY_MARGIN`` more;
 * the coverage becomes ``WORD_SHARE`` × the word coverage (with meaning credits) plus the rest ×
   the similarity mapped linearly from ``SIMILARITY_FLOOR`` (0) to ``SIMILARITY_FULL`` (1), at
   most ``MEANING_CEILING``: measured on the assistant's own question sets, answers confirmed by

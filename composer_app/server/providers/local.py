@@ -5,8 +5,10 @@ provider input's ``<t3_context>`` envelope), the text of the attached files and 
 knowledge folder, by FTS5 ``bm25()`` retrieval (the question's words and their synonyms, then a few
 more passages found with the words the WordNet lexicon relates to them), and composes an extractive
 answer (``extractive``). When no sentence answers by its words, a sentence model judges the best
-few by meaning (``answer_meaning``, ``sentence_embeddings``); without the model (not installed or
-not loadable) the assistant answers by words alone, as before.
+few by meaning (``answer_meaning``, ``sentence_embeddings``); once a small knowledge folder is
+embedded (``sentence_vectors``, in the background after the index changes), the folder's
+sentences nearest to the question in meaning join them; without the model (not installed or not
+loadable) the assistant answers by words alone, as before.
 
 Invariants: nothing leaves the machine; the knowledge index is refreshed (incrementally) before
 every search, so answers reflect the folder's current files; which sentence answers, which

@@ -3,7 +3,9 @@
 Invariants: every passage belongs to exactly one document (``documents.key`` is unique) and
 replacing or deleting a document replaces or deletes all of its passages in the same transaction;
 ranking is SQLite's ``bm25()`` (title weighted above body), never a hand-written scorer; a query is
-built only from quoted terms, so user text can never inject FTS5 query syntax; all access goes
+built only from quoted terms, so user text can never inject FTS5 query syntax; sentence vectors
+(``sentence_vectors``) are kept by sentence digest, independent of documents, and dropped with
+an index of another schema version; all access goes
 through one connection guarded by a lock, so the store may be used from worker threads.
 """
 
