@@ -121,7 +121,7 @@ class ComposerEditor(QTextEdit):
         self._context_input: ContextInput | None = None
         self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
                                            self.looks.is_dark, self)
-        self.tracker.edited = self._chip_renderer.forget_positions
+        self.tracker.edited = self._before_layout
         self.setAcceptRichText(False)
         self.setTabChangesFocus(True)
         self.setPlaceholderText("Message…  (Enter to send, Shift+Enter for a new line)")
@@ -142,6 +142,20 @@ class ComposerEditor(QTextEdit):
         self.tracker.rebuild()
         # Signal to signal: typing reaches autosave without running any Python.
         doc.contentsChanged.connect(self.draft_changed)
+
+    def _before_layout(self, position: int) -> None:
+        """The document changed at ``position``; Qt lays the change out right after this.
+
+        Chips may sit elsewhere now, so the renderer forgets where it measured them. The edited
+        paragraph keeps its shaped text once laid out (``QTextLayout.setCacheEnabled``): Qt
+        otherwise frees it after every layout, and the caret placement and the repaint that
+        follow each keystroke itemize and shape the whole paragraph again, several times. A
+        paragraph keeps it until its layout goes with the document (a reload, another draft).
+        """
+        self._chip_renderer.forget_positions()
+        layout = self.document().findBlock(position).layout()
+        if layout is not None:
+            layout.setCacheEnabled(True)
 
     def setDocument(self, document: QTextDocument) -> None:
         """Replace the document; the chip handler is registered again (a new layout has none)."""
