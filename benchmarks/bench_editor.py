@@ -298,11 +298,11 @@ def measure(app: QApplication, chips: int, args: argparse.Namespace) -> dict[str
     alone.sort(key=lambda r: r[0] / r[1])
     typed = alone[len(alone) // 2]
     autosave.flush()
-    calls = handler_calls(app, markdown, records, args.keys)
     stall = longest_stall(app, editor, bursts=3, pause_s=0.5)
     stall_plain = longest_stall(app, plain, bursts=2, pause_s=0.1)
     assert editor.markdown() != "", "the composer lost its text"
     autosave.flush()
+    calls = handler_calls(app, markdown, records, args.keys)  # untimed, after every timed run
     shelf.deleteLater()
     editor.deleteLater()
     plain.deleteLater()
