@@ -164,7 +164,8 @@ class ComposerEditor(QTextEdit):
         layout = doc.findBlock(position).layout()
         if layout is not None:
             layout.setCacheEnabled(True)
-        self.directions.follow(doc, position, added)
+        if not self.loading:  # a load decides from its whole text once it is in
+            self.directions.follow(doc, position, added)
 
     def setDocument(self, document: QTextDocument) -> None:
         """Replace the document; the chip handler is registered again (a new layout has none)."""
