@@ -14,6 +14,8 @@ given as wall-clock time.
   Backspace in turn, at the middle of the document (a key press and release plus every event they
   cause, repaint included).
 * ``keystroke, typing alone``: total time of a run of typed keys.
+* ``chip handler calls``: how often Qt calls into the Python chip handler per key
+  (``intrinsicSize``, ``drawObject``), counted untimed in an editor of its own typing as above.
 * ``longest stall``: the longest single stretch the GUI thread is busy (a keystroke, or one pass of
   the event loop between keys) while typing bursts at ~50 keys/s into the composer with its draft
   autosave attached as in the app, pausing between bursts so the autosave fires.
@@ -41,12 +43,14 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QRect, QRectF, QSizeF, Qt
+from PySide6.QtGui import QKeyEvent, QPainter, QTextFormat
 from PySide6.QtWidgets import QApplication, QTextEdit
 
 from composer_app.core.codecs.references import format_reference
 from composer_app.core.document.store import DraftStore
+from composer_app.ui.composer import editor as editor_module
+from composer_app.ui.composer.chips import ChipRenderer
 from composer_app.ui.composer.drafts import DraftAutosave
 from composer_app.ui.composer.editor import ComposerEditor
 from composer_app.ui.composer.shelf import AttachmentShelf
@@ -196,6 +200,45 @@ def longest_stall(app: QApplication, widget: QTextEdit, bursts: int,
     return longest_cpu, longest_wall
 
 
+def handler_calls(app: QApplication, markdown: str, records: list[object],
+                  keys: int) -> tuple[float, float]:
+    """Calls into the chip handler per key, ``(intrinsicSize, drawObject)``, typing and deleting
+    in turn at the middle as the timed runs do.
+
+    Counted in an editor of its own built with a counting renderer, so the timed editors run
+    the product's renderer untouched.
+    """
+    calls = [0, 0]
+
+    class CountingRenderer(ChipRenderer):
+        def intrinsicSize(self, doc: object, pos: int, fmt: QTextFormat) -> QSizeF:
+            calls[0] += 1
+            return super().intrinsicSize(doc, pos, fmt)
+
+        def drawObject(self, painter: QPainter, area: QRectF | QRect, doc: object, pos: int,
+                       fmt: QTextFormat) -> None:
+            calls[1] += 1
+            super().drawObject(painter, area, doc, pos, fmt)
+
+    editor_module.ChipRenderer = CountingRenderer  # type: ignore[attr-defined]
+    try:
+        editor = ComposerEditor()
+    finally:
+        editor_module.ChipRenderer = ChipRenderer  # type: ignore[attr-defined]
+    editor.resize(900, 600)
+    editor.show()
+    editor.set_markdown(markdown, records)
+    settle(app, editor)
+    place_middle(editor)
+    app.processEvents()
+    type_and_delete(app, editor, 20)
+    calls[:] = [0, 0]
+    type_and_delete(app, editor, keys)
+    editor.deleteLater()
+    app.processEvents()
+    return calls[0] / keys, calls[1] / keys
+
+
 def measure(app: QApplication, chips: int, args: argparse.Namespace) -> dict[str, object]:
     markdown, plain_text, records = build_input(chips)
     drafts = tempfile.TemporaryDirectory()
@@ -259,6 +302,7 @@ def measure(app: QApplication, chips: int, args: argparse.Namespace) -> dict[str
     stall_plain = longest_stall(app, plain, bursts=2, pause_s=0.1)
     assert editor.markdown() != "", "the composer lost its text"
     autosave.flush()
+    calls = handler_calls(app, markdown, records, args.keys)  # untimed, after every timed run
     shelf.deleteLater()
     editor.deleteLater()
     plain.deleteLater()
@@ -273,6 +317,7 @@ def measure(app: QApplication, chips: int, args: argparse.Namespace) -> dict[str
         "mixed_spread": (rounds[0][0] / rounds[0][1], rounds[-1][0] / rounds[-1][1]),
         "alone": typed,
         "stall": (stall, stall_plain),
+        "calls": calls,
     }
 
 
@@ -282,7 +327,7 @@ def rows_for(result: dict[str, object]) -> list[tuple[str, str, str, str, str, b
     rows = []
 
     def row(name: str, pair: object, target: float | None, fmt: str = "{:.2f} ms") -> None:
-        ours, theirs = pair  # type: ignore[misc]
+        ours, theirs = pair  # type: ignore[attr-defined]
         ratio = ours / theirs
         rows.append((name, fmt.format(ours), fmt.format(theirs), f"{ratio:.2f}x",
                      f"<= {target}x" if target else "reported",
@@ -292,11 +337,14 @@ def rows_for(result: dict[str, object]) -> list[tuple[str, str, str, str, str, b
     row("serialize: markdown() vs toPlainText()", result["serialize"], 5)
     row("keystroke, type and delete in turn (median per key)", result["mixed"], key_target,
         "{:.3f} ms")
-    lo, hi = result["mixed_spread"]  # type: ignore[misc]
+    lo, hi = result["mixed_spread"]  # type: ignore[attr-defined]
     rows.append(("keystroke ratio, best and worst round", "", "", f"{lo:.2f}x to {hi:.2f}x",
                  "", True))
     row("keystroke, typing alone (total)", result["alone"], None, "{:.1f} ms")
-    (stall, stall_wall), (plain_stall, plain_wall) = result["stall"]  # type: ignore[misc]
+    sizes, draws = result["calls"]  # type: ignore[attr-defined]
+    rows.append(("chip handler calls per key (intrinsicSize; drawObject)",
+                 f"{sizes:.1f}; {draws:.1f}", "", "", "reported", True))
+    (stall, stall_wall), (plain_stall, plain_wall) = result["stall"]  # type: ignore[attr-defined]
     limit = 16.0 if chips <= 2_000 else None
     rows.append(("longest GUI-thread stall, typing with autosave (CPU; wall)",
                  f"{stall:.1f} ms; {stall_wall:.1f} ms",

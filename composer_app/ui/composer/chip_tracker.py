@@ -68,7 +68,7 @@ def _same(value: int) -> int:
     return value
 
 
-def _nothing() -> None:
+def _nothing(_position: int, _added: int) -> None:
     return None
 
 
@@ -84,9 +84,10 @@ class ChipTracker:
         self._chips: list[ChipSegment] | None = []
         self._counts: Counter[_Key] = Counter()
         self._link_cache: dict[ChipSegment, str] = {}
-        self.edited: Callable[[], object] = _nothing
-        """Called first on every change of the document, before Qt lays the change out (the
-        editor forgets where its chips were measured)."""
+        self.edited: Callable[[int, int], object] = _nothing
+        """Called first on every change of the document with the position where it starts and
+        the length it has now, before Qt lays the change out (the editor prepares the edited
+        paragraphs)."""
 
     # -- reading -------------------------------------------------------------------------------
     def chips(self) -> list[ChipSegment]:
@@ -185,7 +186,7 @@ class ChipTracker:
         return out
 
     def _on_document_contents_change(self, pos: int, removed: int, added: int) -> None:
-        self.edited()
+        self.edited(pos, added)
         editor = self._editor
         if self._fixing or editor.loading:
             return

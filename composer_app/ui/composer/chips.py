@@ -168,8 +168,8 @@ class ChipRenderer(QPyTextObject):
     def forget_positions(self) -> None:
         """The document changed, so chips may sit elsewhere: call before Qt lays the change out.
 
-        The editor's chip tracker calls it first thing on every ``contentsChange``, which Qt
-        emits before it lays out what changed.
+        The editor calls it first thing on every ``contentsChange`` (its chip tracker's slot hands
+        the change over), which Qt emits before it lays out what changed.
         """
         self._state.at.clear()
 

@@ -7,6 +7,8 @@ send) and owns its collaborators, each called through its own methods:
 * ``looks`` (``ChipLooks``): how chips look, their tooltips and the accessible summary;
 * ``attachments`` (``AttachmentInput``): clipboard, drag and drop, files, uploads, chip clicks;
 * ``keys`` (``ComposerKeys``): the one dispatch point of key presses (interceptors first);
+* ``directions`` (``ParagraphDirections``): left to right by default until text may run right to
+  left, so Qt need not scan every paragraph for its direction on each keystroke;
 * ``prompt_stash`` (``PromptStash``): Ctrl+S, the stash of prompts;
 * ``a11y`` (``ComposerA11y``): announcements and the accessible description;
 * ``context_input`` (``ContextInput``, made by ``set_context_catalog``): ``@`` / ``/`` / ``#``
@@ -70,6 +72,7 @@ from composer_app.ui.composer.document_bridge import (
 )
 from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor
 from composer_app.ui.composer.editor_looks import ChipLooks
+from composer_app.ui.composer.paragraph_directions import ParagraphDirections
 from composer_app.ui.composer.prompt_stash import PromptStash
 from composer_app.ui.context.completion_logic import ContextCatalog
 from composer_app.ui.external_open import open_url_externally
@@ -117,11 +120,12 @@ class ComposerEditor(QTextEdit):
         self.tracker = ChipTracker(self)
         self.attachments = AttachmentInput(self, environment_id)
         self.keys = ComposerKeys(self)
+        self.directions = ParagraphDirections()
         self.prompt_stash = PromptStash(self)
         self._context_input: ContextInput | None = None
         self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
                                            self.looks.is_dark, self)
-        self.tracker.edited = self._chip_renderer.forget_positions
+        self.tracker.edited = self._before_layout
         self.setAcceptRichText(False)
         self.setTabChangesFocus(True)
         self.setPlaceholderText("Message…  (Enter to send, Shift+Enter for a new line)")
@@ -140,8 +144,28 @@ class ComposerEditor(QTextEdit):
         assert doc.documentLayout().handlerForObject(CHIP_OBJECT_TYPE) is not None
         self.tracker.attach(doc)
         self.tracker.rebuild()
+        self.directions.attach(doc)
         # Signal to signal: typing reaches autosave without running any Python.
         doc.contentsChanged.connect(self.draft_changed)
+
+    def _before_layout(self, position: int, added: int) -> None:
+        """The document changed from ``position`` on (``added`` characters now); Qt lays the
+        change out right after this.
+
+        Chips may sit elsewhere now, so the renderer forgets where it measured them, and text
+        that may run right to left hands paragraph directions back to Qt (``directions``). The
+        edited paragraph keeps its shaped text once laid out (``QTextLayout.setCacheEnabled``):
+        Qt otherwise frees it after every layout, and the caret placement and the repaint that
+        follow each keystroke itemize and shape the whole paragraph again, several times. A
+        paragraph keeps it until its layout goes with the document (a reload, another draft).
+        """
+        self._chip_renderer.forget_positions()
+        doc = self.document()
+        layout = doc.findBlock(position).layout()
+        if layout is not None:
+            layout.setCacheEnabled(True)
+        if not self.loading:  # a load decides from its whole text once it is in
+            self.directions.follow(doc, position, added)
 
     def setDocument(self, document: QTextDocument) -> None:
         """Replace the document; the chip handler is registered again (a new layout has none)."""
@@ -436,6 +460,7 @@ class ComposerEditor(QTextEdit):
                 cursor.setBlockFormat(self.block_format)
                 insert_segments(cursor, segments, self.base_format)
                 cursor.endEditBlock()
+                self.directions.attach(doc)  # decided afresh for the new text
             finally:
                 doc.setPageSize(page)
             self.setTextCursor(cursor)

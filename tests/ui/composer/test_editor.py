@@ -262,3 +262,27 @@ def test_a_font_change_lays_chips_out_in_the_new_font(composer, qtbot):
         assert width(composer) == width(fresh)
     finally:
         fresh.close()  # a window left open would take the next tests' pointer events
+
+
+def test_the_edited_paragraph_keeps_its_shaped_layout_and_paints_as_a_fresh_one(composer, qtbot):
+    text = f"one {link(rec.file())} two\nthree {link(rec.mention())} four"
+    composer.set_markdown(text, [rec.file(), rec.mention()])
+    doc = composer.document()
+    cursor = composer.textCursor()
+    cursor.setPosition(doc.firstBlock().length() - 1)  # after "two"
+    composer.setTextCursor(cursor)
+    qtbot.keyClicks(composer, " typed")
+    qtbot.keyClick(composer, Qt.Key.Key_Backspace)
+    assert doc.firstBlock().layout().cacheEnabled()
+    assert not doc.lastBlock().layout().cacheEnabled()  # only edited paragraphs keep theirs
+    composer.clearFocus()  # no caret in either picture
+    fresh = ComposerEditor()
+    qtbot.addWidget(fresh)
+    fresh.resize(composer.size())
+    fresh.show()
+    fresh.set_markdown(composer.markdown(), [rec.file(), rec.mention()])
+    assert composer.markdown() == text.replace(" two\n", " two type\n")
+    try:
+        assert fresh.viewport().grab().toImage() == composer.viewport().grab().toImage()
+    finally:
+        fresh.close()
