@@ -48,10 +48,14 @@ _EVENT_COLS = (
     "e.payload_json, e.user_id, "
     + ", ".join(f"m.{column.strip()}" for column in _MESSAGE_COLS.split(","))
 )
-RECENT_USER_MESSAGES = (
-    f"SELECT {_MESSAGE_COLS} FROM messages WHERE user_id = ? AND thread_id = ? AND role = 'user' "
-    "ORDER BY created_sequence DESC LIMIT ?")
-"""A thread's newest user messages, newest first (``Transaction.recent_user_messages``)."""
+RECENT_MATERIAL_MESSAGES = (
+    f"SELECT {_MESSAGE_COLS} FROM (SELECT {_MESSAGE_COLS} FROM messages "
+    "WHERE user_id = ? AND thread_id = ? AND role = 'user' ORDER BY created_sequence DESC LIMIT ?) "
+    "recent WHERE attachments_json <> '[]' OR context_json IS NOT NULL "
+    "ORDER BY created_sequence DESC")
+"""Those of a thread's newest user messages that carry attachments or a context, newest first
+(``Transaction.recent_material_messages``; a message with neither brings no earlier material, and
+the rows it would cost to read and decode are most of the query's work)."""
 EVENTS_FROM = ("events e LEFT JOIN messages m ON e.message_id IS NOT NULL "
                "AND m.user_id = e.user_id AND m.message_id = e.message_id")
 """The ``FROM`` of event reads: each event with the message it references (if any)."""
@@ -316,8 +320,9 @@ class SqlTransaction(SqlQueries, Transaction):
         self._x("UPDATE threads SET workspace_json = ? WHERE user_id = ? AND thread_id = ?",
                 (dump(workspace), user_id, thread_id))
 
-    def recent_user_messages(self, user_id: str, thread_id: str, limit: int) -> list[MessageRow]:
-        rows = self.all(RECENT_USER_MESSAGES, (user_id, thread_id, limit))
+    def recent_material_messages(self, user_id: str, thread_id: str, limit: int
+                                 ) -> list[MessageRow]:
+        rows = self.all(RECENT_MATERIAL_MESSAGES, (user_id, thread_id, limit))
         return [m for m in map(_message, reversed(rows)) if m is not None]
 
     def assistant_message_for_turn(self, user_id: str, turn_id: str) -> MessageRow | None:
