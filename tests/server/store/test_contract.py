@@ -23,7 +23,7 @@ from composer_app.server.store.base import (
 )
 from composer_app.server.store.executor import ExecutorStore, token_hash
 from composer_app.server.store.postgres import PostgresStore, conninfo_of
-from composer_app.server.store.sqlite import SqliteStore
+from composer_app.server.store.sqlite import CHECKPOINT_PAGES, WRITER_CACHE_KIB, SqliteStore
 from tests.server.harness import create_thread, skill, turn_start
 
 
@@ -194,7 +194,12 @@ def test_sqlite_pragmas(tmp_path: Path) -> None:
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
         assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
         assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert conn.execute("PRAGMA temp_store").fetchone()[0] == 2  # MEMORY
         conn.close()
+        writer = store._writer_conn.raw
+        assert writer.execute("PRAGMA temp_store").fetchone()[0] == 2
+        assert writer.execute("PRAGMA cache_size").fetchone()[0] == -WRITER_CACHE_KIB
+        assert writer.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == CHECKPOINT_PAGES
         assert threading.current_thread() is threading.main_thread()
     finally:
         store.close()
