@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from composer_app.core.contracts.wire import format_timestamp
+from composer_app.server.json_text import compact
 from composer_app.server.store.base import (
     AttachmentRow,
     Device,
@@ -65,7 +66,7 @@ def dump(value: Any) -> str | None:
     """Compact JSON, or None for None."""
     if value is None:
         return None
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return compact(value)
 
 
 def load(text: str | None) -> Any:
