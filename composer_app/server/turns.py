@@ -87,6 +87,11 @@ def _normalize(sources: Any, metadata: Any) -> tuple[JsonObject | None, JsonObje
     return clean_sources, clean_metadata
 
 
+async def _next_event(stream: AsyncIterator[ProviderEvent]) -> ProviderEvent:
+    """The provider's next event (a coroutine, so a task can start it eagerly)."""
+    return await anext(stream)
+
+
 def _group(plan: TurnPlan) -> tuple[str, str]:
     """The ``(user, thread)`` a turn's writes are about (``ThreadStore.write``'s ``group``)."""
     return (plan.user_id, plan.thread_id)
@@ -204,21 +209,24 @@ class TurnRunner:
         next_event: asyncio.Task[ProviderEvent] | None = None
         try:
             while True:
-                timeout = None
-                if pending:  # flush when the interval has passed and the provider is idle
-                    timeout = max(MIN_WAIT, self.delta_interval - (time.monotonic() - last_flush))
-                if next_event is None:
-                    next_event = asyncio.ensure_future(anext(stream))
-                done, _ = await asyncio.wait({next_event}, timeout=timeout)
-                if not done:  # the provider is slow: flush what we have, keep waiting
-                    if not await flush():
-                        return
-                    continue
                 try:
-                    event = next_event.result()
+                    if not pending and next_event is None:  # nothing due: just wait for output
+                        event = await anext(stream)
+                    else:  # flush when the interval has passed and the provider is idle
+                        if next_event is None:  # started at once: often it is ready at once
+                            next_event = asyncio.Task(_next_event(stream), eager_start=True)
+                        if not next_event.done():
+                            timeout = None if not pending else max(
+                                MIN_WAIT, self.delta_interval - (time.monotonic() - last_flush))
+                            done, _ = await asyncio.wait({next_event}, timeout=timeout)
+                            if not done:  # the provider is slow: flush what we have, keep waiting
+                                if not await flush():
+                                    return
+                                continue
+                        ready, next_event = next_event, None
+                        event = ready.result()
                 except StopAsyncIteration:
                     event = Failed("provider_failed", "The assistant stopped without an answer.")
-                next_event = None
                 if isinstance(event, TextDelta):
                     text_parts.append(event.text)
                     pending.append(event.text)
