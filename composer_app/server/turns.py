@@ -214,7 +214,8 @@ class TurnRunner:
                         event = await anext(stream)
                     else:  # flush when the interval has passed and the provider is idle
                         if next_event is None:  # started at once: often it is ready at once
-                            next_event = asyncio.Task(_next_event(stream), eager_start=True)
+                            next_event = asyncio.Task(_next_event(stream), eager_start=True,
+                                                      loop=asyncio.get_running_loop())
                         if not next_event.done():
                             timeout = None if not pending else max(
                                 MIN_WAIT, self.delta_interval - (time.monotonic() - last_flush))
