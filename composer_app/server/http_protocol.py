@@ -142,6 +142,11 @@ def server_config(app: Any, **options: Any) -> uvicorn.Config:
         "server_header": False,
     }
     settings.update(options)
+    level = logging.getLevelName(str(settings.get("log_level", "info")).upper())
+    if isinstance(level, int) and level > logging.INFO and "access_log" not in options:
+        # the access log writes at INFO: above it no line is written, so uvicorn need not build
+        # one per request (client address, quoted path) only for the logger to drop it
+        settings["access_log"] = False
     config = uvicorn.Config(app, **settings)
     install_access_log_redaction()
     return config

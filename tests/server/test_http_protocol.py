@@ -133,3 +133,13 @@ def test_what_one_loop_step_writes_leaves_in_one_write() -> None:
     assert together == b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok\x81\x02hi"
     assert large == b"head" + b"x" * FLUSH_BYTES
     assert last == b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n"
+
+
+def test_the_access_log_is_built_only_when_it_is_written() -> None:
+    from fastapi import FastAPI
+
+    app = FastAPI()
+    assert server_config(app, log_level="info").access_log is True
+    assert server_config(app).access_log is True  # uvicorn's default level is info
+    assert server_config(app, log_level="warning").access_log is False
+    assert server_config(app, log_level="error", access_log=True).access_log is True
