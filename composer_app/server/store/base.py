@@ -15,6 +15,7 @@ event holds a reference, and reads give back the same payload the commit publish
 from __future__ import annotations
 
 import secrets
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -30,6 +31,14 @@ JsonObject = dict[str, Any]
 def new_id(prefix: str) -> str:
     """A fresh ``<prefix>_<32 hex>`` identifier."""
     return f"{prefix}_{secrets.token_hex(16)}"
+
+
+def new_ordered_id(prefix: str) -> str:
+    """A fresh ``<prefix>_<32 hex>`` identifier whose first 12 hex digits are the current time in
+    milliseconds and the other 20 random (80 bits): ids made in a later millisecond sort after
+    earlier ones, so a unique index on them grows at its end instead of at random pages (for the
+    event log: fewer pages written per commit)."""
+    return f"{prefix}_{time.time_ns() // 1_000_000:012x}{secrets.token_hex(10)}"
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from composer_app.server.store.base import (
     Receipt,
     StoredEvent,
     ThreadRow,
-    new_id,
+    new_ordered_id,
 )
 from composer_app.server.store.sql import (
     _MESSAGE_COLS,
@@ -174,7 +174,7 @@ class PostgresTransaction(SqlTransaction):
     def append_event(self, user_id: str, thread_id: str, event_type: str, payload: JsonObject,
                      *, device_id: str | None = None, command_id: str | None = None,
                      message_id: str | None = None) -> StoredEvent:
-        event_id = new_id("evt")
+        event_id = new_ordered_id("evt")
         at = format_timestamp()
         key = (user_id, thread_id)
         reserved = self._reserved.get(key)

@@ -28,7 +28,7 @@ from composer_app.server.store.base import (
     StoredEvent,
     ThreadRow,
     Transaction,
-    new_id,
+    new_ordered_id,
 )
 
 Execute = Callable[[str, Sequence[Any]], Any]
@@ -272,7 +272,7 @@ class SqlTransaction(SqlQueries, Transaction):
                      message_id: str | None = None) -> StoredEvent:
         version = self._stream_of(user_id, thread_id) + 1
         self._streams[(user_id, thread_id)] = version
-        event_id = new_id("evt")
+        event_id = new_ordered_id("evt")
         at = format_timestamp()
         row = self.one(
             "INSERT INTO events (event_id, user_id, thread_id, stream_version, event_type, "
