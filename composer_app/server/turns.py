@@ -30,6 +30,7 @@ from composer_app.core.contracts.sources import decode_grounding, encode_groundi
 from composer_app.core.errors import ComposerError
 from composer_app.core.text import is_blank
 from composer_app.server.earlier_material import EARLIER_MESSAGES, EarlierMaterial, gather_material
+from composer_app.server.json_text import canonical
 from composer_app.server.ledger import TurnPlan, append_delta, fail_turn, finish_turn
 from composer_app.server.providers.base import (
     SOURCES_INSTRUCTION,
@@ -64,8 +65,8 @@ def normalized_output(sources: Any, metadata: Any) -> tuple[JsonObject | None, J
     The pipeline is pure, so identical raw output (a deterministic provider) is normalized once.
     """
     try:
-        key = json.dumps([sources, metadata], sort_keys=True, separators=(",", ":"))
-    except (TypeError, ValueError):
+        key = canonical([sources, metadata])
+    except (TypeError, ValueError, RecursionError):
         return _normalize(sources, metadata)
     sources_json, metadata_json = _normalized_json(key)
     return json.loads(sources_json), json.loads(metadata_json)
