@@ -8,7 +8,7 @@ the database with its WAL and shared-memory files 0600, whatever the umask; one 
 
 The writer's settings are chosen for group commits (many commands' savepoints in one transaction):
 the savepoints' rollback pages stay in memory (``temp_store=MEMORY``; in a temporary file they were
-two thirds of the process's file writes), its page cache holds ``WRITER_CACHE_KIB`` (the default 2
+most of the process's file writes), its page cache holds ``WRITER_CACHE_KIB`` (the default 2
 MiB made a large group spill pages to the WAL and read index pages back), and the WAL is
 checkpointed into the database every ``CHECKPOINT_PAGES`` pages (a page written by many commits is
 copied once per checkpoint). Durability is unchanged: a commit is in the WAL before it is answered.
