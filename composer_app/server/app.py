@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
 from fastapi import FastAPI
+from starlette.types import Receive, Scope, Send
 
 from composer_app.core.contracts.wire import format_timestamp
 from composer_app.core.errors import ComposerError
@@ -107,6 +108,23 @@ async def _sweep_forever(store: ExecutorStore, settings: ServerSettings,
                             else ORPHAN_IDLE_SECONDS / 2)
 
 
+class ServerApp(FastAPI):
+    """The FastAPI app, with ``POST /api/commands`` (the hot path: every message is one) served
+    ahead of its middleware stack (error middleware, body limit, exception handlers, exit stack,
+    router), none of which it needs: its handler answers errors itself, with the same bodies as
+    the installed handlers (``commands.serve_command``). The framework's optional OpenTelemetry
+    instrumentation does not see that route."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] == "http" and scope["method"] == "POST"
+                and scope["path"] == commands.PATH and not scope.get("root_path")
+                and not self.root_path):
+            scope["app"] = self
+            await commands.serve_command(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
 def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: bool = True
               ) -> FastAPI:
     """The server app over ``store`` (opened in the lifespan unless already open)."""
@@ -136,11 +154,12 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
             if owns_store:
                 await asyncio.to_thread(store.close)
 
-    app = FastAPI(title="Composer thread server", version=settings.server_version,
+    app = ServerApp(title="Composer thread server", version=settings.server_version,
                   lifespan=lifespan, openapi_url=None, docs_url=None, redoc_url=None)
     app.state.services = services
     install_error_handlers(app)
-    # The hot path is a plain Starlette route: no FastAPI dependency or body machinery.
+    # The hot path is a plain Starlette route (no FastAPI dependency or body machinery), served
+    # ahead of the middleware stack by ``ServerApp``; the route answers its other methods (405).
     app.router.routes.append(commands.route)
     for module in (environment, threads, attachments, assets, workspace, sources, shares,
                    openapi):

@@ -3,8 +3,9 @@
 Invariants: at most ``EARLIER_MESSAGES`` user messages are considered, the newest ones before the
 turn's own message, oldest first; an attachment counts only while it is the thread owner's; a
 message whose context cannot be decoded adds no prompt and is never fatal. The material is
-gathered inside the ``thread.turn.start`` transaction itself (``Transaction.recent_user_messages``),
-so a turn needs no read of its own.
+gathered inside the ``thread.turn.start`` transaction itself
+(``Transaction.recent_material_messages``: only those of the messages that carry attachments or a
+context are read back), so a turn needs no read of its own.
 """
 
 from __future__ import annotations

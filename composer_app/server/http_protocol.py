@@ -6,8 +6,9 @@ closed, so half-sent requests (slowloris) cannot hold connections; idle keep-ali
 close after ``KEEP_ALIVE_TIMEOUT``; WebSocket frames over ``WS_MAX_BYTES`` close their socket; the
 process may hold as many file descriptors as its hard limit allows, so many stalled connections
 cannot exhaust the default 1,024 before the deadline frees them. A connection upgraded to a
-WebSocket leaves the HTTP deadline behind. A response's status line and headers leave the process
-in the same socket write as its body (``ResponseWriter``), never as a write of their own.
+WebSocket leaves the HTTP deadline behind. What one step of the event loop writes to a connection
+(a response's status line, headers and body; a socket's WebSocket frames) leaves the process in one
+socket write at the end of that step (``ResponseWriter``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from composer_app.server.access_log import install_access_log_redaction
 HEADER_TIMEOUT = 10.0
 KEEP_ALIVE_TIMEOUT = 5
 WS_MAX_BYTES = 1 << 20
+FLUSH_BYTES = 64 * 1024  # held writes of one loop step are sent at once from this size on
 GRACEFUL_SHUTDOWN_SECONDS = 10
 _log = logging.getLogger(__name__)
 
@@ -41,36 +43,41 @@ _Base: Any = _base_protocol()
 
 
 class ResponseWriter:
-    """A socket transport that sends a response head together with what follows it.
+    """A socket transport that sends what one step of the event loop writes as one socket write.
 
-    uvicorn writes a response's status line and headers, then its body, as two writes (two
-    ``send`` calls, two TCP segments, two wake-ups of the client). A write that is a complete
-    response head (``HTTP/`` … blank line) is held and sent with the next write, or at the end of
-    the current loop step when no write follows; everything else passes through unchanged, in
-    order, and closing sends what is held first.
+    uvicorn writes a response's status line and headers, then its body, as two writes, and sends
+    each WebSocket frame as a write of its own; one loop step often writes several (a response, or
+    the events of one commit to one socket). Writes are held and sent together, in order, at the
+    end of the current loop step (one ``send``, one TCP segment for the client to wake up for);
+    held bytes reaching ``FLUSH_BYTES`` are sent at once, and closing sends what is held first.
     """
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
         self._transport = transport
         self._loop = loop
-        self._held: bytes | None = None
+        self._held: list[bytes] | None = None
+        self._size = 0
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
+        chunk = data if isinstance(data, bytes) else bytes(data)  # the caller may reuse a buffer
         held = self._held
-        if held is not None:
-            self._held = None
-            self._transport.write(held + bytes(data))
-        elif bytes(data[:5]) == b"HTTP/" and bytes(data[-4:]) == b"\r\n\r\n":
-            self._held = bytes(data)
+        if held is None:
+            if len(chunk) >= FLUSH_BYTES:
+                self._transport.write(chunk)
+                return
+            self._held, self._size = [chunk], len(chunk)
             self._loop.call_soon(self.flush)
-        else:
-            self._transport.write(data)
+            return
+        held.append(chunk)
+        self._size += len(chunk)
+        if self._size >= FLUSH_BYTES:
+            self.flush()
 
     def flush(self) -> None:
-        """Send a held response head now."""
+        """Send what is held now."""
         held, self._held = self._held, None
         if held is not None and not self._transport.is_closing():
-            self._transport.write(held)
+            self._transport.write(held[0] if len(held) == 1 else b"".join(held))
 
     def close(self) -> None:
         self.flush()
@@ -82,7 +89,8 @@ class ResponseWriter:
 
 class HeaderDeadlineProtocol(_Base):  # type: ignore[misc]
     """uvicorn's HTTP protocol, closing connections that take too long to send a request, and
-    sending each response head with its body (``ResponseWriter``)."""
+    sending what a loop step writes in one write (``ResponseWriter``, kept by a WebSocket the
+    connection is upgraded to)."""
 
     header_timeout = HEADER_TIMEOUT
 
@@ -134,6 +142,11 @@ def server_config(app: Any, **options: Any) -> uvicorn.Config:
         "server_header": False,
     }
     settings.update(options)
+    level = logging.getLevelName(str(settings.get("log_level", "info")).upper())
+    if isinstance(level, int) and level > logging.INFO and "access_log" not in options:
+        # the access log writes at INFO: above it no line is written, so uvicorn need not build
+        # one per request (client address, quoted path) only for the logger to drop it
+        settings["access_log"] = False
     config = uvicorn.Config(app, **settings)
     install_access_log_redaction()
     return config

@@ -6,7 +6,9 @@ subscription registered before a replay buffers live events, so none is lost bet
 live (the subscriber skips sequences it already sent). A subscription's buffer is bounded: one that
 falls more than ``backlog`` events behind has its buffer dropped and is marked ``overflowed``, and
 its server task resynchronizes it from a snapshot, so a client that does not read costs bounded
-memory. The hub also counts open sockets per user (for the per-user cap).
+memory. Each published event reaches its subscriptions as one ``Delivery`` that they share, so its
+frame text is encoded once however many subscriptions send it. The hub also counts open sockets
+per user (for the per-user cap).
 """
 
 from __future__ import annotations
@@ -21,6 +23,17 @@ from composer_app.server.store.base import StoredEvent
 DEFAULT_BACKLOG = 1_000
 
 
+class Delivery:
+    """One committed event on its way to the subscriptions it matches, with the JSON text of its
+    wire form once the first of them has encoded it (``text``; the others reuse it)."""
+
+    __slots__ = ("event", "text")
+
+    def __init__(self, event: StoredEvent) -> None:
+        self.event = event
+        self.text: str | None = None
+
+
 @dataclass(eq=False)
 class Subscription:
     """One stream of one socket: ``thread_id`` None means the shell stream."""
@@ -29,7 +42,7 @@ class Subscription:
     user_id: str
     thread_id: str | None
     backlog: int = DEFAULT_BACKLOG
-    queue: asyncio.Queue[StoredEvent | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[Delivery | None] = field(default_factory=asyncio.Queue)
     overflowed: bool = False
 
     def matches(self, event: StoredEvent) -> bool:
@@ -39,7 +52,7 @@ class Subscription:
             return event.event_type in SHELL_EVENT_TYPES
         return event.thread_id == self.thread_id
 
-    def offer(self, event: StoredEvent) -> None:
+    def offer(self, event: Delivery) -> None:
         """Buffer ``event``; past the backlog, drop the buffer and ask for a resync."""
         if self.overflowed:
             return  # the resync snapshot will cover it
@@ -71,9 +84,12 @@ class Hub:
 
     def publish(self, events: list[StoredEvent]) -> None:
         for event in events:
+            delivery = None
             for subscription in self._by_user.get(event.user_id, ()):
                 if subscription.matches(event):
-                    subscription.offer(event)
+                    if delivery is None:
+                        delivery = Delivery(event)
+                    subscription.offer(delivery)
 
     def open_socket(self, user_id: str, limit: int) -> bool:
         """Count one more socket of ``user_id``; False (nothing counted) past ``limit``."""

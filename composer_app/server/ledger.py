@@ -112,7 +112,7 @@ def prefetch_command(tx: Transaction, device: Device, command: Command) -> None:
                 thread_id=command.thread_id,
                 message_id=getattr(message, "message_id", None), reserve=_appends_of(command),
                 device_id=device.device_id,
-                recent_user_messages=EARLIER_MESSAGES if isinstance(
+                recent_material_messages=EARLIER_MESSAGES if isinstance(
                     command, ThreadTurnStartCommand) else 0)
 
 
@@ -214,8 +214,9 @@ def _start_turn(tx: Transaction, device: Device, command: ThreadTurnStartCommand
     if tx.message(owner, message.message_id) is not None:
         raise invalid("This messageId is already used.")
     # read before this message is stored: every row it returns is an earlier one
-    earlier = gather_material(tx.recent_user_messages(owner, command.thread_id, EARLIER_MESSAGES),
-                              owner, tx.attachment)
+    earlier = gather_material(
+        tx.recent_material_messages(owner, command.thread_id, EARLIER_MESSAGES), owner,
+        tx.attachment)
     normalized = normalize_message(tx, device, message)
     user = MessageRow(
         message_id=message.message_id, thread_id=command.thread_id, turn_id=None, role="user",

@@ -30,6 +30,7 @@ from composer_app.core.contracts.sources import decode_grounding, encode_groundi
 from composer_app.core.errors import ComposerError
 from composer_app.core.text import is_blank
 from composer_app.server.earlier_material import EARLIER_MESSAGES, EarlierMaterial, gather_material
+from composer_app.server.json_text import canonical
 from composer_app.server.ledger import TurnPlan, append_delta, fail_turn, finish_turn
 from composer_app.server.providers.base import (
     SOURCES_INSTRUCTION,
@@ -64,8 +65,8 @@ def normalized_output(sources: Any, metadata: Any) -> tuple[JsonObject | None, J
     The pipeline is pure, so identical raw output (a deterministic provider) is normalized once.
     """
     try:
-        key = json.dumps([sources, metadata], sort_keys=True, separators=(",", ":"))
-    except (TypeError, ValueError):
+        key = canonical([sources, metadata])
+    except (TypeError, ValueError, RecursionError):
         return _normalize(sources, metadata)
     sources_json, metadata_json = _normalized_json(key)
     return json.loads(sources_json), json.loads(metadata_json)
@@ -85,6 +86,11 @@ def _normalize(sources: Any, metadata: Any) -> tuple[JsonObject | None, JsonObje
         grounding = encode_grounding(decode_grounding(metadata))
         clean_metadata = grounding or None
     return clean_sources, clean_metadata
+
+
+async def _next_event(stream: AsyncIterator[ProviderEvent]) -> ProviderEvent:
+    """The provider's next event (a coroutine, so a task can start it eagerly)."""
+    return await anext(stream)
 
 
 def _group(plan: TurnPlan) -> tuple[str, str]:
@@ -204,21 +210,25 @@ class TurnRunner:
         next_event: asyncio.Task[ProviderEvent] | None = None
         try:
             while True:
-                timeout = None
-                if pending:  # flush when the interval has passed and the provider is idle
-                    timeout = max(MIN_WAIT, self.delta_interval - (time.monotonic() - last_flush))
-                if next_event is None:
-                    next_event = asyncio.ensure_future(anext(stream))
-                done, _ = await asyncio.wait({next_event}, timeout=timeout)
-                if not done:  # the provider is slow: flush what we have, keep waiting
-                    if not await flush():
-                        return
-                    continue
                 try:
-                    event = next_event.result()
+                    if not pending and next_event is None:  # nothing due: just wait for output
+                        event = await anext(stream)
+                    else:  # flush when the interval has passed and the provider is idle
+                        if next_event is None:  # started at once: often it is ready at once
+                            next_event = asyncio.Task(_next_event(stream), eager_start=True,
+                                                      loop=asyncio.get_running_loop())
+                        if not next_event.done():
+                            timeout = None if not pending else max(
+                                MIN_WAIT, self.delta_interval - (time.monotonic() - last_flush))
+                            done, _ = await asyncio.wait({next_event}, timeout=timeout)
+                            if not done:  # the provider is slow: flush what we have, keep waiting
+                                if not await flush():
+                                    return
+                                continue
+                        ready, next_event = next_event, None
+                        event = ready.result()
                 except StopAsyncIteration:
                     event = Failed("provider_failed", "The assistant stopped without an answer.")
-                next_event = None
                 if isinstance(event, TextDelta):
                     text_parts.append(event.text)
                     pending.append(event.text)

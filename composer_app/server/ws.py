@@ -36,6 +36,7 @@ from composer_app.core.errors import ComposerError, ContractError
 from composer_app.core.json_depth import within_depth
 from composer_app.server.errors import ApiError
 from composer_app.server.hub import Subscription
+from composer_app.server.json_text import compact
 from composer_app.server.routes.threads import shell_snapshot, thread_snapshot
 from composer_app.server.services import Services, services_of
 from composer_app.server.snapshots import ProviderOf, event_wire, provider_of
@@ -51,7 +52,14 @@ AUTH_RECHECK_SECONDS = 1.0
 
 
 class _Socket:
-    """One accepted socket: serialized sends with a timeout, and one catch-up at a time."""
+    """One accepted socket: serialized sends with a timeout, and one catch-up at a time.
+
+    A send that has not finished ``send_timeout`` seconds after it started (the client stopped
+    reading and the transport is paused) is cancelled by the socket's watchdog, which then closes
+    the socket: every later send raises ``ConnectionError``. The watchdog is one timer per socket,
+    armed while sends happen and idle while none does, not one per send (a send that can write at
+    once, nearly all of them, finishes without yielding to the loop).
+    """
 
     def __init__(self, websocket: WebSocket, send_timeout: float) -> None:
         self.websocket = websocket
@@ -59,19 +67,48 @@ class _Socket:
         self.catch_up = asyncio.Semaphore(1)
         self._send_timeout = send_timeout
         self.stalled = False
+        self._sender: asyncio.Task[Any] | None = None  # the task inside a send, while it is
+        self._since = 0.0  # when that send started (loop time)
+        self._watchdog: asyncio.TimerHandle | None = None
 
     async def send(self, frame: dict[str, Any]) -> None:
-        text = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+        await self.send_text(compact(frame))
+
+    async def send_text(self, text: str) -> None:
+        """Send one text frame (the JSON text of a frame)."""
         async with self._lock:
             if self.stalled:
                 raise ConnectionError("the socket stopped reading")
+            loop = asyncio.get_running_loop()
+            task = asyncio.current_task()
+            self._sender, self._since = task, loop.time()
+            if self._watchdog is None:
+                self._watchdog = loop.call_at(self._since + self._send_timeout, self._check)
             try:
-                await asyncio.wait_for(self.websocket.send_text(text), self._send_timeout)
-            except TimeoutError:
-                self.stalled = True
+                await self.websocket.send_text(text)
+            except asyncio.CancelledError:
+                if not self.stalled or task is None or task.uncancel() > 0:
+                    raise  # cancelled by someone else
                 with contextlib.suppress(Exception):
                     await self.websocket.close(code=CLOSE_POLICY, reason="not reading")
                 raise ConnectionError("the socket stopped reading") from None
+            finally:
+                self._sender = None
+
+    def _check(self) -> None:
+        """The watchdog: cancel a send running for ``send_timeout`` (and mark the socket
+        stalled), wait for the end of a younger one, stop while no send runs."""
+        self._watchdog = None
+        sender = self._sender
+        if sender is None:
+            return
+        loop = sender.get_loop()
+        due = self._since + self._send_timeout
+        if loop.time() < due:
+            self._watchdog = loop.call_at(due, self._check)
+            return
+        self.stalled = True
+        sender.cancel()
 
     async def error(self, code: str, message: str, subscription_id: str | None = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -112,9 +149,9 @@ async def _send_catch_up(svc: Services, socket: _Socket, sub: Subscription,
         if events is None and snapshot is None:
             return None
         if events is not None:
+            head = _event_frame_head(sid)
             for event in events:
-                await socket.send({"type": "event", "subscriptionId": sid,
-                                   "event": event_wire(event)})
+                await socket.send_text(head + compact(event_wire(event)) + "}")
         else:
             await socket.send({"type": "snapshot", "subscriptionId": sid, "sequence": watermark,
                                "snapshot": snapshot})
@@ -126,14 +163,15 @@ async def _send_catch_up(svc: Services, socket: _Socket, sub: Subscription,
 async def _serve_subscription(svc: Services, socket: _Socket, sub: Subscription,
                               after: int | None) -> None:
     sid = sub.subscription_id
+    head = _event_frame_head(sid)
     watermark = await _send_catch_up(svc, socket, sub, after)
     if watermark is None:
         svc.hub.remove(sub)
         await socket.error("unknown_thread", "No such thread.", sid)
         return
     while True:
-        event = await sub.queue.get()
-        if event is None or sub.overflowed:  # fell too far behind: resync from a snapshot
+        delivery = await sub.queue.get()
+        if delivery is None or sub.overflowed:  # fell too far behind: resync from a snapshot
             sub.overflowed = False
             while not sub.queue.empty():
                 sub.queue.get_nowait()
@@ -144,10 +182,19 @@ async def _serve_subscription(svc: Services, socket: _Socket, sub: Subscription,
                 return
             watermark = resynced
             continue
-        if event.sequence <= watermark:
+        if delivery.event.sequence <= watermark:
             continue
-        watermark = event.sequence
-        await socket.send({"type": "event", "subscriptionId": sid, "event": event_wire(event)})
+        watermark = delivery.event.sequence
+        text = delivery.text
+        if text is None:  # the first subscription to send it encodes it for all
+            text = delivery.text = compact(event_wire(delivery.event))
+        await socket.send_text(head + text + "}")
+
+
+def _event_frame_head(subscription_id: str) -> str:
+    """The text of an ``event`` frame up to its event: the frame is this, the event's JSON and a
+    closing brace (the same text as encoding the whole frame)."""
+    return '{"type":"event","subscriptionId":' + compact(subscription_id) + ',"event":'
 
 
 def _decode(raw: str, settings: Any) -> SubscribeFrame | UnsubscribeFrame:

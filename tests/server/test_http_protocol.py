@@ -14,7 +14,12 @@ import pytest
 import uvicorn
 
 from composer_app.server.app import build_app
-from composer_app.server.http_protocol import HeaderDeadlineProtocol, ResponseWriter, server_config
+from composer_app.server.http_protocol import (
+    FLUSH_BYTES,
+    HeaderDeadlineProtocol,
+    ResponseWriter,
+    server_config,
+)
 from composer_app.server.settings import ServerSettings
 from composer_app.server.store.sqlite import SqliteStore
 
@@ -90,34 +95,51 @@ def test_websockets_outlive_the_header_deadline(live_url: str) -> None:
         assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
 
 
-def test_a_response_head_leaves_with_its_body_in_one_write() -> None:
-    async def run() -> tuple[bytes | None, bytes, bytes, bytes]:
+def test_what_one_loop_step_writes_leaves_in_one_write() -> None:
+    def received(sock: socket.socket) -> bytes | None:
+        try:
+            return sock.recv(1 << 20)
+        except BlockingIOError:
+            return None  # nothing sent yet
+
+    async def run() -> list[bytes | None]:
         loop = asyncio.get_running_loop()
         ours, theirs = socket.socketpair()
         theirs.setblocking(False)
         transport, _ = await loop.connect_accepted_socket(asyncio.Protocol, ours)
-        writer = ResponseWriter(transport, loop)  # type: ignore[arg-type]
-        head = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n"
-        writer.write(head)
-        try:
-            early: bytes | None = theirs.recv(4096)
-        except BlockingIOError:
-            early = None  # nothing sent yet: the head waits for its body
-        writer.write(b"ok")
-        together = theirs.recv(4096)
-        writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")  # no body follows: sent after this step
+        writer = ResponseWriter(transport, loop)
+        seen: list[bytes | None] = []
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n")
+        writer.write(bytearray(b"ok"))
+        writer.write(memoryview(b"\x81\x02hi"))  # a WebSocket frame of the same step
+        seen.append(received(theirs))  # held until the end of the step
         await asyncio.sleep(0)
         await asyncio.sleep(0)
-        alone = theirs.recv(4096)
+        seen.append(received(theirs))  # all three in one write
+        big = b"x" * FLUSH_BYTES
+        writer.write(b"head")
+        writer.write(big)  # reaching FLUSH_BYTES: sent at once, after what was held
+        await asyncio.sleep(0.05)
+        seen.append(b"".join(iter(lambda: received(theirs) or b"", b"")))
         writer.write(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n")
         writer.close()  # closing sends what is held first
         await asyncio.sleep(0.05)
-        last = theirs.recv(4096)
+        seen.append(received(theirs))
         theirs.close()
-        return early, together, alone, last
+        return seen
 
-    early, together, alone, last = asyncio.run(run())
+    early, together, large, last = asyncio.run(run())
     assert early is None
-    assert together == b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"
-    assert alone == b"HTTP/1.1 204 No Content\r\n\r\n"
+    assert together == b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok\x81\x02hi"
+    assert large == b"head" + b"x" * FLUSH_BYTES
     assert last == b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n"
+
+
+def test_the_access_log_is_built_only_when_it_is_written() -> None:
+    from fastapi import FastAPI
+
+    app = FastAPI()
+    assert server_config(app, log_level="info").access_log is True
+    assert server_config(app).access_log is True  # uvicorn's default level is info
+    assert server_config(app, log_level="warning").access_log is False
+    assert server_config(app, log_level="error", access_log=True).access_log is True

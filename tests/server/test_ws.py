@@ -211,13 +211,14 @@ def test_subscriptions_per_socket_and_sockets_per_user_are_capped(tmp_path: Path
 
 def test_a_subscriber_that_falls_behind_is_resynchronized_from_a_snapshot(
         tmp_path: Path) -> None:
-    from composer_app.server.hub import Subscription
+    from composer_app.server.hub import Delivery, Subscription
 
     sub = Subscription("s", "usr", None, backlog=3)
     from composer_app.server.store.base import StoredEvent
 
     for n in range(5):
-        sub.offer(StoredEvent(n + 1, f"evt_{n}", "thr", "thread.created", "", None, {}, "usr"))
+        sub.offer(Delivery(StoredEvent(n + 1, f"evt_{n}", "thr", "thread.created", "", None, {},
+                                       "usr")))
     assert sub.overflowed and sub.queue.qsize() == 1 and sub.queue.get_nowait() is None
     with harness(tmp_path, subscriber_backlog=2) as h, \
             h.client.websocket_connect("/api/ws", headers=h.alice) as ws:
@@ -276,3 +277,102 @@ async def _revoke(h: Harness, revoke_token: Any) -> None:
     import asyncio
 
     assert await asyncio.to_thread(revoke_token, h.store, "bob", "laptop") == 1
+
+
+def test_event_frames_are_the_compact_json_of_the_frame_and_shared_by_subscriptions(
+        h: Harness) -> None:
+    """Live and replayed event frames are byte for byte the compact JSON of the frame object
+    (non-ASCII text as is), whether a subscription encoded the event or reused another's text."""
+    import json
+
+    def exact(text: str) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(text)
+        assert text == json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+        return frame
+
+    thread = tid()
+    first = h.ok(h.alice, create_thread(thread, "Grüße"))["sequence"]
+    with h.client.websocket_connect("/api/ws", headers=h.alice) as one, \
+            h.client.websocket_connect("/api/ws", headers=h.alice) as two:
+        for ws, sid in ((one, "a"), (two, "b\u00e9")):
+            subscribe(ws, sid, first - 1, thread)
+            replayed = exact(ws.receive_text())
+            assert replayed["subscriptionId"] == sid
+            assert replayed["event"]["payload"]["thread"]["title"] == "Grüße"
+            assert exact(ws.receive_text())["type"] == "synchronized"
+        h.ok(h.alice, turn_start(thread, "naïve ☃ \"quoted\""))
+        for ws, sid in ((one, "a"), (two, "b\u00e9")):
+            frame = exact(ws.receive_text())
+            assert frame["subscriptionId"] == sid
+            assert frame["event"]["type"] == "thread.message-sent"
+            assert frame["event"]["payload"]["message"]["text"] == "naïve ☃ \"quoted\""
+
+
+class _PausedSocket:
+    """A WebSocket whose client reads nothing: a send waits until ``drained`` is set."""
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self.drained = asyncio.Event()
+        self.sent: list[str] = []
+        self.closed: list[int] = []
+
+    async def send_text(self, text: str) -> None:
+        await self.drained.wait()
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed.append(code)
+
+
+def test_a_send_that_cannot_finish_in_time_closes_the_socket_and_others_are_not_stalled() -> None:
+    import asyncio
+
+    from composer_app.server.ws import CLOSE_POLICY, _Socket
+
+    async def scenario() -> None:
+        slow = _PausedSocket()
+        socket = _Socket(slow, 1.0)  # type: ignore[arg-type]
+        slow.drained.set()
+        for n in range(3):  # sends that can write at once (the first arms the watchdog)
+            await socket.send_text(f"frame {n}")
+        await asyncio.sleep(0.5)
+        slow.drained.clear()
+        asyncio.get_running_loop().call_later(0.7, slow.drained.set)
+        # the watchdog armed by the first send fires while this one runs: it is younger than
+        # the timeout, so it finishes
+        await socket.send_text("late but in time")
+        assert not socket.stalled and slow.sent[-1] == "late but in time"
+        await asyncio.sleep(1.2)  # longer than the timeout, but no send is running
+        slow.drained.clear()
+        began = asyncio.get_running_loop().time()
+        with pytest.raises(ConnectionError):
+            await socket.send_text("never read")
+        assert 0.95 <= asyncio.get_running_loop().time() - began < 3.0
+        assert socket.stalled and slow.closed == [CLOSE_POLICY]
+        with pytest.raises(ConnectionError):
+            await socket.send_text("after the stall")
+
+    asyncio.run(scenario())
+
+
+def test_cancelling_a_waiting_send_is_not_taken_for_a_stall() -> None:
+    import asyncio
+
+    from composer_app.server.ws import _Socket
+
+    async def scenario() -> None:
+        slow = _PausedSocket()
+        socket = _Socket(slow, 5.0)  # type: ignore[arg-type]
+        task = asyncio.ensure_future(socket.send_text("waits"))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert not socket.stalled and slow.closed == []
+        slow.drained.set()
+        await socket.send_text("next")
+        assert slow.sent == ["next"]
+
+    asyncio.run(scenario())

@@ -12,6 +12,7 @@ contract. Timestamps are RFC 3339 UTC strings (``2026-11-30T14:02:11Z``).
 from __future__ import annotations
 
 import re
+import time
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -39,9 +40,25 @@ JsonObject = dict[str, Any]
 
 
 def format_timestamp(moment: datetime | None = None) -> str:
-    """RFC 3339 UTC with a ``Z`` suffix and millisecond precision (now when ``moment`` is None)."""
-    value = datetime.now(UTC) if moment is None else moment.astimezone(UTC)
+    """RFC 3339 UTC with a ``Z`` suffix and millisecond precision (now when ``moment`` is None;
+    the text of the current millisecond is made once, a server writes several per message)."""
+    global _now_text
+    if moment is None:
+        millis = time.time_ns() // 1_000_000
+        made = _now_text
+        if made[0] == millis:
+            return made[1]
+        seconds, rest = divmod(millis, 1000)
+        value = datetime.fromtimestamp(seconds, UTC).replace(microsecond=rest * 1000)
+        text = value.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
+        _now_text = (millis, text)
+        return text
+    value = moment.astimezone(UTC)
     return value.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
+
+
+_now_text: tuple[int, str] = (-1, "")
+"""The current millisecond (since the epoch) and its ``format_timestamp`` text."""
 
 
 def parse_timestamp(text: str) -> datetime:

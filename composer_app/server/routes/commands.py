@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 from dataclasses import dataclass
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from composer_app.core.contracts.wire import Command, decode_command
+from composer_app.core.errors import ContractError, StorageError
 from composer_app.server.auth import refused
-from composer_app.server.errors import invalid
+from composer_app.server.errors import ApiError, error_response, invalid
 from composer_app.server.json_body import off_loop, parse_json
+from composer_app.server.json_text import canonical, strict
 from composer_app.server.ledger import CommandOutcome, execute_command, prefetch_command
 from composer_app.server.providers.registry import PROVIDER_NAMES
 from composer_app.server.routes.attachments import remove_files
@@ -34,11 +36,24 @@ from composer_app.server.workspace.roots import check_command_workspace
 
 
 def request_hash(obj: object) -> str:
-    canonical = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(canonical(obj).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-async def post_command(request: Request) -> JSONResponse:
+async def serve_command(scope: Scope, receive: Receive, send: Send) -> None:
+    """``POST /api/commands`` as a plain ASGI app, answering every failure the way the app's
+    error handlers do (``error_response``); an unexpected one is answered ``500`` and raised
+    again to the server, as Starlette's ``ServerErrorMiddleware`` does."""
+    try:
+        response = await post_command(Request(scope, receive, send))
+    except (ApiError, ContractError, StorageError) as exc:
+        response = error_response(exc)
+    except Exception as exc:
+        await error_response(exc)(scope, receive, send)
+        raise
+    await response(scope, receive, send)
+
+
+async def post_command(request: Request) -> Response:
     svc = services_of(request)
     device = await device_of(request, cached=True)
     body = await read_limited(request, svc.settings.max_command_bytes)
@@ -69,7 +84,9 @@ async def post_command(request: Request) -> JSONResponse:
     if outcome.released_files:  # a deleted thread's attachments: no longer served, now gone
         await asyncio.to_thread(remove_files, svc.settings.attachments_dir,
                                 outcome.released_files)
-    return JSONResponse(outcome.body, status_code=outcome.status)
+    # what JSONResponse writes, from an encoder made once
+    return Response(strict(outcome.body).encode("utf-8"), status_code=outcome.status,
+                    media_type="application/json")
 
 
 @dataclass(frozen=True)
@@ -104,5 +121,7 @@ def _select_provider(svc: object, key: str, command: object, status: int) -> Non
     select(key, name)
 
 
-# Registered by ``build_app`` as a plain Starlette route (the hot path).
-route = Route("/api/commands", post_command, methods=["POST"])
+PATH = "/api/commands"
+# Registered by ``build_app`` as a plain Starlette route (the hot path; ``app.ServerApp`` serves
+# its POST ahead of the middleware stack with ``serve_command``).
+route = Route(PATH, post_command, methods=["POST"])

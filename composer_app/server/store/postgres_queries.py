@@ -30,12 +30,12 @@ from composer_app.server.store.base import (
     Receipt,
     StoredEvent,
     ThreadRow,
-    new_id,
+    new_ordered_id,
 )
 from composer_app.server.store.sql import (
     _MESSAGE_COLS,
     _THREAD_READ_COLS,
-    RECENT_USER_MESSAGES,
+    RECENT_MATERIAL_MESSAGES,
     Execute,
     SqlReader,
     SqlTransaction,
@@ -104,7 +104,7 @@ class PostgresTransaction(SqlTransaction):
 
     def prefetch(self, *, receipt: tuple[str, str] | None = None, user_id: str | None = None,
                  thread_id: str | None = None, message_id: str | None = None, reserve: int = 0,
-                 device_id: str | None = None, recent_user_messages: int = 0) -> None:
+                 device_id: str | None = None, recent_material_messages: int = 0) -> None:
         pending: list[tuple[str, Any, Any]] = []
         thread = None if user_id is None or thread_id is None else (user_id, thread_id)
         message = None if user_id is None or message_id is None else (user_id, message_id)
@@ -125,9 +125,9 @@ class PostgresTransaction(SqlTransaction):
             pending.append(("m", message, self._x(
                 f"SELECT {_MESSAGE_COLS} FROM messages WHERE user_id = ? AND message_id = ?",
                 message)))
-        if thread is not None and recent_user_messages > 0 and thread not in self._recent:
-            pending.append(("u", thread, self._x(RECENT_USER_MESSAGES,
-                                                 (*thread, recent_user_messages))))
+        if thread is not None and recent_material_messages > 0 and thread not in self._recent:
+            pending.append(("u", thread, self._x(RECENT_MATERIAL_MESSAGES,
+                                                 (*thread, recent_material_messages))))
         for kind, key, cursor in pending:  # the first fetch sends them all in one round trip
             if kind == "n":
                 numbers = sorted(int(r[0]) for r in cursor.fetchall())
@@ -137,7 +137,7 @@ class PostgresTransaction(SqlTransaction):
                 continue
             if kind == "u":
                 rows = [m for m in map(_message, reversed(cursor.fetchall())) if m is not None]
-                self._recent[key] = (recent_user_messages, rows)
+                self._recent[key] = (recent_material_messages, rows)
                 continue
             row = cursor.fetchone()
             if kind == "d":
@@ -174,7 +174,7 @@ class PostgresTransaction(SqlTransaction):
     def append_event(self, user_id: str, thread_id: str, event_type: str, payload: JsonObject,
                      *, device_id: str | None = None, command_id: str | None = None,
                      message_id: str | None = None) -> StoredEvent:
-        event_id = new_id("evt")
+        event_id = new_ordered_id("evt")
         at = format_timestamp()
         key = (user_id, thread_id)
         reserved = self._reserved.get(key)
@@ -245,11 +245,12 @@ class PostgresTransaction(SqlTransaction):
             return self._messages[(user_id, message_id)]
         return super().message(user_id, message_id)
 
-    def recent_user_messages(self, user_id: str, thread_id: str, limit: int) -> list[MessageRow]:
+    def recent_material_messages(self, user_id: str, thread_id: str, limit: int
+                                 ) -> list[MessageRow]:
         known = self._recent.get((user_id, thread_id))
-        if known is not None and known[0] >= limit:
-            return list(known[1][-limit:]) if limit > 0 else []
-        return super().recent_user_messages(user_id, thread_id, limit)
+        if known is not None and known[0] == limit:  # the material among as many messages
+            return list(known[1])
+        return super().recent_material_messages(user_id, thread_id, limit)
 
     def insert_message(self, row: MessageRow) -> None:
         self._messages.pop((row.user_id, row.message_id), None)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from composer_app.core.contracts.wire import format_timestamp
+from composer_app.server.json_text import compact
 from composer_app.server.store.base import (
     AttachmentRow,
     Device,
@@ -27,7 +28,7 @@ from composer_app.server.store.base import (
     StoredEvent,
     ThreadRow,
     Transaction,
-    new_id,
+    new_ordered_id,
 )
 
 Execute = Callable[[str, Sequence[Any]], Any]
@@ -48,10 +49,14 @@ _EVENT_COLS = (
     "e.payload_json, e.user_id, "
     + ", ".join(f"m.{column.strip()}" for column in _MESSAGE_COLS.split(","))
 )
-RECENT_USER_MESSAGES = (
-    f"SELECT {_MESSAGE_COLS} FROM messages WHERE user_id = ? AND thread_id = ? AND role = 'user' "
-    "ORDER BY created_sequence DESC LIMIT ?")
-"""A thread's newest user messages, newest first (``Transaction.recent_user_messages``)."""
+RECENT_MATERIAL_MESSAGES = (
+    f"SELECT {_MESSAGE_COLS} FROM (SELECT {_MESSAGE_COLS} FROM messages "
+    "WHERE user_id = ? AND thread_id = ? AND role = 'user' ORDER BY created_sequence DESC LIMIT ?) "
+    "recent WHERE attachments_json <> '[]' OR context_json IS NOT NULL "
+    "ORDER BY created_sequence DESC")
+"""Those of a thread's newest user messages that carry attachments or a context, newest first
+(``Transaction.recent_material_messages``; a message with neither brings no earlier material, and
+the rows it would cost to read and decode are most of the query's work)."""
 EVENTS_FROM = ("events e LEFT JOIN messages m ON e.message_id IS NOT NULL "
                "AND m.user_id = e.user_id AND m.message_id = e.message_id")
 """The ``FROM`` of event reads: each event with the message it references (if any)."""
@@ -61,7 +66,7 @@ def dump(value: Any) -> str | None:
     """Compact JSON, or None for None."""
     if value is None:
         return None
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return compact(value)
 
 
 def load(text: str | None) -> Any:
@@ -267,7 +272,7 @@ class SqlTransaction(SqlQueries, Transaction):
                      message_id: str | None = None) -> StoredEvent:
         version = self._stream_of(user_id, thread_id) + 1
         self._streams[(user_id, thread_id)] = version
-        event_id = new_id("evt")
+        event_id = new_ordered_id("evt")
         at = format_timestamp()
         row = self.one(
             "INSERT INTO events (event_id, user_id, thread_id, stream_version, event_type, "
@@ -316,8 +321,9 @@ class SqlTransaction(SqlQueries, Transaction):
         self._x("UPDATE threads SET workspace_json = ? WHERE user_id = ? AND thread_id = ?",
                 (dump(workspace), user_id, thread_id))
 
-    def recent_user_messages(self, user_id: str, thread_id: str, limit: int) -> list[MessageRow]:
-        rows = self.all(RECENT_USER_MESSAGES, (user_id, thread_id, limit))
+    def recent_material_messages(self, user_id: str, thread_id: str, limit: int
+                                 ) -> list[MessageRow]:
+        rows = self.all(RECENT_MATERIAL_MESSAGES, (user_id, thread_id, limit))
         return [m for m in map(_message, reversed(rows)) if m is not None]
 
     def assistant_message_for_turn(self, user_id: str, turn_id: str) -> MessageRow | None:

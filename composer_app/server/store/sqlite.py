@@ -1,10 +1,17 @@
 """The SQLite ``ThreadStore``: one file in the data directory, WAL mode, exactly one writer.
 
 Invariants: every connection runs with ``journal_mode=WAL``, ``synchronous=NORMAL``,
-``busy_timeout=5000`` and ``foreign_keys=ON``; the data directory is 0700 and the database with
-its WAL and shared-memory files 0600, whatever the umask; one writer connection (used under one
-lock, on the event loop thread while serving) does every write, so
+``busy_timeout=5000``, ``foreign_keys=ON`` and ``temp_store=MEMORY``; the data directory is 0700 and
+the database with its WAL and shared-memory files 0600, whatever the umask; one writer connection
+(used under one lock, on the event loop thread while serving) does every write, so
 ``INTEGER PRIMARY KEY AUTOINCREMENT`` is gap-free in commit order and safe as a resume cursor.
+
+The writer's settings are chosen for group commits (many commands' savepoints in one transaction):
+the savepoints' rollback pages stay in memory (``temp_store=MEMORY``; in a temporary file they were
+most of the process's file writes), its page cache holds ``WRITER_CACHE_KIB`` (the default 2
+MiB made a large group spill pages to the WAL and read index pages back), and the WAL is
+checkpointed into the database every ``CHECKPOINT_PAGES`` pages (a page written by many commits is
+copied once per checkpoint). Durability is unchanged: a commit is in the WAL before it is answered.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from composer_app.server.private_files import make_private, private_dir, private
 from composer_app.server.store.executor import ExecutorStore
 
 DATABASE_FILE = "composer-server.sqlite3"
+WRITER_CACHE_KIB = 32 * 1024
+CHECKPOINT_PAGES = 4000
 
 
 class SqliteStore(ExecutorStore):
@@ -46,7 +55,10 @@ class SqliteStore(ExecutorStore):
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA busy_timeout=5000")
         conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA temp_store=MEMORY")
         if writer:
+            conn.execute(f"PRAGMA cache_size=-{WRITER_CACHE_KIB}")
+            conn.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_PAGES}")
             for suffix in ("-wal", "-shm"):
                 make_private(self.path.with_name(self.path.name + suffix))
         return _Connection(conn)

@@ -170,6 +170,21 @@ def test_timestamps() -> None:
         parse_timestamp("2026-11-30T14:02:11")
 
 
+def test_the_current_timestamp_is_the_current_millisecond() -> None:
+    from datetime import UTC, datetime
+
+    assert format_timestamp(datetime(2026, 1, 2, 3, 4, 5, 999_999, tzinfo=UTC)) == \
+        "2026-01-02T03:04:05.999Z"
+    seen = set()
+    for _ in range(2_000):  # across many millisecond boundaries
+        before = format_timestamp(datetime.now(UTC))
+        now = format_timestamp()
+        after = format_timestamp(datetime.now(UTC))
+        assert before <= now <= after and len(now) == len("2026-01-02T03:04:05.999Z")
+        seen.add(now)
+    assert len(seen) > 1
+
+
 @given(st.datetimes(min_value=datetime(1000, 1, 2), max_value=datetime(9999, 12, 30),
                     timezones=st.sampled_from([UTC, timezone(timedelta(hours=5, minutes=30)),
                                                timezone(timedelta(hours=-8))])))

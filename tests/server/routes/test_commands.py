@@ -291,3 +291,19 @@ def test_receipt_sequence_is_the_last_event_of_the_command(h: Harness) -> None:
     h.wait_turns()
     assert started["sequence"] == created["sequence"] + 2  # message-sent, turn-started
     assert json.dumps(started)  # plain JSON
+
+
+def test_the_command_route_answers_failures_as_the_other_routes_do(h: Harness) -> None:
+    """``POST /api/commands`` is served ahead of the middleware stack: its other methods still go
+    through the stack, and a storage failure gets the answer every other route gives."""
+    response = h.client.get("/api/commands", headers=h.alice)
+    assert response.status_code == 405 and error_of(response)["code"] == "invalid_command"
+    h.ok(h.alice, create_thread(tid()))  # the device is known to the process
+    h.store.close()  # the database is gone
+    command = h.command(h.alice, create_thread(tid()))
+    other = h.client.get("/api/threads", headers=h.alice)
+    assert command.status_code == other.status_code == 503
+    assert command.json() == other.json() and error_of(command)["code"] == "unavailable"
+    assert error_of(command)["retryable"] is True
+    assert command.headers["retry-after"] == other.headers["retry-after"] == "1"
+    assert command.headers["content-type"] == other.headers["content-type"]

@@ -11,7 +11,8 @@ import pytest
 
 from composer_app.core.contracts.wire import decode_command
 from composer_app.core.errors import StorageError
-from composer_app.server.ledger import execute_command
+from composer_app.server.earlier_material import EARLIER_MESSAGES
+from composer_app.server.ledger import TurnPlan, execute_command
 from composer_app.server.snapshots import event_wire
 from composer_app.server.store.base import (
     AttachmentRow,
@@ -22,7 +23,7 @@ from composer_app.server.store.base import (
 )
 from composer_app.server.store.executor import ExecutorStore, token_hash
 from composer_app.server.store.postgres import PostgresStore, conninfo_of
-from composer_app.server.store.sqlite import SqliteStore
+from composer_app.server.store.sqlite import CHECKPOINT_PAGES, WRITER_CACHE_KIB, SqliteStore
 from tests.server.harness import create_thread, skill, turn_start
 
 
@@ -193,7 +194,12 @@ def test_sqlite_pragmas(tmp_path: Path) -> None:
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
         assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
         assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert conn.execute("PRAGMA temp_store").fetchone()[0] == 2  # MEMORY
         conn.close()
+        writer = store._writer_conn.raw
+        assert writer.execute("PRAGMA temp_store").fetchone()[0] == 2
+        assert writer.execute("PRAGMA cache_size").fetchone()[0] == -WRITER_CACHE_KIB
+        assert writer.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == CHECKPOINT_PAGES
         assert threading.current_thread() is threading.main_thread()
     finally:
         store.close()
@@ -352,3 +358,30 @@ def test_a_sent_message_is_stored_once_and_replays_as_it_was_published(make_stor
         assert int(copies[0][0]) == 0  # the text lives in the message row alone
     finally:
         store.set_commit_listener(None)
+
+
+def test_a_turns_earlier_material_counts_the_newest_user_messages_with_or_without_material(
+        make_store) -> None:  # type: ignore[no-untyped-def]
+    """Only messages that carry material are read back, but the window is still the thread's
+    newest ``EARLIER_MESSAGES`` user messages: plain ones in it push older material out."""
+    store = make_store()
+    store.open()
+    _, device = store.create_token("alice", "laptop")
+
+    def send(body: dict[str, object]) -> TurnPlan | None:
+        command = decode_command(body)
+        return store.write_sync(lambda tx: execute_command(tx, device, command, "h")).turn
+
+    send(create_thread("thr_m"))
+    for n in range(3):
+        send(turn_start("thr_m", f"use [s{n}](t3-context://v1/skill/ctx_{n})",
+                        context={"version": 1, "records": [skill(f"ctx_{n}", f"skill{n}")]}))
+    for n in range(EARLIER_MESSAGES - 2):
+        send(turn_start("thr_m", f"plain {n}"))
+    plan = send(turn_start("thr_m", "now"))
+    assert plan is not None and plan.earlier is not None
+    assert len(plan.earlier.prompts) == 2
+    assert "skill1" in plan.earlier.prompts[0] and "skill2" in plan.earlier.prompts[1]
+    plan = send(turn_start("thr_m", "and now"))  # "now" is in the window: skill1 left it
+    assert plan is not None and plan.earlier is not None
+    assert len(plan.earlier.prompts) == 1 and "skill2" in plan.earlier.prompts[0]
