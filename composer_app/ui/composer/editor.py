@@ -7,8 +7,9 @@ send) and owns its collaborators, each called through its own methods:
 * ``looks`` (``ChipLooks``): how chips look, their tooltips and the accessible summary;
 * ``attachments`` (``AttachmentInput``): clipboard, drag and drop, files, uploads, chip clicks;
 * ``keys`` (``ComposerKeys``): the one dispatch point of key presses (interceptors first);
-* ``directions`` (``ParagraphDirections``): left to right by default until text may run right to
-  left, so Qt need not scan every paragraph for its direction on each keystroke;
+* ``edited_layout`` (``EditedLayout``): before Qt lays out a change, chip positions forgotten,
+  the edited paragraph's shaping kept, paragraph directions left to right until text may run
+  right to left (so Qt need not scan every paragraph on each keystroke);
 * ``prompt_stash`` (``PromptStash``): Ctrl+S, the stash of prompts;
 * ``a11y`` (``ComposerA11y``): announcements and the accessible description;
 * ``context_input`` (``ContextInput``, made by ``set_context_catalog``): ``@`` / ``/`` / ``#``
@@ -44,7 +45,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QTextEdit, QWidget
 
 from composer_app.core.codecs.references import sanitize_label
-from composer_app.core.contracts.clipboard import FragmentSource
 from composer_app.core.contracts.messages import MessageContext
 from composer_app.core.document.edits import add_record, forget_tombstones
 from composer_app.core.document.model import Draft, RecordState
@@ -70,9 +70,9 @@ from composer_app.ui.composer.document_bridge import (
     markdown_from,
     markdown_of,
 )
+from composer_app.ui.composer.edited_layout import EditedLayout
 from composer_app.ui.composer.editor_input import ComposerKeys, KeyInterceptor
 from composer_app.ui.composer.editor_looks import ChipLooks
-from composer_app.ui.composer.paragraph_directions import ParagraphDirections
 from composer_app.ui.composer.prompt_stash import PromptStash
 from composer_app.ui.context.completion_logic import ContextCatalog
 from composer_app.ui.external_open import open_url_externally
@@ -120,12 +120,13 @@ class ComposerEditor(QTextEdit):
         self.tracker = ChipTracker(self)
         self.attachments = AttachmentInput(self, environment_id)
         self.keys = ComposerKeys(self)
-        self.directions = ParagraphDirections()
         self.prompt_stash = PromptStash(self)
         self._context_input: ContextInput | None = None
         self._chip_renderer = ChipRenderer(self.looks.look, self.looks.is_selected,
                                            self.looks.is_dark, self)
-        self.tracker.edited = self._before_layout
+        self.edited_layout = EditedLayout(self.document, self._chip_renderer.forget_positions,
+                                          lambda: self.loading)
+        self.tracker.edited = self.edited_layout.before_layout
         self.setAcceptRichText(False)
         self.setTabChangesFocus(True)
         self.setPlaceholderText("Message…  (Enter to send, Shift+Enter for a new line)")
@@ -144,28 +145,9 @@ class ComposerEditor(QTextEdit):
         assert doc.documentLayout().handlerForObject(CHIP_OBJECT_TYPE) is not None
         self.tracker.attach(doc)
         self.tracker.rebuild()
-        self.directions.attach(doc)
+        self.edited_layout.attach(doc)
         # Signal to signal: typing reaches autosave without running any Python.
         doc.contentsChanged.connect(self.draft_changed)
-
-    def _before_layout(self, position: int, added: int) -> None:
-        """The document changed from ``position`` on (``added`` characters now); Qt lays the
-        change out right after this.
-
-        Chips may sit elsewhere now, so the renderer forgets where it measured them, and text
-        that may run right to left hands paragraph directions back to Qt (``directions``). The
-        edited paragraph keeps its shaped text once laid out (``QTextLayout.setCacheEnabled``):
-        Qt otherwise frees it after every layout, and the caret placement and the repaint that
-        follow each keystroke itemize and shape the whole paragraph again, several times. A
-        paragraph keeps it until its layout goes with the document (a reload, another draft).
-        """
-        self._chip_renderer.forget_positions()
-        doc = self.document()
-        layout = doc.findBlock(position).layout()
-        if layout is not None:
-            layout.setCacheEnabled(True)
-        if not self.loading:  # a load decides from its whole text once it is in
-            self.directions.follow(doc, position, added)
 
     def setDocument(self, document: QTextDocument) -> None:
         """Replace the document; the chip handler is registered again (a new layout has none)."""
@@ -286,7 +268,7 @@ class ComposerEditor(QTextEdit):
         plain = menu.addAction("Paste as plain text")
         plain.setShortcut(QKeySequence("Ctrl+Shift+V"))
         plain.setEnabled(not self.isReadOnly() and self.canPaste())
-        plain.triggered.connect(self.paste_plain)
+        plain.triggered.connect(self.attachments.paste_plain)
         paste = next((a for a in menu.actions() if a.objectName() == "edit-paste"), None)
         if paste is not None:
             menu.removeAction(plain)
@@ -460,7 +442,7 @@ class ComposerEditor(QTextEdit):
                 cursor.setBlockFormat(self.block_format)
                 insert_segments(cursor, segments, self.base_format)
                 cursor.endEditBlock()
-                self.directions.attach(doc)  # decided afresh for the new text
+                self.edited_layout.attach(doc)  # decided afresh for the new text
             finally:
                 doc.setPageSize(page)
             self.setTextCursor(cursor)
@@ -580,33 +562,13 @@ class ComposerEditor(QTextEdit):
         """Post a notice (the composer's toast)."""
         self.notice_posted.emit(notice.title, notice.detail)
 
-    def fragment_source(self) -> FragmentSource:
-        """Where a copy from this composer comes from."""
-        return self.attachments.fragment_source()
-
-    def paste_plain(self) -> None:
-        """Paste as plain text."""
-        self.attachments.paste_plain()
-
     def attach_paths(self, paths: tuple[str, ...] | list[str]) -> list[Any]:
         """Attach local files at the caret (one chip each, in order); returns the new records."""
         return self.attachments.attach_paths(paths)
 
-    def attach_text(self, text: str, name: str) -> Any | None:
-        """Fold pasted text into a file attachment (chip now, file written off-thread)."""
-        return self.attachments.attach_text(text, name)
-
     def remove_context(self, context_id: str) -> list[Any]:
         """Remove an item and every chip pointing at it (one undo step); returns records removed."""
         return self.attachments.remove_context(context_id)
-
-    def retry_upload(self, context_id: str) -> bool:
-        """Retry a failed upload of an attachment; True when it started again."""
-        return self.attachments.retry_upload(context_id)
-
-    def pull_request_url(self, context_id: str) -> str | None:
-        """The web address of the pull request a held record summarizes (http(s) only)."""
-        return self.attachments.pull_request_url(context_id)
 
     def chip_at_caret(self) -> str | None:
         """The context id of the chip the keyboard means (``ChipTracker.chip_touching``)."""

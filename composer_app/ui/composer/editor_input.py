@@ -113,7 +113,7 @@ class ComposerKeys:
             self._editor.restore_stash()
             return True
         if combo == "Ctrl+Shift+V":
-            self._editor.paste_plain()
+            self._editor.attachments.paste_plain()
             return True
         for sequence, (op, mode) in _WORD_KEYS.items():
             if event.matches(sequence):

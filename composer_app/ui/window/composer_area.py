@@ -155,7 +155,7 @@ class ComposerArea(QWidget):
     def paste_plain(self) -> None:
         """Ctrl+Shift+V: paste into the composer as plain text."""
         self.editor.setFocus()
-        self.editor.paste_plain()
+        self.editor.attachments.paste_plain()
 
     # -- sends -----------------------------------------------------------------------------------
     @property

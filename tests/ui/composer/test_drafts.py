@@ -150,7 +150,7 @@ def test_close_draft_releases_what_only_undo_kept(qtbot, tmp_path):
 def test_quitting_releases_an_attachment_whose_last_chip_was_just_deleted(qtbot, tmp_path):
     editor = make_composer(qtbot, make_uploads(tmp_path))
     autosave = DraftAutosave(editor, DraftStore(tmp_path / "drafts"), "thread-1")
-    record = editor.attach_text("x" * 40_000, "pasted-text.txt")
+    record = editor.attachments.attach_text("x" * 40_000, "pasted-text.txt")
     path = editor.uploads.source_path(record.attachment_id)
     assert path is not None and Path(path).exists()
     editor.selectAll()

@@ -151,7 +151,7 @@ def test_a_pasted_pull_request_with_another_scheme_is_never_opened(composer, qtb
     forged = base.model_copy(update={"pull_request": base.pull_request.model_copy(
         update={"url": "file:///etc/passwd"})})
     composer.set_markdown(f"{link(forged)} tail", [forged])
-    assert composer.pull_request_url(forged.context_id) is None
+    assert composer.attachments.pull_request_url(forged.context_id) is None
     assert not composer.activate_chip(forged.context_id)
     assert opened == []
 

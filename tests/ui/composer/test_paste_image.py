@@ -166,7 +166,7 @@ def test_plain_paste_of_large_text_also_folds(w):
     md = QMimeData()
     md.setText("y" * LARGE_PASTE_CHARS)
     QGuiApplication.clipboard().setMimeData(md)
-    w.paste_plain()
+    w.attachments.paste_plain()
     assert [r.name for r in w.draft.records.values()] == ["pasted-text.txt"]
 
 

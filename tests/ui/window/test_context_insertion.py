@@ -264,7 +264,7 @@ def test_pull_request_entry_attaches_through_gh(backend: Backend, qtbot: QtBot, 
     qtbot.waitUntil(lambda: kinds(window) == ["review-comment"], timeout=WAIT_MS)
     record = next(iter(window.editor.records().values()))
     assert record.pull_request is not None and record.pull_request.number == 7
-    assert window.editor.pull_request_url(record.context_id) == (
+    assert window.editor.attachments.pull_request_url(record.context_id) == (
         "https://github.com/octo/app/pull/7")
 
 
