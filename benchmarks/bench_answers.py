@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Two question sets, each a knowledge folder with its questions:
+Four question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -15,7 +15,14 @@ Two question sets, each a knowledge folder with its questions:
   pool's rules in Markdown with a table, coworking terms as plain text, car sharing tariffs in HTML)
   and fifteen questions written before the assistant's paraphrase handling was changed and never
   tuned against — mostly paraphrases (a synonym, a negation, a related verb) and two questions the
-  folder cannot answer.
+  folder cannot answer;
+* ``heldout3`` (``benchmarks/answers/heldout3``): written blind, without looking at the assistant's
+  code, and never tuned against — eleven documents in other domains (a choir, a vet practice, a
+  campsite, house rules as plain text, a heat pump guide in HTML, a climbing gym, a sailing club, a
+  photo competition, blood donation, and a water tariff with a later notice that revises it) and
+  45 questions: mostly paraphrases and near misses (weekday against weekend, all members against
+  new members, primary against secondary contact), a few plain look-ups, two conflicts between the
+  tariff and its notice, two two-part questions and five questions the folder cannot answer.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -28,7 +35,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|heldout2] [--verbose]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|heldout2|heldout3] [--verbose]
         [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -57,7 +64,8 @@ from typing import Any
 import httpx
 
 HERE = Path(__file__).resolve().parent / "answers"
-SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2"}
+SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
+        "heldout3": HERE / "heldout3"}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 
