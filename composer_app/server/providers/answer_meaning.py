@@ -93,24 +93,30 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
         if scored.sentence.text in nearby:
             chosen.setdefault(scored.sentence.text, number)
     texts = list(chosen)
+    contexts = [in_context(ranked[number].sentence) for number in chosen.values()]
     shortened = _shortened(part, [ranked[number] for number in chosen.values()])
     queries = [part.text, *dict.fromkeys(s for s in shortened if s)]
-    rows = similarity(queries, texts)
+    rows = similarity(queries, texts + contexts)  # one call: the model's cost is one batch
     if rows is None:
         return list(ranked)
     by_query = dict(zip(queries, rows, strict=True))
     whole = by_query[part.text]
+    count = len(texts)
     drops = {text: [None if s is None else whole[column] - by_query[s][column]
                     for s in shortened] for column, text in enumerate(texts)}
-    vetoed = [text for text, number in chosen.items()
-              if _contradicted(part, ranked[number], drops[text])]
-    cleared = _cleared(part, [ranked[chosen[text]].sentence for text in vetoed], queries,
-                       shortened, similarity)
+    context_drops = {text: [None if s is None else
+                            whole[count + column] - by_query[s][count + column]
+                            for s in shortened] for column, text in enumerate(texts)}
+    vetoed = {text for text, number in chosen.items()
+              if _contradicted(part, ranked[number], drops[text])}
+    cleared = {text for text in list(vetoed)[:MAX_CONTEXTS]
+               if not _contradicted(part, ranked[chosen[text]], context_drops[text])}
     judged = list(ranked)
     for column, (text, number) in enumerate(chosen.items()):
+        meaning = (whole[column] + max(whole[column], whole[count + column])) / 2
         for other in range(number, len(ranked)):  # the same text in another passage too
             if other == number or ranked[other].sentence.text == text:
-                judged[other] = _judged(part, ranked[other], whole[column], drops[text],
+                judged[other] = _judged(part, ranked[other], meaning, drops[text],
                                         veto=text not in cleared,
                                         margin=0.0 if text in by_words else MEANING_ONLY_MARGIN)
     order = sorted(range(len(judged)), key=lambda i: (-judged[i].score, i))
@@ -148,44 +154,16 @@ def in_context(sentence: Sentence) -> str:
     return f"{' - '.join(heads)}: {sentence.text}" if heads else sentence.text
 
 
-def _cleared(part: Part, sentences: Sequence[Sentence], queries: Sequence[str],
-             shortened: Sequence[str | None], similarity: Similarity) -> set[str]:
-    """The texts of ``sentences`` (each contradicted by a term it lacks) that are no longer
-    contradicted once read with their title and heading: the term the question adds is the
-    document's subject (*the dentist* of a dental practice's page), not another one."""
-    if not sentences:
-        return set()
-    contexts = [in_context(s) for s in sentences[:MAX_CONTEXTS]]
-    rows = similarity(queries, contexts)
-    if rows is None:
-        return set()
-    by_query = dict(zip(queries, rows, strict=True))
-    whole = by_query[part.text]
-    cleared = set()
-    for column, sentence in enumerate(sentences[:MAX_CONTEXTS]):
-        drops = [None if s is None else whole[column] - by_query[s][column] for s in shortened]
-        credits = term_credits(sentence, part)
-        lacking = [d for c, d in zip(credits, drops, strict=True) if c < LACKING_CREDIT
-                   and d is not None]
-        if not lacking or min(lacking) > -CONTRADICTION_RISE:
-            cleared.add(sentence.text)
-    return cleared
-
-
 def _judged(part: Part, scored: Scored, similarity: float,
             drops: Sequence[float | None], *, veto: bool = True, margin: float = 0.0
             ) -> Scored:
     """``scored`` with its coverage re-judged from its similarity to the question and the
     similarity drops of the question without each term (left as it is when ``veto`` and a term
     it lacks contradicts it)."""
-    credits = term_credits(scored.sentence, part)
     if veto and _contradicted(part, scored, drops):
         return scored
-    meaning = [0.0 if d is None or c >= 1.0 else MEANING_CREDIT * min(1.0, max(0.0, d) / FULL_DROP)
-               for c, d in zip(credits, drops, strict=True)]
-    by_words = score(scored.sentence, part, meaning)
     closeness = min(1.0, max(0.0, (similarity - SIMILARITY_FLOOR)
                              / (SIMILARITY_FULL - SIMILARITY_FLOOR)))
-    coverage = WORD_SHARE * by_words.coverage + (1.0 - WORD_SHARE) * closeness - margin
-    return replace(by_words, coverage=min(coverage, MEANING_CEILING),
-                   score=by_words.score - by_words.coverage + coverage)
+    coverage = closeness - margin
+    return replace(scored, coverage=min(coverage, MEANING_CEILING),
+                   score=scored.score - scored.coverage + coverage)
