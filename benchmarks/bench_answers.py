@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Four question sets, each a knowledge folder with its questions:
+Five question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -22,7 +22,16 @@ Four question sets, each a knowledge folder with its questions:
   photo competition, blood donation, and a water tariff with a later notice that revises it) and
   45 questions: mostly paraphrases and near misses (weekday against weekend, all members against
   new members, primary against secondary contact), a few plain look-ups, two conflicts between the
-  tariff and its notice, two two-part questions and five questions the folder cannot answer.
+  tariff and its notice, two two-part questions and five questions the folder cannot answer;
+* ``heldout4`` (``benchmarks/answers/heldout4``): written blind like ``heldout3`` and never tuned
+  against — twelve documents in other domains (a driving school, a kindergarten, a recycling
+  centre, a tennis club, a museum's visitor page in HTML, resident parking rules with a later
+  notice that changes them, a card terminal's setup guide, a ski school as plain text, a
+  beekeepers' association, a bakery's wholesale terms and a repair café) and 45 questions:
+  mostly paraphrases and near misses (weekday against Saturday, test against live mode, members
+  against non-members, first-time against regular visitors, adults against children), a few
+  plain look-ups, two conflicts between the parking rules and their notice, two two-part
+  questions and five questions the folder cannot answer.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -35,8 +44,8 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|heldout2|heldout3] [--verbose]
-        [--min-accuracy 0.9] [--settle SECONDS]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|heldout2|heldout3|heldout4]
+        [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
 small folder's sentences in the background) and the bench waits ``--settle`` seconds (10 by
@@ -65,7 +74,7 @@ import httpx
 
 HERE = Path(__file__).resolve().parent / "answers"
 SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
-        "heldout3": HERE / "heldout3"}
+        "heldout3": HERE / "heldout3", "heldout4": HERE / "heldout4"}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 
