@@ -46,6 +46,7 @@ from itertools import pairwise
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
+from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS, question_terms
 from composer_app.server.providers.term_forms import (
     SYNONYM_CREDIT,
@@ -75,6 +76,7 @@ ROW_BONUS = 0.06
 POLARITY_FACTOR = 0.5
 MISSING_NUMBER_FACTOR = 0.5
 MISSING_FOCUS_FACTOR = 0.6
+CONTRAST_FACTOR = 0.5
 SAME_SUBJECT_SHARE = 0.5
 QUOTE_MAX_CHARS = 600
 
@@ -286,9 +288,12 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
     coverage's factors (see the module docstring)."""
     own = _own_stems(sentence, part)
     carry = BACK_REFERENCE_CREDIT if sentence.back_reference else CARRY_CREDIT
+    qualified = read_qualifiers(part.text, sentence.text).matched
     credits = []
     for term in part.terms:
         credit = _credit(term, own)
+        if credit < SYNONYM_CREDIT and term.word in qualified:  # "Saturday": "at weekends"
+            credit = SYNONYM_CREDIT
         polarity = _polarity(term, sentence, part) if credit > 0.0 else 1.0
         credit *= polarity
         for single, verb, particle in part.phrasal:  # "picked up" answers "pick up" too
@@ -319,6 +324,8 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
                           for f in part.focus):
         coverage *= MISSING_FOCUS_FACTOR
+    if read_qualifiers(part.text, sentence.text).contrasted:
+        coverage *= CONTRAST_FACTOR  # about another group: "adults" asked, "children" answered
     bonus = 0.0
     if part.pairs:
         together = sum(1 for a, b in part.pairs if _adjacent(sentence.stems, a, b))

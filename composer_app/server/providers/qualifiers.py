@@ -1,0 +1,127 @@
+"""Qualifiers that set one group of people, days or systems apart from another.
+
+Rules documents answer the same question differently for different groups: *new* and *regular*
+members, *adults* and *children*, the *test* and the *live* system, the *primary* and the
+*secondary* site, *weekdays* and *Saturdays*. A sentence about another group than the one asked
+about is a near miss, however many of the question's other words it shares. Each ``GROUPS`` entry
+is one such dimension; its *classes* exclude each other, and a class may be *covered* by a wider
+one of the same dimension (*Saturday* by *weekend*, *Monday* by *weekday*).
+
+For a question and a sentence, per dimension the question names:
+
+* the sentence *matches* when it names the question's class, a class that covers it, a class it
+  covers, or (days) a range of days that includes it (*Monday to Saturday*);
+* the sentence is *contrasted* when it names only other classes of that dimension.
+
+Invariants: classes are matched on whole words of the casefolded text (``non-members`` is never
+``members``); a sentence that names no class of a dimension is neither matched nor contrasted
+there (a general rule may still apply to everyone); results depend only on the two texts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["Reading", "read"]
+
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _words(text: str) -> str:
+    """A pattern for any of the whitespace-separated words or hyphenated phrases of ``text``."""
+    return "|".join(re.escape(w).replace(r"\-", "[- ]") for w in text.split())
+
+
+# dimension -> class -> (pattern words, the classes covering it)
+_CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
+    "day": {
+        **{day: (f"{day} {day}s", ("weekday",) if day not in ("saturday", "sunday")
+                 else ("weekend",)) for day in _DAYS},
+        "weekday": ("weekday weekdays workday workdays working-day working-days", ()),
+        "weekend": ("weekend weekends", ()),
+    },
+    "age": {
+        "adult": ("adult adults grown-up grown-ups", ()),
+        "child": ("child children kid kids junior juniors youth youths "
+                  "teenager teenagers young-people", ()),
+        "senior": ("senior seniors pensioner pensioners retiree retirees elderly", ()),
+        "student": ("student students trainee trainees apprentice apprentices", ()),
+    },
+    "tenure": {
+        "new": ("new newcomer newcomers first-time beginner beginners novice novices", ()),
+        "regular": ("regular regulars existing returning experienced", ()),
+    },
+    "system": {
+        "test": ("test testing staging sandbox", ()),
+        "live": ("live production", ()),
+    },
+    "site": {
+        "primary": ("primary", ()),
+        "secondary": ("secondary backup standby replica", ()),
+    },
+    "membership": {
+        "member": ("member members", ()),
+        "outsider": ("non-member non-members nonmember nonmembers guest guests", ()),
+    },
+    "season": {
+        "summer": ("summer high-season peak-season", ()),
+        "winter": ("winter low-season off-season off-peak", ()),
+    },
+    "daytime": {
+        "morning": ("morning mornings", ()),
+        "afternoon": ("afternoon afternoons", ()),
+        "evening": ("evening evenings", ()),
+    },
+}
+_PATTERNS = {(dimension, name): re.compile(rf"(?<![\w-])(?:{_words(spec[0])})(?![\w-])")
+             for dimension, classes in _CLASSES.items() for name, spec in classes.items()}
+_RANGE = re.compile(rf"\b({'|'.join(_DAYS)})s?\s*(?:to|-|–|until|through)\s*({'|'.join(_DAYS)})s?\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a sentence says about the question's qualifiers."""
+
+    matched: frozenset[str]  # the question's qualifier words the sentence answers for
+    contrasted: bool  # it names only other classes of some dimension the question names
+
+
+@lru_cache(maxsize=4096)
+def _classes(text: str) -> dict[str, dict[str, str]]:
+    """dimension -> class -> the first word of ``text`` naming it."""
+    lowered = text.casefold()
+    found: dict[str, dict[str, str]] = {}
+    for (dimension, name), pattern in _PATTERNS.items():
+        match = pattern.search(lowered)
+        if match is not None:
+            found.setdefault(dimension, {})[name] = match.group(0)
+    for first, last in _RANGE.findall(lowered):
+        start, end = _DAYS.index(first), _DAYS.index(last)
+        for day in _DAYS[start:end + 1] if start <= end else ():
+            found.setdefault("day", {}).setdefault(day, first)
+    return found
+
+
+def _related(dimension: str, asked: str, named: str) -> bool:
+    """Whether class ``named`` answers for class ``asked`` (the same, or one covers the other)."""
+    classes = _CLASSES[dimension]
+    return asked == named or named in classes[asked][1] or asked in classes[named][1]
+
+
+def read(question: str, sentence: str) -> Reading:
+    """What ``sentence`` says about the qualifiers of ``question`` (see the module invariant)."""
+    asked = _classes(question)
+    named = _classes(sentence)
+    matched: set[str] = set()
+    contrasted = False
+    for dimension, wanted in asked.items():
+        there = named.get(dimension)
+        if not there:
+            continue
+        hits = [word for name, word in wanted.items()
+                if any(_related(dimension, name, other) for other in there)]
+        matched.update(w for word in hits for w in word.replace("-", " ").split())
+        contrasted = contrasted or not hits
+    return Reading(frozenset(matched), contrasted)
