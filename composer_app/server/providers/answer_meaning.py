@@ -5,32 +5,31 @@ question may be a paraphrase (*By what time must guests leave their room?* — *
 vacated by 11:00*). The best ``MAX_CANDIDATES`` sentences by their words are then compared with
 the question by a sentence model (cosine similarity of their embeddings):
 
-* an informative question term (weighing at least ``INFORMATIVE_SHARE`` of the heaviest; at
-  most ``MAX_SHORTENED`` of them, the heaviest that some candidate lacks) that the sentence
-  does not contain earns a *meaning credit* when leaving it out of the question
-  makes the question less similar to the sentence (the sentence carries that term's meaning):
-  ``MEANING_CREDIT`` × the drop / ``FULL_DROP``, at most ``MEANING_CREDIT``;
-* a key term the sentence lacks whose removal makes the question clearly *more* similar
-  (``CONTRADICTION_RISE``) marks a sentence about something else (*contractors* asked, *employees*
-  answered): that sentence keeps its word coverage and is never raised;
-* a sentence so contradicted is compared again as *title - section: sentence*
-  (``in_context``; at most ``MAX_CONTEXTS``): a term the document's title or heading carries
-  (*the dentist* of ``dental-practice.md``) counts as present, and the sentence is judged;
+* each candidate is read twice, bare and as *title - section: sentence* (``in_context``: a
+  term the document's title or heading carries, *the dentist* of ``dental-practice.md``, is
+  then present), and its *meaning* is the mean of the bare similarity and the better of the
+  two;
+* a key term the sentence lacks (an informative term, weighing at least ``INFORMATIVE_SHARE``
+  of the heaviest; at most ``MAX_SHORTENED`` of them) whose removal makes the question clearly
+  *more* similar (``CONTRADICTION_RISE``) marks a sentence about something else (*contractors*
+  asked, *employees* answered): unless its in-context reading clears it, that sentence keeps its
+  word coverage and is never raised;
 * sentences found by meaning (``nearby``: ``sentence_vectors``) are judged too, and one that is
   not among the first candidates by words needs ``MEANING_ONLY_MARGIN`` more;
-* the coverage becomes ``WORD_SHARE`` × the word coverage (with meaning credits) plus the rest ×
-  the similarity mapped linearly from ``SIMILARITY_FLOOR`` (0) to ``SIMILARITY_FULL`` (1), at
-  most ``MEANING_CEILING``: measured on the assistant's own question sets, answers confirmed by
-  meaning were right about as often as answers whose words cover 0.6-0.75 of the question
-  (about 88 %), so they are labelled as such (``partial``), never ``strong``; the ranking uses
-  the uncapped value.
+* the coverage is the meaning mapped linearly from ``SIMILARITY_FLOOR`` (0) to
+  ``SIMILARITY_FULL`` (1), at most ``MEANING_CEILING``, and ``CONTRAST_FACTOR`` of that for a
+  sentence about another group than the one asked about (``qualifiers``). On the assistant's
+  question sets, a word coverage added to the meaning made the ranking worse (the words already
+  failed), and a meaning of 0.5 separated answers from near misses best; answers confirmed by
+  meaning are labelled ``partial``, never ``strong``; the ranking uses the uncapped value.
 
 Invariants: sentences are only re-judged when none reaches ``threshold`` by its words, so an
 answer the words already give never changes; only sentences within the first ``MAX_CANDIDATES``
 distinct texts are re-judged, against the question and at most ``MAX_SHORTENED`` shortened
-forms of it (the model's cost is bounded per question part); a re-judged coverage stays in
-[0, ``MEANING_CEILING``] and keeps its meaning as calibrated confidence; ties keep the words'
-order; without a model (``similarity`` is ``None``) the ranking is returned unchanged.
+forms of it, in one call of the model per question part (its cost is bounded); a re-judged
+coverage stays in [0, ``MEANING_CEILING``] and keeps its meaning as calibrated confidence; ties
+keep the words' order; without a model (``similarity`` is ``None``) the ranking is returned
+unchanged.
 """
 
 from __future__ import annotations
@@ -45,7 +44,6 @@ from composer_app.server.providers.answer_ranking import (
     Scored,
     Sentence,
     Term,
-    score,
     term_credits,
 )
 from composer_app.server.providers.qualifiers import read as read_qualifiers
@@ -55,15 +53,11 @@ Similarity = Callable[[Sequence[str], Sequence[str]], list[list[float]] | None]
 MAX_CANDIDATES = 4
 INFORMATIVE_SHARE = 0.5  # of the part's highest term weight
 MAX_SHORTENED = 3
-MEANING_CREDIT = 0.75
-FULL_DROP = 0.1
 CONTRADICTION_RISE = 0.05
 LACKING_CREDIT = 0.5  # a term with less word credit than this counts as lacking
-WORD_SHARE = 0.3
 SIMILARITY_FLOOR = 0.2
 SIMILARITY_FULL = 0.7
 MEANING_ONLY_MARGIN = 0.05  # a sentence found by meaning alone needs this much more
-MAX_CONTEXTS = 4  # contradicted sentences read again with their title and heading
 MEANING_CEILING = 0.74  # below 0.75, the band labelled strong
 
 
@@ -109,10 +103,8 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
     context_drops = {text: [None if s is None else
                             whole[count + column] - by_query[s][count + column]
                             for s in shortened] for column, text in enumerate(texts)}
-    vetoed = {text for text, number in chosen.items()
-              if _contradicted(part, ranked[number], drops[text])}
-    cleared = {text for text in list(vetoed)[:MAX_CONTEXTS]
-               if not _contradicted(part, ranked[chosen[text]], context_drops[text])}
+    cleared = {text for text, number in chosen.items()
+               if not _contradicted(part, ranked[number], context_drops[text])}
     judged = list(ranked)
     for column, (text, number) in enumerate(chosen.items()):
         meaning = (whole[column] + max(whole[column], whole[count + column])) / 2

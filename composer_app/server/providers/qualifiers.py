@@ -77,7 +77,8 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
 }
 _PATTERNS = {(dimension, name): re.compile(rf"(?<![\w-])(?:{_words(spec[0])})(?![\w-])")
              for dimension, classes in _CLASSES.items() for name, spec in classes.items()}
-_RANGE = re.compile(rf"\b({'|'.join(_DAYS)})s?\s*(?:to|-|–|until|through)\s*({'|'.join(_DAYS)})s?\b")
+_DAY = f"({'|'.join(_DAYS)})s?"
+_RANGE = re.compile(rf"\b{_DAY}\s*(?:to|-|–|until|through)\s*{_DAY}\b")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,83 @@
+"""Qualifiers that set one group apart from another: which sentence is about the group asked."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.server.providers.answer_ranking import (
+    idf,
+    passage_sentences,
+    read_question,
+    score,
+)
+from composer_app.server.providers.qualifiers import read
+
+
+@pytest.mark.parametrize(("question", "sentence", "matched", "contrasted"), [
+    ("When is the hall open on a Saturday?", "At weekends it opens at 10:00.",
+     {"saturday"}, False),
+    ("When is the hall open on a Saturday?", "On weekdays it opens at 7:00.", set(), True),
+    ("When is the hall open on a Saturday?", "Monday to Saturday: 8:00 to 20:00.",
+     {"saturday"}, False),
+    ("When is the hall open on a Wednesday?", "Monday to Friday: 8:00 to 20:00.",
+     {"wednesday"}, False),
+    ("When is the hall open on a Saturday?", "On Sundays and public holidays it is closed.",
+     set(), True),
+    ("When is the hall open at the weekend?", "On Sundays it opens at noon.", {"weekend"}, False),
+    ("What does an adult pay?", "Children under 14 pay 7 euros.", set(), True),
+    ("What does a pensioner pay?", "Seniors over 65 pay 3.50 euros.", {"pensioner"}, False),
+    ("What does a non-member pay for the hall?", "Members pay 12 euros an hour.", set(), True),
+    ("What does a non-member pay for the hall?", "Guests pay 20 euros an hour.",
+     {"non", "member"}, False),
+    ("What do members pay for the hall?", "Non-members pay 20 euros an hour.", set(), True),
+    ("Which key signs requests in test mode?", "Live mode uses the secret key.", set(), True),
+    ("Where does the secondary database run?", "The primary database runs in Frankfurt.",
+     set(), True),
+    ("How fast do new employees accrue vacation?", "All employees receive 25 days.",
+     set(), False),
+    ("How many rehearsals are there?", "Rehearsals are on Mondays.", set(), False),
+])
+def test_a_sentence_about_another_group_is_contrasted(question: str, sentence: str,
+                                                       matched: set[str],
+                                                       contrasted: bool) -> None:
+    reading = read(question, sentence)
+    assert set(reading.matched) == matched
+    assert reading.contrasted is contrasted
+
+
+def test_words_inside_other_words_are_not_qualifiers() -> None:
+    assert not read("Is the membership fee refunded?", "Non-members pay more.").contrasted
+    assert not read("What does a member pay?", "The testament is read aloud.").contrasted
+    assert not read("When do adults swim?", "Adulthood starts at 18.").contrasted
+
+
+_WORDS = st.sampled_from(["saturday", "weekend", "weekdays", "adults", "children", "new",
+                          "regular", "test", "live", "primary", "backup", "members",
+                          "non-members", "summer", "winter", "morning", "evening", "the", "fee",
+                          "pay", "monday", "to", "friday", "guests", "seniors"])
+
+
+@given(st.lists(_WORDS, max_size=12), st.lists(_WORDS, max_size=12))
+def test_a_reading_is_consistent(question_words: list[str], sentence_words: list[str]) -> None:
+    question, sentence = " ".join(question_words), " ".join(sentence_words)
+    reading = read(question, sentence)
+    assert not read(question, question).contrasted  # a text is always about its own groups
+    assert not read(question, "the fee").contrasted  # no qualifier: a rule for everyone
+    assert reading.matched <= set(question.replace("-", " ").split())
+    assert read(question, sentence) == reading  # it depends on the two texts only
+
+
+RULES = ("# Opening hours\n"
+         "On weekdays the climbing hall is open from 7:00 to 23:00 and day tickets cost 11 euros.\n"
+         "At weekends the hall opens at 9:00 and day tickets cost 15 euros.\n")
+
+
+def test_the_sentence_about_the_day_asked_beats_the_one_about_other_days() -> None:
+    part = read_question("What does a day ticket cost on a Saturday?", lambda _: idf(40, 3))[0]
+    units = passage_sentences("doc", 0, 0, "climbing-hall.md", RULES)
+    ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+    assert ranked[0].sentence.text.startswith("At weekends")
+    weekday = next(s for s in ranked if s.sentence.text.startswith("On weekdays"))
+    assert weekday.coverage < 0.6 <= ranked[0].coverage
