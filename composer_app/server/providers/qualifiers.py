@@ -75,8 +75,11 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "evening": ("evening evenings", ()),
     },
 }
-_PATTERNS = {(dimension, name): re.compile(rf"(?<![\w-])(?:{_words(spec[0])})(?![\w-])")
-             for dimension, classes in _CLASSES.items() for name, spec in classes.items()}
+_CLASS_OF = {word: (dimension, name)
+             for dimension, classes in _CLASSES.items() for name, spec in classes.items()
+             for word in spec[0].split()}  # "non-member" -> ("membership", "outsider")
+_ANY = re.compile(r"(?<![\w-])(?:" + _words(" ".join(sorted(_CLASS_OF, key=len, reverse=True)))
+                  + r")(?![\w-])")  # one scan finds every class word, longest first
 _DAY = f"({'|'.join(_DAYS)})s?"
 _RANGE = re.compile(rf"\b{_DAY}\s*(?:to|-|–|until|through)\s*{_DAY}\b")
 
@@ -94,10 +97,10 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
     """dimension -> class -> the first word of ``text`` naming it."""
     lowered = text.casefold()
     found: dict[str, dict[str, str]] = {}
-    for (dimension, name), pattern in _PATTERNS.items():
-        match = pattern.search(lowered)
-        if match is not None:
-            found.setdefault(dimension, {})[name] = match.group(0)
+    for match in _ANY.finditer(lowered):
+        word = match.group(0)
+        dimension, name = _CLASS_OF[word.replace(" ", "-")]
+        found.setdefault(dimension, {}).setdefault(name, word)
     for first, last in _RANGE.findall(lowered):
         start, end = _DAYS.index(first), _DAYS.index(last)
         for day in _DAYS[start:end + 1] if start <= end else ():
@@ -111,6 +114,7 @@ def _related(dimension: str, asked: str, named: str) -> bool:
     return asked == named or named in classes[asked][1] or asked in classes[named][1]
 
 
+@lru_cache(maxsize=8192)
 def read(question: str, sentence: str) -> Reading:
     """What ``sentence`` says about the qualifiers of ``question`` (see the module invariant)."""
     asked = _classes(question)
