@@ -39,14 +39,13 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 from composer_app.server.providers.answer_ranking import (
-    CONTRAST_FACTOR,
     Part,
     Scored,
     Sentence,
     Term,
+    answer_factor,
     term_credits,
 )
-from composer_app.server.providers.qualifiers import read as read_qualifiers
 
 Similarity = Callable[[Sequence[str], Sequence[str]], list[list[float]] | None]
 
@@ -159,7 +158,6 @@ def _judged(part: Part, scored: Scored, similarity: float,
     closeness = min(1.0, max(0.0, (similarity - SIMILARITY_FLOOR)
                              / (SIMILARITY_FULL - SIMILARITY_FLOOR)))
     coverage = closeness - margin
-    if read_qualifiers(part.text, scored.sentence.text).contrasted:
-        coverage *= CONTRAST_FACTOR  # about another group than the one asked about
+    coverage *= answer_factor(scored.sentence, part)  # another group, no amount for a price
     return replace(scored, coverage=min(coverage, MEANING_CEILING),
                    score=scored.score - scored.coverage + coverage)

@@ -76,6 +76,7 @@ ROW_BONUS = 0.06
 POLARITY_FACTOR = 0.5
 MISSING_NUMBER_FACTOR = 0.5
 MISSING_FOCUS_FACTOR = 0.6
+MISSING_AMOUNT_FACTOR = 0.6
 CONTRAST_FACTOR = 0.5
 SAME_SUBJECT_SHARE = 0.5
 QUOTE_MAX_CHARS = 600
@@ -112,6 +113,16 @@ _QUANTITY = re.compile(
     r"what\s+(?:(?:is|are|was|were)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:temperature|speed|weight|"
     r"height|length|width|depth|distance|capacity|pressure|voltage|humidity|price|cost|deposit|"
     r"allowance|budget|salary|limit|deductible|discount|interest)s?\b)", re.I)
+# A price question: its answer states an amount of money (or that nothing is charged).
+_AMOUNT = re.compile(
+    r"^\s*(?:how\s+much\b(?=.*\b(?:cost|costs|pay|paid|charge|charged|fee|price|owe)\b)|"
+    r"what\s+(?:does|do|will|would)\b.*\bcost\b|"
+    r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:price|cost|fee|charge|deposit|"
+    r"fine|penalty|surcharge|fare|rent)s?\b)", re.I)
+_MONEY = re.compile(
+    r"[€$£]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|kronor|usd|gbp|chf)\b", re.I)
+_NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+)?(?:charge|cost|fee)|nothing|included|"
+                        r"at\s+no\s+(?:extra\s+)?cost|without\s+charge)\b", re.I)
 _NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
                     re.I)
 _PART_SPLIT = re.compile(
@@ -144,7 +155,7 @@ class Part:
     text: str
     terms: tuple[Term, ...]
     pairs: tuple[tuple[str, str], ...]
-    wants: str | None  # "quantity", "name" or None
+    wants: str | None  # "amount" (of money), "quantity", "name" or None
     compounds: tuple[tuple[str, str, str], ...] = ()  # ("roll", "back", "rollback")
     focus: frozenset[str] = frozenset()  # stems of what is asked for: "phone number" of ...
     negated: frozenset[str] = frozenset()  # stems the question denies: "not live"
@@ -215,7 +226,8 @@ def _part(text: str, weight_of: Callable[[str], float]) -> Part:
     pairs = tuple(dict.fromkeys(
         (a, b) for a, b in pairwise(sequence)
         if a in keys and b in keys and a != b))
-    wants = "quantity" if _QUANTITY.search(text) else "name" if _NAMED.search(text) else None
+    wants = ("amount" if _AMOUNT.search(text) else "quantity" if _QUANTITY.search(text)
+             else "name" if _NAMED.search(text) else None)
     stemmed = {t.stem for t in terms}
     compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
                       if a in stemmed and b in stemmed and a != b)
@@ -324,8 +336,7 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
                           for f in part.focus):
         coverage *= MISSING_FOCUS_FACTOR
-    if read_qualifiers(part.text, sentence.text).contrasted:
-        coverage *= CONTRAST_FACTOR  # about another group: "adults" asked, "children" answered
+    coverage *= answer_factor(sentence, part)
     bonus = 0.0
     if part.pairs:
         together = sum(1 for a, b in part.pairs if _adjacent(sentence.stems, a, b))
@@ -337,6 +348,19 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
         bonus += ROW_BONUS  # the row about the thing asked for, not a general sentence
     bonus += RANK_BONUS / (1 + sentence.rank)
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
+
+
+def answer_factor(sentence: Sentence, part: Part) -> float:
+    """What the coverage of ``sentence`` keeps for being a near miss by its kind: about another
+    group than the one asked about (``CONTRAST_FACTOR``: *adults* asked, *children* answered),
+    or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``)."""
+    factor = 1.0
+    if read_qualifiers(part.text, sentence.text).contrasted:
+        factor *= CONTRAST_FACTOR
+    if part.wants == "amount" and not _holds(sentence, "amount") and \
+            _NO_CHARGE.search(sentence.text) is None:
+        factor *= MISSING_AMOUNT_FACTOR
+    return factor
 
 
 def _credit(term: Term, present: set[str] | frozenset[str]) -> float:
@@ -387,6 +411,8 @@ def _adjacent(words: Sequence[str], a: str, b: str) -> bool:
 
 
 def _holds(sentence: Sentence, wants: str) -> bool:
+    if wants == "amount":
+        return _MONEY.search(sentence.text) is not None
     if wants == "quantity":
         tokens = [x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)]
         return any(_DIGITS.search(w) or w in _NUMBER_WORDS or w in _TIME_WORDS

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from composer_app.server.providers.answer_ranking import (
+    answer_factor,
     context_quote,
+    idf,
     passage_sentences,
     read_question,
     same_subject,
@@ -129,3 +133,33 @@ def test_a_document_that_uses_the_phrasal_verb_itself_still_matches():
     [sentence] = passage_sentences("kb:1", 0, 0, "hotel.md",
                                    "Keys can be picked up at the front desk.")
     assert score(sentence, part).coverage >= 0.99
+
+
+KEYS = ("# House rules\n## Keys\n"
+        "A lost house key must be reported to the caretaker at once.\n"
+        "The fee for a replacement key is 45 euros.\n"
+        "A key for the bicycle cellar is free of charge.\n")
+
+
+def test_a_price_question_is_answered_by_the_sentence_that_states_an_amount() -> None:
+    part = read_question("How much does it cost if I lose my house key?", lambda _: idf(40, 3))[0]
+    assert part.wants == "amount"
+    units = passage_sentences("doc", 0, 0, "house-rules.md", KEYS)
+    ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+    assert ranked[0].sentence.text.startswith("The fee for a replacement key")
+    reported = next(s for s in ranked if s.sentence.text.startswith("A lost house key"))
+    assert answer_factor(reported.sentence, part) < 1.0
+    free = next(s for s in units if s.text.startswith("A key for the bicycle"))
+    assert answer_factor(free, part) == 1.0  # "free" states the amount: nothing
+
+
+@pytest.mark.parametrize(("question", "wants"), [
+    ("What does a day ticket cost?", "amount"),
+    ("How much do I pay for a late return?", "amount"),
+    ("What is the deposit for a bike?", "amount"),
+    ("How much water does the pool hold?", "quantity"),
+    ("How many credits can a student take?", "quantity"),
+    ("Who signs the form?", "name"),
+])
+def test_what_kind_of_value_a_question_wants(question: str, wants: str) -> None:
+    assert read_question(question, lambda _: 1.0)[0].wants == wants
