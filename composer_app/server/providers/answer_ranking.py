@@ -129,13 +129,21 @@ _PART_SPLIT = re.compile(
     r"(?:\?\s+|[,;]?\s+and\s+(?=(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
     r"must|should|will|would)\b))", re.I)
 _DIGITS = re.compile(r"\d")
+_WHOLE = r"(?<![\d:.,])(\d+)(?![:.,]?\d)"  # a whole number, not part of 10:00 or 1.5
+_RANGE = re.compile(rf"\b(?:between\s+)?{_WHOLE}\s*(?:to|-|–|and|until)\s*{_WHOLE}")
+_BELOW = re.compile(
+    rf"\b(?:under|below|less\s+than|younger\s+than|fewer\s+than|up\s+to)\s+{_WHOLE}")
+_ABOVE = re.compile(rf"\b(?:over|above|more\s+than|older\s+than|at\s+least|from)\s+{_WHOLE}")
 _ROW = re.compile(r"^[^:;]{1,60}: (?P<value>[^:;]{1,80}); [^:;]{1,60}: ")
 _LINKS = r"(?:of|for|in|at|on|to|by|with|from|during|per|under|over|when|if|that|which|who)"
 _FOCUS = re.compile(
     r"^\s*(?:what|which)(?:\s+(?:is|are|was|were)|['’]s)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
     rf"(?P<named>.+?)(?:\s+{_LINKS}\b|\s*$)"
     r"|^\s*(?:what|which)\s+(?!(?:is|are|was|were|does|do|did|can|will|would|should|must)\b)"
-    r"(?P<kind>.+?)\s+(?:is|are|was|were|does|do|did|can|will|would|should|must)\b", re.I)
+    r"(?P<kind>.+?)\s+(?:is|are|was|were|does|do|did|can|will|would|should|must)\b"
+    r"|^\s*how\s+(?:much|many)\s+(?!(?:is|are|was|were|does|do|did|can|will|would|should|must|"
+    r"may|has|have)\b)(?P<counted>[^\W\d_]+)\s+(?:is|are|does|do|did|can|will|would|should|"
+    r"must|may|has|have|of|per|in|on|at|for)\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,14 +245,15 @@ def _part(text: str, weight_of: Callable[[str], float]) -> Part:
 
 
 def _focus(text: str, stemmed: set[str]) -> frozenset[str]:
-    """The key stems of the thing a *what is the X of Y* / *what X does ...* question asks for
-    (``phone number`` in *What is the phone number of the main reception?*), without the
+    """The key stems of the thing a *what is the X of Y* / *what X does ...* / *how much X ...*
+    question asks for (``phone number`` in *What is the phone number of the main reception?*,
+    ``electricity`` in *How much electricity does the pump use?*), without the
     words that only say what kind of answer is wanted (``ANSWER_WORDS``, ``MEASURE_WORDS``: an
     answer states the rate or the price rather than naming it)."""
     match = _FOCUS.search(text)
     if match is None:
         return frozenset()
-    phrase = match.group("named") or match.group("kind") or ""
+    phrase = match.group("named") or match.group("kind") or match.group("counted") or ""
     found = {stem(w) for w in question_terms(phrase)
              if w not in ANSWER_WORDS and w not in MEASURE_WORDS}
     return frozenset(found & stemmed)
@@ -306,6 +315,8 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
         credit = _credit(term, own)
         if credit < SYNONYM_CREDIT and term.word in qualified:  # "Saturday": "at weekends"
             credit = SYNONYM_CREDIT
+        if term.number and credit < 1.0 and within_range(term.word, sentence.text):
+            credit = 1.0  # "my 15-year-old": "aged 14 to 17"
         polarity = _polarity(term, sentence, part) if credit > 0.0 else 1.0
         credit *= polarity
         for single, verb, particle in part.phrasal:  # "picked up" answers "pick up" too
@@ -331,7 +342,7 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     total = sum(t.weight for t in part.terms) or 1.0
     coverage = sum(t.weight * c for t, c in zip(part.terms, credits, strict=True)) / total
     if any(t.number and t.stem not in own and t.stem not in sentence.heading
-           for t in part.terms):
+           and not within_range(t.word, sentence.text) for t in part.terms):
         coverage *= MISSING_NUMBER_FACTOR
     if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
                           for f in part.focus):
@@ -348,6 +359,18 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
         bonus += ROW_BONUS  # the row about the thing asked for, not a general sentence
     bonus += RANK_BONUS / (1 + sentence.rank)
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
+
+
+def within_range(number: str, text: str) -> bool:
+    """Whether ``text`` states a range of whole numbers that holds ``number`` (*aged 14 to 17*,
+    *between 10 and 20*, *under 14*, *over 65*, *at least 18*; the bounds as written)."""
+    if not number.isdigit():
+        return False
+    value = int(number)
+    lowered = text.casefold()
+    return (any(int(low) <= value <= int(high) for low, high in _RANGE.findall(lowered))
+            or any(value < int(bound) for bound in _BELOW.findall(lowered))
+            or any(value >= int(bound) for bound in _ABOVE.findall(lowered)))
 
 
 def answer_factor(sentence: Sentence, part: Part) -> float:

@@ -13,6 +13,7 @@ from composer_app.server.providers.answer_ranking import (
     same_subject,
     score,
     shares_subject,
+    within_range,
 )
 
 
@@ -163,3 +164,43 @@ def test_a_price_question_is_answered_by_the_sentence_that_states_an_amount() ->
 ])
 def test_what_kind_of_value_a_question_wants(question: str, wants: str) -> None:
     assert read_question(question, lambda _: 1.0)[0].wants == wants
+
+
+CLIMBING = ("# Young climbers\n"
+            "Children under 14 may only climb under the supervision of an adult.\n"
+            "Young people aged 14 to 17 may climb on their own if a parent has signed the "
+            "consent form.\n")
+
+
+def test_a_number_inside_a_stated_range_answers_the_question() -> None:
+    part = read_question("Can my 15-year-old climb on their own?", lambda _: idf(40, 3))[0]
+    units = passage_sentences("doc", 0, 0, "climbing-gym.md", CLIMBING)
+    ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+    assert ranked[0].sentence.text.startswith("Young people aged 14 to 17")
+
+
+@pytest.mark.parametrize(("number", "text", "inside"), [
+    ("15", "Young people aged 14 to 17", True),
+    ("18", "Young people aged 14 to 17", False),
+    ("12", "Children under 14 pay less", True),
+    ("14", "Children under 14 pay less", False),
+    ("70", "Guests over 65 ride free", True),
+    ("30", "Drivers must be at least 21 years old", True),
+    ("30", "Between 10 and 20 guests", False),
+    ("x", "aged 14 to 17", False),
+])
+def test_a_number_is_within_a_written_range(number: str, text: str, inside: bool) -> None:
+    assert within_range(number, text) is inside
+
+
+def test_how_much_of_what_is_the_focus_of_the_question() -> None:
+    focus = read_question("How much electricity does the heat pump use in a year?",
+                          lambda _: 1.0)[0].focus
+    assert focus == {"electricity"}
+    assert not read_question("How much does it cost?", lambda _: 1.0)[0].focus
+
+
+@pytest.mark.parametrize("text", ["Pitches are available from 14:00.", "Open 10:00 to 17:00.",
+                                  "A fee of 1.50 to 2.50 euros"])
+def test_times_and_decimals_are_not_ranges(text: str) -> None:
+    assert not within_range("15", text)
