@@ -20,9 +20,16 @@ sentence of every retrieved prose passage is scored against each part:
   bring …?*) counts ``SYNONYM_CREDIT`` in a sentence that grants or refuses permission; the
   question's phrasal verbs are read as single verbs (*taken home* → *borrow*); a number of the
   question missing
-  from the sentence halves the coverage, and so does (by ``MISSING_FOCUS_FACTOR``) a sentence
-  that lacks, even in its headings, a word of the thing asked for (the *focus*: ``phone number``
-  in *What is the phone number of the main reception?*);
+  from the sentence halves the coverage unless the sentence states a range that holds it (*my
+  15-year-old*: *aged 14 to 17*; ``within_range``), and so does (by ``MISSING_FOCUS_FACTOR``) a
+  sentence that lacks, even in its headings, a word of the thing asked for (the *focus*:
+  ``phone number`` in *What is the phone number of the main reception?*, ``electricity`` in *How
+  much electricity …?*);
+* ``answer_factor`` marks near misses by their kind: a sentence about another group than the one
+  the question's qualifiers name (``qualifiers``: *adults* asked, *children* answered) keeps
+  ``CONTRAST_FACTOR`` of its coverage, a qualifier the sentence answers for through a wider or
+  narrower class counts as a synonym (*Saturday*: *at weekends*), and a sentence without an
+  amount of money (or *free*, *included*) for a price question keeps ``MISSING_AMOUNT_FACTOR``;
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
   the sentence, for a sentence holding the kind of value asked for (a number or date for *how
   many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
