@@ -57,6 +57,7 @@ LACKING_CREDIT = 0.5  # a term with less word credit than this counts as lacking
 SIMILARITY_FLOOR = 0.2
 SIMILARITY_FULL = 0.7
 MEANING_ONLY_MARGIN = 0.05  # a sentence found by meaning alone needs this much more
+CONTEXT_FLOOR = 0.3  # below this bare similarity, a sentence is not read again in context
 MEANING_CEILING = 0.74  # below 0.75, the band labelled strong
 
 
@@ -88,25 +89,24 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
         if scored.sentence.text in nearby:
             chosen.setdefault(scored.sentence.text, number)
     texts = list(chosen)
-    contexts = [in_context(ranked[number].sentence) for number in chosen.values()]
     shortened = _shortened(part, [ranked[number] for number in chosen.values()])
     queries = [part.text, *dict.fromkeys(s for s in shortened if s)]
-    rows = similarity(queries, texts + contexts)  # one call: the model's cost is one batch
+    rows = similarity(queries, texts)
     if rows is None:
         return list(ranked)
     by_query = dict(zip(queries, rows, strict=True))
     whole = by_query[part.text]
-    count = len(texts)
     drops = {text: [None if s is None else whole[column] - by_query[s][column]
                     for s in shortened] for column, text in enumerate(texts)}
-    context_drops = {text: [None if s is None else
-                            whole[count + column] - by_query[s][count + column]
-                            for s in shortened] for column, text in enumerate(texts)}
-    cleared = {text for text, number in chosen.items()
-               if not _contradicted(part, ranked[number], context_drops[text])}
+    reread = [ranked[number] for column, (text, number) in enumerate(chosen.items())
+              if whole[column] >= CONTEXT_FLOOR or _contradicted(part, ranked[number],
+                                                                 drops[text])]
+    contexts = _in_context(part, reread, queries, shortened, similarity)
+    cleared = {text for text, (_, contradicted) in contexts.items() if not contradicted}
     judged = list(ranked)
     for column, (text, number) in enumerate(chosen.items()):
-        meaning = (whole[column] + max(whole[column], whole[count + column])) / 2
+        in_context_similarity = contexts.get(text, (whole[column], True))[0]
+        meaning = (whole[column] + max(whole[column], in_context_similarity)) / 2
         for other in range(number, len(ranked)):  # the same text in another passage too
             if other == number or ranked[other].sentence.text == text:
                 judged[other] = _judged(part, ranked[other], meaning, drops[text],
@@ -145,6 +145,28 @@ def in_context(sentence: Sentence) -> str:
     title = re.sub(r"[-_]+", " ", sentence.title.rsplit(".", 1)[0]).strip()
     heads = [h for h in (title, sentence.section) if h]
     return f"{' - '.join(heads)}: {sentence.text}" if heads else sentence.text
+
+
+def _in_context(part: Part, candidates: Sequence[Scored], queries: Sequence[str],
+                shortened: Sequence[str | None], similarity: Similarity
+                ) -> dict[str, tuple[float, bool]]:
+    """Per text of ``candidates`` read under its title and heading (``in_context``; a sentence
+    with neither is left out): its similarity to the question, and whether a key term it lacks
+    still contradicts it there (a term the heading carries, *the dentist* of a dental
+    practice's page, no longer does)."""
+    read = [c for c in candidates if in_context(c.sentence) != c.sentence.text]
+    if not read:
+        return {}
+    rows = similarity(queries, [in_context(c.sentence) for c in read])
+    if rows is None:
+        return {}
+    by_query = dict(zip(queries, rows, strict=True))
+    whole = by_query[part.text]
+    found = {}
+    for column, candidate in enumerate(read):
+        drops = [None if s is None else whole[column] - by_query[s][column] for s in shortened]
+        found[candidate.sentence.text] = (whole[column], _contradicted(part, candidate, drops))
+    return found
 
 
 def _judged(part: Part, scored: Scored, similarity: float,
