@@ -85,9 +85,9 @@ def test_the_model_sees_a_bounded_number_of_texts(model: SentenceEmbeddings) -> 
         return model.similarities(queries, texts)
 
     judged = rejudge(part, ranked, recorded, 0.6)
-    # one call per part: each candidate bare and under its title and heading
-    assert len(seen) == 1
-    assert all(q <= 1 + MAX_SHORTENED and t <= 2 * MAX_CANDIDATES for q, t in seen)
+    # at most two calls per part: the candidates bare, then some under their title and heading
+    assert 1 <= len(seen) <= 2
+    assert all(q <= 1 + MAX_SHORTENED and t <= MAX_CANDIDATES for q, t in seen)
     assert len(judged) == len(ranked)
 
 
