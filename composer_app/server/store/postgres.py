@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
@@ -52,7 +53,7 @@ from composer_app.server.store.bridge import Pause, SteppedCall, run_bridged
 from composer_app.server.store.commit_order import CommitOrder
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.store.group_queue import GroupQueue, Member, RolledBack
-from composer_app.server.store.postgres_batch import Batch, Statement
+from composer_app.server.store.postgres_batch import Batch, Prepared, Statement
 from composer_app.server.store.postgres_queries import (
     PostgresReader,
     PostgresTransaction,
@@ -117,6 +118,8 @@ class PostgresStore(ExecutorStore):
         self._parked: deque[tuple[float, psycopg.AsyncConnection[Any]]] = deque()
         self._unpark: asyncio.TimerHandle | None = None
         self._returning: set[asyncio.Task[None]] = set()  # connections on their way to the pool
+        self._prepared: weakref.WeakKeyDictionary[psycopg.AsyncConnection[Any], Prepared] = \
+            weakref.WeakKeyDictionary()  # each pooled connection's prepared statements
         self.park_idle = PARK_IDLE
         self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
         self.groups = 0  # group transactions (two writes or more) committed so far
@@ -287,7 +290,7 @@ class PostgresStore(ExecutorStore):
         order = self._order
         members.sort(key=lambda m: m.key)
         conn, end_read = await self._lease()
-        batch = Batch(conn, end_read=end_read)
+        batch = Batch(conn, self._prepared_on(conn), end_read=end_read)
         txs = [PostgresTransaction(batch, order.allocated) for _ in members]
         calls: list[SteppedCall | None] = []
         outcomes: list[tuple[bool, Any]] = []
@@ -296,7 +299,7 @@ class PostgresStore(ExecutorStore):
                 batch("BEGIN", ())
                 batch("SELECT pg_current_xact_id()", ())  # before any sequence number
                 first = batch.take()
-                held: list[list[tuple[bytes, Statement]]] = []
+                held: list[list[Statement]] = []
                 batch.pause = Pause()
                 for member, tx in zip(members, txs, strict=True):
                     call = SteppedCall(member.fn, tx)
@@ -313,7 +316,7 @@ class PostgresStore(ExecutorStore):
                     calls.append(call)
                     outcomes.append((True, call.result))
                     mine = batch.take()
-                    if paused and all(text.startswith(b"SELECT") for text, _ in mine):
+                    if paused and all(s.sql.startswith(b"SELECT") for s in mine):
                         first.extend(mine)  # reads (and reservations): sent together
                         held.append([])
                     else:
@@ -378,7 +381,7 @@ class PostgresStore(ExecutorStore):
 
         def transact(conn: psycopg.AsyncConnection[Any], end_read: bool) -> T:
             nonlocal tx
-            execute = Batch(conn, end_read=end_read)
+            execute = Batch(conn, self._prepared_on(conn), end_read=end_read)
             execute("BEGIN", ())
             execute("SELECT pg_current_xact_id()", ())  # before any sequence number
             tx = PostgresTransaction(execute, order.allocated)
@@ -426,7 +429,7 @@ class PostgresStore(ExecutorStore):
             floor = order.published
 
             def run(conn: psycopg.AsyncConnection[Any], end_read: bool, floor: int = floor) -> T:
-                execute = Batch(conn, end_read=end_read)
+                execute = Batch(conn, self._prepared_on(conn), end_read=end_read)
                 execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", ())
                 try:
                     return fn(PostgresReader(execute, floor))
@@ -446,6 +449,14 @@ class PostgresStore(ExecutorStore):
                 await order.reached(unsettled.sequence)
             except psycopg.Error as exc:
                 raise StorageError(f"postgres: {exc}") from exc
+
+    def _prepared_on(self, conn: psycopg.AsyncConnection[Any]) -> Prepared:
+        """The statements prepared on ``conn`` so far (none on a new connection: a pool that
+        replaces a lost connection starts the new one with an empty set)."""
+        prepared = self._prepared.get(conn)
+        if prepared is None:
+            prepared = self._prepared[conn] = Prepared()
+        return prepared
 
     async def _lease(self) -> tuple[psycopg.AsyncConnection[Any], bool]:
         """A connection for one transaction, and whether it still holds a finished read's
