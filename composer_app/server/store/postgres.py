@@ -50,6 +50,12 @@ from psycopg_pool import AsyncConnectionPool
 from composer_app.core.errors import StorageError
 from composer_app.server.store.base import Reader, StoredEvent, Transaction
 from composer_app.server.store.bridge import Pause, SteppedCall, run_bridged
+from composer_app.server.store.commit_notification import (
+    announced_events,
+    announced_range,
+    announced_unused,
+    payload,
+)
 from composer_app.server.store.commit_order import CommitOrder
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.store.group_queue import GroupQueue, Member, RolledBack
@@ -82,24 +88,6 @@ def conninfo_of(database_url: str) -> str:
     return database_url
 
 
-def announced_range(payload: str) -> int | None:
-    """The last sequence of a ``'<first>-<last>[;<unused>,…]'`` (or ``'<last>'``) notification,
-    else None."""
-    try:
-        return int(payload.split(";", 1)[0].rsplit("-", 1)[-1])
-    except ValueError:
-        return None
-
-
-def announced_unused(payload: str) -> list[int]:
-    """The numbers a notification's committed transaction took and left unused (may be none)."""
-    _, _, tail = payload.partition(";")
-    try:
-        return [int(n) for n in tail.split(",") if n]
-    except ValueError:
-        return []
-
-
 class PostgresStore(ExecutorStore):
     """``ThreadStore`` on PostgreSQL with cross-process fan-out through LISTEN/NOTIFY."""
 
@@ -122,6 +110,8 @@ class PostgresStore(ExecutorStore):
             weakref.WeakKeyDictionary()  # each pooled connection's prepared statements
         self.park_idle = PARK_IDLE
         self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
+        self.fill_reads = 0  # reads of other processes' events from the log so far (tests)
+        self._own_backends: set[int] = set()  # this process's pooled connections' backends
         self.groups = 0  # group transactions (two writes or more) committed so far
         self.group_queue = GroupQueue(self._write_alone, self._write_group,
                                       lambda: self._pool is not None,
@@ -182,6 +172,7 @@ class PostgresStore(ExecutorStore):
     async def _start(self) -> None:
         async def track(conn: psycopg.AsyncConnection[Any]) -> None:
             self._async_conns.append(conn)
+            self._own_backends.add(conn.info.backend_pid)
 
         self._pool = AsyncConnectionPool(self.conninfo, min_size=2, max_size=POOL_SIZE,
                                          kwargs={"autocommit": True}, configure=track,
@@ -209,9 +200,12 @@ class PostgresStore(ExecutorStore):
     async def _listen(self, conn: psycopg.AsyncConnection[Any]) -> None:
         async for notify in conn.notifies():
             last = announced_range(notify.payload)
-            if last is not None and self._order is not None:
-                self._order.resolved(announced_unused(notify.payload))  # committed without them
-                self._order.announced(last)
+            order = self._order
+            if last is not None and order is not None:
+                order.resolved(announced_unused(notify.payload))  # committed without them
+                if notify.pid not in self._own_backends:  # own commits are published already
+                    order.found(announced_events(notify.payload))  # committed: no read needed
+                order.announced(last)
 
     async def _fill(self) -> None:
         """Read the numbers ``CommitOrder`` misses; settle those that stay missing."""
@@ -226,6 +220,7 @@ class PostgresStore(ExecutorStore):
             try:
                 while wanted := order.missing(FILL_BATCH):
                     async with self._pool.connection() as conn:
+                        self.fill_reads += 1
                         order.found(await _events_numbered(conn, wanted))
                     asked = set(wanted)
                     still = [n for n in order.missing(FILL_BATCH) if n in asked]
@@ -344,7 +339,7 @@ class PostgresStore(ExecutorStore):
                     batch(f"RELEASE SAVEPOINT {savepoint}", ())
                 allocated = [n for tx in txs for n in tx.allocated]
                 events = sorted((e for tx in txs for e in tx.events), key=lambda e: e.sequence)
-                note = _notification(allocated, {e.sequence for e in events})
+                note = payload(allocated, events)
                 if note is not None:
                     batch("SELECT pg_notify(?, ?)", (CHANNEL, note))
                 batch("COMMIT", ())
@@ -570,21 +565,8 @@ def _settle_blocking(conn: psycopg.Connection[Any]) -> None:
         pause = min(pause * 2, SETTLE_POLL[1])
 
 
-def _notification(allocated: list[int], used: set[int]) -> str | None:
-    """The payload of a transaction's one notification: the range of the numbers it took, then
-    those it leaves unused (delivered only once it has committed, so other processes need not
-    settle them); None when it took none."""
-    if not allocated:
-        return None
-    payload = f"{min(allocated)}-{max(allocated)}"
-    unused = [n for n in allocated if n not in used]
-    if unused:
-        payload += ";" + ",".join(str(n) for n in unused)
-    return payload
-
-
 def _notify(tx: PostgresTransaction, execute: Callable[[str, Sequence[Any]], Any]) -> None:
-    note = _notification(tx.allocated, {e.sequence for e in tx.events})
+    note = payload(tx.allocated, tx.events)
     if note is not None:
         execute("SELECT pg_notify(?, ?)", (CHANNEL, note))
 
