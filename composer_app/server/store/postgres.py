@@ -3,9 +3,10 @@
 Invariants:
 
 * Serving (after ``bind_loop``), every command runs on the event loop over a pooled async
-  connection (``psycopg_pool.AsyncConnectionPool``) as one transaction: statements are bound in
-  the client and queued, and the statements whose results the command does not read travel with
-  the next one it does (one simple query, several results). A command's prefetch also locks its
+  connection (``psycopg_pool.AsyncConnectionPool``) as one transaction: statements are queued as
+  prepared statements of their connection (``Batch``, ``Prepared``), and the statements whose
+  results the command does not read travel with the next one it does (one pipeline, one ``Sync``,
+  several results). A command's prefetch also locks its
   thread and reserves the numbers of its appends, which then need no reply, so a
   ``thread.turn.start`` takes two round trips (prefetched reads and numbers; writes and commit)
   and its reply's transaction two (``round_trips`` counts them). A read takes one: its connection
@@ -24,10 +25,12 @@ Invariants:
   row. Every write transaction takes its transaction id before its first number.
 * Subscribers see events in sequence order with no gap that later fills: ``CommitOrder`` publishes
   a number only once every lower one is final. Own commits are published from memory; each commit
-  with events sends one ``NOTIFY composer_events, '<first>-<last>'``; other processes read only the
-  numbers they miss. A number that stays missing is settled by waiting until every transaction that
-  could hold it has ended (``pg_snapshot_xmin`` passes a transaction id taken afterwards), then
-  reading it once more: absent then, it is unused for ever.
+  with events sends one ``NOTIFY composer_events, '<first>-<last>…'`` carrying as many of its
+  events as fit (``commit_notification``); other processes take those from it (a process skips
+  the events of its own commits) and read only the numbers they still miss. A number that stays
+  missing is settled by waiting until every transaction that could hold it has ended
+  (``pg_snapshot_xmin`` passes a transaction id taken afterwards), then reading it once more:
+  absent then, it is unused for ever.
 * Snapshot and replay reads never report a watermark with an open lower number (``Unsettled``).
 
 The design and its proof sketch are in docs/architecture.md ("Event ordering on PostgreSQL").
@@ -77,7 +80,7 @@ PARK_IDLE = 0.02  # a parked read's transaction ends this soon when no transacti
 SETTLE_AFTER = 0.05  # a missing number waits this long for its notification before settling
 SETTLE_POLL = (0.001, 0.05)  # first and longest pause while waiting for old transactions to end
 GROUP_MAX = 32  # writes of different threads run together in one transaction at most
-GROUP_WRITERS = 1  # group transactions of one process in flight at once (the others queue)
+GROUP_WRITERS = 2  # group transactions of one process in flight at once (the others queue)
 
 
 def conninfo_of(database_url: str) -> str:

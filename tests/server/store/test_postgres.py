@@ -173,6 +173,7 @@ def test_writes_of_different_threads_arriving_together_commit_as_one_group(
     and a repeated command still answers from its receipt."""
     store = PostgresStore(postgres_dsn)
     store.open()
+    store.group_queue.writers = 1  # one group in flight: the rest queue behind it
     seen: list[StoredEvent] = []
     payloads: list[str] = []
     try:
