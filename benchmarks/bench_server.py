@@ -67,13 +67,14 @@ Notes:
 * SQLite writes run on the event loop thread (one writer connection; a command commits in well
   under a millisecond), so there is no thread hand-off per command.
 * PostgreSQL runs each command as one transaction of two round trips on a pooled async
-  connection (statements bound in the client and sent together, the appends' sequence numbers
-  reserved with the first reads) and its reply's transaction two more; commands and replies of
-  different threads that arrive while a transaction is in flight commit together in one group
-  transaction (the same two round trips, one `NOTIFY`, one `COMMIT`; SQLite likewise groups the
-  writes of one event-loop step). No lock is shared by all writers, and publication order is
-  kept by a high-water mark (docs/architecture.md). With `--processes N`, commands go
-  round-robin over N processes.
+  connection (prepared statements of that connection sent together in one pipeline, the
+  appends' sequence numbers reserved with the first reads) and its reply's transaction two more;
+  commands and replies of different threads that arrive while a process's two group
+  transactions are in flight commit together in one group transaction (the same two round
+  trips, one `NOTIFY`, one `COMMIT`; SQLite likewise groups the writes of one event-loop step).
+  No lock is shared by all writers, and publication order is kept by a high-water mark
+  (docs/architecture.md). With `--processes N`, commands go round-robin over N processes, and a
+  commit's notification carries its events to the other processes.
 * The machine is shared; figures vary by about +/-20 % between runs.
 """
 

@@ -6,11 +6,13 @@ fits — a newline and a JSON array of committed events in sequence order (each
 ``[sequence, event_id, thread_id, event_type, occurred_at, command_id, payload, user_id]``, the
 event exactly as the writing process publishes it), as many as keep the whole payload within
 ``LIMIT`` bytes (PostgreSQL refuses 8000 and more); it is None when the transaction took no number.
-PostgreSQL delivers it only after the transaction committed, so every number in the range is final
-once it arrives: carried events are committed, the unused numbers never appear, and the others are
-committed events to read from the log. ``announced_range``, ``announced_unused`` and
+PostgreSQL delivers it only after the transaction committed, so once it arrives the carried events
+are committed and the unused numbers never appear; a number of the range that is neither is this
+transaction's committed event too large to carry, or another transaction's (numbers of concurrent
+transactions interleave), and is read from the log. ``announced_range``, ``announced_unused`` and
 ``announced_events`` read a payload back (a malformed part reads as nothing: a range of None, no
-numbers, no events), and read older payloads without events unchanged.
+numbers, no events; ``announced_first`` reads the range's first number), and read older payloads
+without events unchanged.
 """
 
 from __future__ import annotations
@@ -56,6 +58,14 @@ def announced_range(text: str) -> int | None:
     """The last number of a payload's range (or of a bare ``'<last>'``), else None."""
     try:
         return int(text.split("\n", 1)[0].split(";", 1)[0].rsplit("-", 1)[-1])
+    except ValueError:
+        return None
+
+
+def announced_first(text: str) -> int | None:
+    """The first number of a payload's range (or of a bare ``'<last>'``), else None."""
+    try:
+        return int(text.split("\n", 1)[0].split(";", 1)[0].split("-", 1)[0])
     except ValueError:
         return None
 

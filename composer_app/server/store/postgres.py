@@ -55,6 +55,7 @@ from composer_app.server.store.base import Reader, StoredEvent, Transaction
 from composer_app.server.store.bridge import Pause, SteppedCall, run_bridged
 from composer_app.server.store.commit_notification import (
     announced_events,
+    announced_first,
     announced_range,
     announced_unused,
     payload,
@@ -115,6 +116,7 @@ class PostgresStore(ExecutorStore):
         self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
         self.fill_reads = 0  # reads of other processes' events from the log so far (tests)
         self._own_backends: set[int] = set()  # this process's pooled connections' backends
+        self._uncarried: set[int] = set()  # in other commits' ranges, not carried: to read
         self.groups = 0  # group transactions (two writes or more) committed so far
         self.group_queue = GroupQueue(self._write_alone, self._write_group,
                                       lambda: self._pool is not None,
@@ -207,11 +209,21 @@ class PostgresStore(ExecutorStore):
             if last is not None and order is not None:
                 order.resolved(announced_unused(notify.payload))  # committed without them
                 if notify.pid not in self._own_backends:  # own commits are published already
-                    order.found(announced_events(notify.payload))  # committed: no read needed
+                    carried = announced_events(notify.payload)  # committed: no read needed
+                    order.found(carried)
+                    first = announced_first(notify.payload)
+                    if first is not None and len(carried) < last - first + 1:
+                        told = {e.sequence for e in carried}
+                        self._uncarried.update(n for n in range(first, last + 1)
+                                               if n not in told)
                 order.announced(last)
 
     async def _fill(self) -> None:
-        """Read the numbers ``CommitOrder`` misses; settle those that stay missing."""
+        """Read the numbers ``CommitOrder`` misses; settle those that stay missing.
+
+        Numbers another commit's notification announced without carrying their events are read at
+        once; any other missing number first waits ``SETTLE_AFTER`` for its notification (which
+        usually carries it), then is read, then settled."""
         assert self._fill_wakeup is not None and self._pool is not None
         wakeup, loop = self._fill_wakeup, asyncio.get_running_loop()
         stuck: tuple[int, float] | None = None  # lowest unexplained number, since when
@@ -220,8 +232,25 @@ class PostgresStore(ExecutorStore):
             wakeup.clear()
             order = self._order
             assert order is not None
+            self._uncarried = {n for n in self._uncarried if n > order.published}
             try:
                 while wanted := order.missing(FILL_BATCH):
+                    due = [n for n in wanted if n in self._uncarried]
+                    if due:  # announced as committed but not carried: read them now
+                        self._uncarried.difference_update(due)
+                        async with self._pool.connection() as conn:
+                            self.fill_reads += 1
+                            order.found(await _events_numbered(conn, due))
+                        continue
+                    now = loop.time()
+                    if stuck is None or stuck[0] != wanted[0]:
+                        stuck = (wanted[0], now)
+                    remaining = SETTLE_AFTER - (now - stuck[1])
+                    if remaining > 0:  # their notifications, with their events, usually come
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(wakeup.wait(), remaining)
+                        wakeup.clear()
+                        continue
                     async with self._pool.connection() as conn:
                         self.fill_reads += 1
                         order.found(await _events_numbered(conn, wanted))

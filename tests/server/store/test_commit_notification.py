@@ -7,6 +7,7 @@ from composer_app.server.store.base import StoredEvent
 from composer_app.server.store.commit_notification import (
     LIMIT,
     announced_events,
+    announced_first,
     announced_range,
     announced_unused,
     payload,
@@ -24,6 +25,7 @@ def test_a_payload_names_its_range_its_unused_numbers_and_carries_its_events() -
     text = payload([7, 8, 9], events)
     assert text is not None and text.startswith("7-9;8\n")
     assert announced_range(text) == 9 and announced_unused(text) == [8]
+    assert announced_first(text) == 7 and announced_first("12") == 12
     assert announced_events(text) == sorted(events, key=lambda e: e.sequence)
     assert payload([], []) is None
 
@@ -33,7 +35,7 @@ def test_older_payloads_and_malformed_parts_read_as_nothing() -> None:
     assert announced_range("7-9;8") == 9 and announced_unused("7-9;8") == [8]
     assert announced_range("12") == 12 and announced_unused("12;x") == []
     assert announced_events("7-9;8") == []
-    assert announced_range("nonsense") is None
+    assert announced_range("nonsense") is None and announced_first("x-9") is None
     assert announced_events("7-9\n[1, 2") == [] and announced_events("7-9\n[[1]]") == []
 
 
