@@ -14,7 +14,8 @@ With ``--processes N`` (PostgreSQL) N server processes share the database and th
 commands round-robin across them (each client's WebSocket stays on one process, so events cross
 processes through the database's notifications). ``--store both`` measures SQLite, PostgreSQL with
 one process and, when N > 1, PostgreSQL with N processes, in one run. Server CPU time per message is
-the user + system time of the server processes during the run divided by the messages.
+the user + system time of the server processes during the run divided by the messages; database CPU
+per message (PostgreSQL) is that of the database's backend processes.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ command (receipt, `thread.message-sent`, `thread.turn-started`, both message row
 `thread.message-sent` event on the socket. The server runs in its own process
 (`composer-server serve`, uvicorn with `httptools`); PostgreSQL is a throwaway local cluster
 (fsync off). *server CPU/message* is the user + system CPU time of the server processes during
-the run divided by the messages.
+the run divided by the messages; *database CPU/message* (PostgreSQL) is that of the database's
+backend processes serving the server's connections.
 
 """
 DOC_NOTES = """
@@ -65,13 +67,14 @@ Notes:
 * SQLite writes run on the event loop thread (one writer connection; a command commits in well
   under a millisecond), so there is no thread hand-off per command.
 * PostgreSQL runs each command as one transaction of two round trips on a pooled async
-  connection (statements bound in the client and sent together, the appends' sequence numbers
-  reserved with the first reads) and its reply's transaction two more; commands and replies of
-  different threads that arrive while a transaction is in flight commit together in one group
-  transaction (the same two round trips, one `NOTIFY`, one `COMMIT`; SQLite likewise groups the
-  writes of one event-loop step). No lock is shared by all writers, and publication order is
-  kept by a high-water mark (docs/architecture.md). With `--processes N`, commands go
-  round-robin over N processes.
+  connection (prepared statements of that connection sent together in one pipeline, the
+  appends' sequence numbers reserved with the first reads) and its reply's transaction two more;
+  commands and replies of different threads that arrive while a process's two group
+  transactions are in flight commit together in one group transaction (the same two round
+  trips, one `NOTIFY`, one `COMMIT`; SQLite likewise groups the writes of one event-loop step).
+  No lock is shared by all writers, and publication order is kept by a high-water mark
+  (docs/architecture.md). With `--processes N`, commands go round-robin over N processes, and a
+  commit's notification carries its events to the other processes.
 * The machine is shared; figures vary by about +/-20 % between runs.
 """
 
@@ -197,8 +200,24 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-async def _run(urls: list[str], tokens: list[str], messages: int, pids: list[int]
-               ) -> tuple[float, float, list[float]]:
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    return {pid: cpu_seconds([pid]) for pid in pids}
+
+
+def backend_pids(dsn: str | None) -> list[int]:
+    """The PostgreSQL backends connected to ``dsn``'s database (other than the asking one)."""
+    if dsn is None:
+        return []
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                            "AND pid <> pg_backend_pid()").fetchall()
+    return [int(r[0]) for r in rows]
+
+
+async def _run(urls: list[str], tokens: list[str], messages: int, pids: list[int],
+               dsn: str | None = None) -> tuple[float, float, float, list[float]]:
     latencies: list[float] = []
     ready = asyncio.Semaphore(0)
     start = asyncio.Event()
@@ -207,22 +226,26 @@ async def _run(urls: list[str], tokens: list[str], messages: int, pids: list[int
                for i, t in enumerate(tokens)]
     for _ in tokens:  # every client is connected and subscribed before the clock starts
         await ready.acquire()
+    backends = cpu_by_pid(await asyncio.to_thread(backend_pids, dsn))
     began, cpu = time.perf_counter(), cpu_seconds(pids)
     start.set()
     await asyncio.gather(*clients)
-    return time.perf_counter() - began, cpu_seconds(pids) - cpu, latencies
+    elapsed, cpu = time.perf_counter() - began, cpu_seconds(pids) - cpu
+    after = cpu_by_pid(await asyncio.to_thread(backend_pids, dsn))  # new backends count whole
+    database = sum(after.values()) - sum(backends.get(pid, 0.0) for pid in after)
+    return elapsed, cpu, database, latencies
 
 
-def measure(name: str, args: list[str], clients: int, messages: int, processes: int = 1
-            ) -> dict[str, float | str]:
+def measure(name: str, args: list[str], clients: int, messages: int, processes: int = 1,
+            dsn: str | None = None) -> dict[str, float | str]:
     tokens = _tokens(args, clients)
     servers = [ServerProcess(args) for _ in range(processes)]
     try:
         for server in servers:
             server.start()
         pids = [s.process.pid for s in servers if s.process is not None]
-        elapsed, cpu, latencies = asyncio.run(_run([s.url for s in servers], tokens, messages,
-                                                   pids))
+        elapsed, cpu, database, latencies = asyncio.run(
+            _run([s.url for s in servers], tokens, messages, pids, dsn))
     finally:
         for server in servers:
             server.stop()
@@ -236,6 +259,7 @@ def measure(name: str, args: list[str], clients: int, messages: int, processes: 
         "p50_ms": statistics.median(latencies) * 1000,
         "p99_ms": latencies[min(total - 1, int(total * 0.99))] * 1000,
         "cpu_ms": cpu / total * 1000,
+        "db_cpu_ms": database / total * 1000,
     }
 
 
@@ -268,13 +292,14 @@ def table(rows: list[dict[str, float | str]], clients: int, messages: int,
         machine + ".",
         "",
         "| backend | messages | seconds | messages/s | p50 send-to-event | p99 send-to-event "
-        "| server CPU/message |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| server CPU/message | database CPU/message |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(f"| {r['backend']} | {r['messages']} | {r['seconds']:.2f} | "
                      f"{r['rate']:.0f} | {r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms | "
-                     f"{r['cpu_ms']:.2f} ms |")
+                     f"{r['cpu_ms']:.2f} ms | "
+                     + (f"{r['db_cpu_ms']:.2f} ms |" if r["backend"] != "SQLite" else "- |"))
     by_name = {str(r["backend"]): r for r in rows}
     sqlite, pg1 = by_name.get("SQLite"), by_name.get("PostgreSQL")
     if sqlite and pg1:
@@ -327,7 +352,7 @@ def main() -> int:
                     rows.append(measure(name, [
                         "--data-dir", str(tmp / f"pg{processes}"), "--database-url",
                         f"postgresql+psycopg://?{query}"], opts.clients, opts.messages,
-                        processes))
+                        processes, dsn))
     report = table(rows, opts.clients, opts.messages, postgres)
     print(report)
     if opts.output:

@@ -1,8 +1,10 @@
 """``GroupQueue``: which writes run together in one group transaction, and who gets what.
 
 Invariants: a write names its thread (``key``) and waits while ``writers`` groups are in flight;
-a group takes the waiting writes oldest first, at most one per thread (a later write of a thread
-waits for the next group, so a thread's writes keep their order) and ``limit`` in all; a write
+a group takes the waiting writes oldest first, at most one per thread and none of a thread whose
+write is in a group still in flight (a later write of a thread waits for a group that starts after
+its earlier one ended, so a thread's writes keep their order and never wait for each other's row
+locks) and ``limit`` in all; a write
 whose caller gave up before its group started is dropped; a group of one runs alone. ``together``
 returns each member's outcome, a value or its own exception; raising ``RolledBack`` (a statement
 failed and the whole transaction was rolled back) sends every member to run alone; any other
@@ -12,6 +14,7 @@ failure is every member's. No new group starts once ``is_open`` says the store c
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -51,6 +54,7 @@ class GroupQueue:
         self.writers = writers
         self._waiting: deque[Member] = deque()
         self._in_flight = 0
+        self._busy: set[tuple[str, str]] = set()  # threads with a write in a group in flight
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def write(self, fn: Write, key: tuple[str, str]) -> Any:
@@ -68,13 +72,16 @@ class GroupQueue:
             if not members:
                 return
             self._in_flight += 1
+            keys = {m.key for m in members}
+            self._busy |= keys
             task = asyncio.get_running_loop().create_task(self._run(members))
             self._tasks.add(task)
-            task.add_done_callback(self._done)
+            task.add_done_callback(functools.partial(self._done, keys=keys))
 
-    def _done(self, task: asyncio.Task[None]) -> None:
+    def _done(self, task: asyncio.Task[None], keys: set[tuple[str, str]]) -> None:
         self._tasks.discard(task)
         self._in_flight -= 1
+        self._busy -= keys
         if self._is_open():
             self._next()
 
@@ -84,7 +91,7 @@ class GroupQueue:
         for member in self._waiting:
             if member.future.done():
                 continue  # its caller gave up before it started
-            if member.key in taken or len(taken) >= self.limit:
+            if member.key in taken or member.key in self._busy or len(taken) >= self.limit:
                 later.append(member)
             else:
                 taken[member.key] = member

@@ -3,9 +3,10 @@
 Invariants:
 
 * Serving (after ``bind_loop``), every command runs on the event loop over a pooled async
-  connection (``psycopg_pool.AsyncConnectionPool``) as one transaction: statements are bound in
-  the client and queued, and the statements whose results the command does not read travel with
-  the next one it does (one simple query, several results). A command's prefetch also locks its
+  connection (``psycopg_pool.AsyncConnectionPool``) as one transaction: statements are queued as
+  prepared statements of their connection (``Batch``, ``Prepared``), and the statements whose
+  results the command does not read travel with the next one it does (one pipeline, one ``Sync``,
+  several results). A command's prefetch also locks its
   thread and reserves the numbers of its appends, which then need no reply, so a
   ``thread.turn.start`` takes two round trips (prefetched reads and numbers; writes and commit)
   and its reply's transaction two (``round_trips`` counts them). A read takes one: its connection
@@ -24,10 +25,12 @@ Invariants:
   row. Every write transaction takes its transaction id before its first number.
 * Subscribers see events in sequence order with no gap that later fills: ``CommitOrder`` publishes
   a number only once every lower one is final. Own commits are published from memory; each commit
-  with events sends one ``NOTIFY composer_events, '<first>-<last>'``; other processes read only the
-  numbers they miss. A number that stays missing is settled by waiting until every transaction that
-  could hold it has ended (``pg_snapshot_xmin`` passes a transaction id taken afterwards), then
-  reading it once more: absent then, it is unused for ever.
+  with events sends one ``NOTIFY composer_events, '<first>-<last>…'`` carrying as many of its
+  events as fit (``commit_notification``); other processes take those from it (a process skips
+  the events of its own commits) and read only the numbers they still miss. A number that stays
+  missing is settled by waiting until every transaction that could hold it has ended
+  (``pg_snapshot_xmin`` passes a transaction id taken afterwards), then reading it once more:
+  absent then, it is unused for ever.
 * Snapshot and replay reads never report a watermark with an open lower number (``Unsettled``).
 
 The design and its proof sketch are in docs/architecture.md ("Event ordering on PostgreSQL").
@@ -39,6 +42,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
@@ -49,10 +53,17 @@ from psycopg_pool import AsyncConnectionPool
 from composer_app.core.errors import StorageError
 from composer_app.server.store.base import Reader, StoredEvent, Transaction
 from composer_app.server.store.bridge import Pause, SteppedCall, run_bridged
+from composer_app.server.store.commit_notification import (
+    announced_events,
+    announced_first,
+    announced_range,
+    announced_unused,
+    payload,
+)
 from composer_app.server.store.commit_order import CommitOrder
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.store.group_queue import GroupQueue, Member, RolledBack
-from composer_app.server.store.postgres_batch import Batch, Statement
+from composer_app.server.store.postgres_batch import Batch, Prepared, Statement
 from composer_app.server.store.postgres_queries import (
     PostgresReader,
     PostgresTransaction,
@@ -70,7 +81,7 @@ PARK_IDLE = 0.02  # a parked read's transaction ends this soon when no transacti
 SETTLE_AFTER = 0.05  # a missing number waits this long for its notification before settling
 SETTLE_POLL = (0.001, 0.05)  # first and longest pause while waiting for old transactions to end
 GROUP_MAX = 32  # writes of different threads run together in one transaction at most
-GROUP_WRITERS = 1  # group transactions of one process in flight at once (the others queue)
+GROUP_WRITERS = 2  # group transactions of one process in flight at once (the others queue)
 
 
 def conninfo_of(database_url: str) -> str:
@@ -79,24 +90,6 @@ def conninfo_of(database_url: str) -> str:
         if database_url.startswith(prefix):
             return "postgresql://" + database_url[len(prefix):]
     return database_url
-
-
-def announced_range(payload: str) -> int | None:
-    """The last sequence of a ``'<first>-<last>[;<unused>,…]'`` (or ``'<last>'``) notification,
-    else None."""
-    try:
-        return int(payload.split(";", 1)[0].rsplit("-", 1)[-1])
-    except ValueError:
-        return None
-
-
-def announced_unused(payload: str) -> list[int]:
-    """The numbers a notification's committed transaction took and left unused (may be none)."""
-    _, _, tail = payload.partition(";")
-    try:
-        return [int(n) for n in tail.split(",") if n]
-    except ValueError:
-        return []
 
 
 class PostgresStore(ExecutorStore):
@@ -117,8 +110,13 @@ class PostgresStore(ExecutorStore):
         self._parked: deque[tuple[float, psycopg.AsyncConnection[Any]]] = deque()
         self._unpark: asyncio.TimerHandle | None = None
         self._returning: set[asyncio.Task[None]] = set()  # connections on their way to the pool
+        self._prepared: weakref.WeakKeyDictionary[psycopg.AsyncConnection[Any], Prepared] = \
+            weakref.WeakKeyDictionary()  # each pooled connection's prepared statements
         self.park_idle = PARK_IDLE
         self.round_trips = 0  # served transactions' round trips so far (benchmarks, tests)
+        self.fill_reads = 0  # reads of other processes' events from the log so far (tests)
+        self._own_backends: set[int] = set()  # this process's pooled connections' backends
+        self._uncarried: set[int] = set()  # in other commits' ranges, not carried: to read
         self.groups = 0  # group transactions (two writes or more) committed so far
         self.group_queue = GroupQueue(self._write_alone, self._write_group,
                                       lambda: self._pool is not None,
@@ -179,6 +177,7 @@ class PostgresStore(ExecutorStore):
     async def _start(self) -> None:
         async def track(conn: psycopg.AsyncConnection[Any]) -> None:
             self._async_conns.append(conn)
+            self._own_backends.add(conn.info.backend_pid)
 
         self._pool = AsyncConnectionPool(self.conninfo, min_size=2, max_size=POOL_SIZE,
                                          kwargs={"autocommit": True}, configure=track,
@@ -206,12 +205,25 @@ class PostgresStore(ExecutorStore):
     async def _listen(self, conn: psycopg.AsyncConnection[Any]) -> None:
         async for notify in conn.notifies():
             last = announced_range(notify.payload)
-            if last is not None and self._order is not None:
-                self._order.resolved(announced_unused(notify.payload))  # committed without them
-                self._order.announced(last)
+            order = self._order
+            if last is not None and order is not None:
+                order.resolved(announced_unused(notify.payload))  # committed without them
+                if notify.pid not in self._own_backends:  # own commits are published already
+                    carried = announced_events(notify.payload)  # committed: no read needed
+                    order.found(carried)
+                    first = announced_first(notify.payload)
+                    if first is not None and len(carried) < last - first + 1:
+                        told = {e.sequence for e in carried}
+                        self._uncarried.update(n for n in range(first, last + 1)
+                                               if n not in told)
+                order.announced(last)
 
     async def _fill(self) -> None:
-        """Read the numbers ``CommitOrder`` misses; settle those that stay missing."""
+        """Read the numbers ``CommitOrder`` misses; settle those that stay missing.
+
+        Numbers another commit's notification announced without carrying their events are read at
+        once; any other missing number first waits ``SETTLE_AFTER`` for its notification (which
+        usually carries it), then is read, then settled."""
         assert self._fill_wakeup is not None and self._pool is not None
         wakeup, loop = self._fill_wakeup, asyncio.get_running_loop()
         stuck: tuple[int, float] | None = None  # lowest unexplained number, since when
@@ -220,9 +232,27 @@ class PostgresStore(ExecutorStore):
             wakeup.clear()
             order = self._order
             assert order is not None
+            self._uncarried = {n for n in self._uncarried if n > order.published}
             try:
                 while wanted := order.missing(FILL_BATCH):
+                    due = [n for n in wanted if n in self._uncarried]
+                    if due:  # announced as committed but not carried: read them now
+                        self._uncarried.difference_update(due)
+                        async with self._pool.connection() as conn:
+                            self.fill_reads += 1
+                            order.found(await _events_numbered(conn, due))
+                        continue
+                    now = loop.time()
+                    if stuck is None or stuck[0] != wanted[0]:
+                        stuck = (wanted[0], now)
+                    remaining = SETTLE_AFTER - (now - stuck[1])
+                    if remaining > 0:  # their notifications, with their events, usually come
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(wakeup.wait(), remaining)
+                        wakeup.clear()
+                        continue
                     async with self._pool.connection() as conn:
+                        self.fill_reads += 1
                         order.found(await _events_numbered(conn, wanted))
                     asked = set(wanted)
                     still = [n for n in order.missing(FILL_BATCH) if n in asked]
@@ -287,7 +317,7 @@ class PostgresStore(ExecutorStore):
         order = self._order
         members.sort(key=lambda m: m.key)
         conn, end_read = await self._lease()
-        batch = Batch(conn, end_read=end_read)
+        batch = Batch(conn, self._prepared_on(conn), end_read=end_read)
         txs = [PostgresTransaction(batch, order.allocated) for _ in members]
         calls: list[SteppedCall | None] = []
         outcomes: list[tuple[bool, Any]] = []
@@ -296,7 +326,7 @@ class PostgresStore(ExecutorStore):
                 batch("BEGIN", ())
                 batch("SELECT pg_current_xact_id()", ())  # before any sequence number
                 first = batch.take()
-                held: list[list[tuple[bytes, Statement]]] = []
+                held: list[list[Statement]] = []
                 batch.pause = Pause()
                 for member, tx in zip(members, txs, strict=True):
                     call = SteppedCall(member.fn, tx)
@@ -313,7 +343,7 @@ class PostgresStore(ExecutorStore):
                     calls.append(call)
                     outcomes.append((True, call.result))
                     mine = batch.take()
-                    if paused and all(text.startswith(b"SELECT") for text, _ in mine):
+                    if paused and all(s.sql.startswith(b"SELECT") for s in mine):
                         first.extend(mine)  # reads (and reservations): sent together
                         held.append([])
                     else:
@@ -341,7 +371,7 @@ class PostgresStore(ExecutorStore):
                     batch(f"RELEASE SAVEPOINT {savepoint}", ())
                 allocated = [n for tx in txs for n in tx.allocated]
                 events = sorted((e for tx in txs for e in tx.events), key=lambda e: e.sequence)
-                note = _notification(allocated, {e.sequence for e in events})
+                note = payload(allocated, events)
                 if note is not None:
                     batch("SELECT pg_notify(?, ?)", (CHANNEL, note))
                 batch("COMMIT", ())
@@ -378,7 +408,7 @@ class PostgresStore(ExecutorStore):
 
         def transact(conn: psycopg.AsyncConnection[Any], end_read: bool) -> T:
             nonlocal tx
-            execute = Batch(conn, end_read=end_read)
+            execute = Batch(conn, self._prepared_on(conn), end_read=end_read)
             execute("BEGIN", ())
             execute("SELECT pg_current_xact_id()", ())  # before any sequence number
             tx = PostgresTransaction(execute, order.allocated)
@@ -426,7 +456,7 @@ class PostgresStore(ExecutorStore):
             floor = order.published
 
             def run(conn: psycopg.AsyncConnection[Any], end_read: bool, floor: int = floor) -> T:
-                execute = Batch(conn, end_read=end_read)
+                execute = Batch(conn, self._prepared_on(conn), end_read=end_read)
                 execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", ())
                 try:
                     return fn(PostgresReader(execute, floor))
@@ -446,6 +476,14 @@ class PostgresStore(ExecutorStore):
                 await order.reached(unsettled.sequence)
             except psycopg.Error as exc:
                 raise StorageError(f"postgres: {exc}") from exc
+
+    def _prepared_on(self, conn: psycopg.AsyncConnection[Any]) -> Prepared:
+        """The statements prepared on ``conn`` so far (none on a new connection: a pool that
+        replaces a lost connection starts the new one with an empty set)."""
+        prepared = self._prepared.get(conn)
+        if prepared is None:
+            prepared = self._prepared[conn] = Prepared()
+        return prepared
 
     async def _lease(self) -> tuple[psycopg.AsyncConnection[Any], bool]:
         """A connection for one transaction, and whether it still holds a finished read's
@@ -559,21 +597,8 @@ def _settle_blocking(conn: psycopg.Connection[Any]) -> None:
         pause = min(pause * 2, SETTLE_POLL[1])
 
 
-def _notification(allocated: list[int], used: set[int]) -> str | None:
-    """The payload of a transaction's one notification: the range of the numbers it took, then
-    those it leaves unused (delivered only once it has committed, so other processes need not
-    settle them); None when it took none."""
-    if not allocated:
-        return None
-    payload = f"{min(allocated)}-{max(allocated)}"
-    unused = [n for n in allocated if n not in used]
-    if unused:
-        payload += ";" + ",".join(str(n) for n in unused)
-    return payload
-
-
 def _notify(tx: PostgresTransaction, execute: Callable[[str, Sequence[Any]], Any]) -> None:
-    note = _notification(tx.allocated, {e.sequence for e in tx.events})
+    note = payload(tx.allocated, tx.events)
     if note is not None:
         execute("SELECT pg_notify(?, ?)", (CHANNEL, note))
 

@@ -87,3 +87,50 @@ def test_the_limit_bounds_a_group(limit: int) -> None:
     assert all(len(group) <= limit for group in runner.groups)
     if limit == 1:
         assert runner.groups == [] and sorted(runner.alone) == ["w1", "w2", "w3", "w4", "x"]
+
+
+def test_with_two_writers_in_flight_a_thread_never_has_two_writes_in_flight() -> None:
+    running: set[str] = set()  # threads with a write in flight
+    overlaps: list[str] = []
+    finished: list[str] = []
+    groups_at_once: list[int] = []
+    in_flight = [0]
+
+    async def run(names: list[str]) -> None:
+        in_flight[0] += 1
+        groups_at_once.append(in_flight[0])
+        for name in names:
+            thread = name.split(":")[0]
+            if thread in running:
+                overlaps.append(name)
+            running.add(thread)
+        await asyncio.sleep(0.01)
+        for name in names:
+            running.discard(name.split(":")[0])
+            finished.append(name)
+        in_flight[0] -= 1
+
+    async def alone(fn: Any) -> Any:
+        await run([fn(None)])
+        return fn(None)
+
+    async def together(members: list[Member]) -> list[tuple[bool, Any]]:
+        await run([m.fn(None) for m in members])
+        return [(True, m.fn(None)) for m in members]
+
+    async def main() -> list[Any]:
+        queue = GroupQueue(alone, together, lambda: True, limit=32, writers=2)
+        writes = [asyncio.ensure_future(_write(queue, "t0", "t0:0"))]
+        await asyncio.sleep(0)  # in flight, one writer left
+        for n in range(3):
+            for thread in ("t0", "t1", "t2")[1 if n == 0 else 0:]:
+                writes.append(asyncio.ensure_future(_write(queue, thread, f"{thread}:{n}")))
+            await asyncio.sleep(0.004)  # the next round arrives while groups are in flight
+        return await asyncio.gather(*writes)
+
+    results = asyncio.run(main())
+    assert sorted(results) == sorted(f"{t}:{n}" for n in range(3) for t in ("t0", "t1", "t2"))
+    assert overlaps == []  # a later write of a thread waited for its earlier one's group
+    assert max(groups_at_once) == 2
+    for thread in ("t0", "t1", "t2"):
+        assert [n for n in finished if n.startswith(thread)] == [f"{thread}:{i}" for i in range(3)]

@@ -1,6 +1,6 @@
 """The PostgreSQL store's round trips per command and per read, counted on a real server (so they
-cannot grow back unnoticed), and the notifications that tell other processes which numbers stay
-unused."""
+cannot grow back unnoticed), and the notifications that hand other processes a commit's events and
+the numbers it left unused."""
 
 from __future__ import annotations
 
@@ -17,23 +17,12 @@ from composer_app.server.earlier_material import EarlierMaterial
 from composer_app.server.ledger import TurnPlan, execute_command, finish_turn, prefetch_command
 from composer_app.server.providers.echo import EchoProvider
 from composer_app.server.store.base import Device, StoredEvent, Transaction
-from composer_app.server.store.postgres import (
-    PARK_IDLE,
-    PostgresStore,
-    announced_range,
-    announced_unused,
-)
+from composer_app.server.store.commit_notification import announced_events
+from composer_app.server.store.postgres import PARK_IDLE, PostgresStore
 from composer_app.server.turns import TurnRunner
 from tests.server.harness import create_thread, skill, turn_start
 
 DEVICE = Device("dev_a", "u1", "laptop")
-
-
-def test_a_notification_names_its_range_and_the_numbers_it_left_unused() -> None:
-    assert announced_range("7-9") == 9 and announced_unused("7-9") == []
-    assert announced_range("7-9;8") == 9 and announced_unused("7-9;8") == [8]
-    assert announced_range("12") == 12 and announced_unused("12;x") == []
-    assert announced_range("nonsense") is None
 
 
 @pytest.mark.postgres
@@ -184,6 +173,7 @@ def test_writes_of_different_threads_arriving_together_commit_as_one_group(
     and a repeated command still answers from its receipt."""
     store = PostgresStore(postgres_dsn)
     store.open()
+    store.group_queue.writers = 1  # one group in flight: the rest queue behind it
     seen: list[StoredEvent] = []
     payloads: list[str] = []
     try:
@@ -214,7 +204,10 @@ def test_writes_of_different_threads_arriving_together_commit_as_one_group(
         created = seen[5].sequence
         mine = [p for p in payloads if int(p.split("-")[0]) > created]
         assert len(mine) == 3  # one notification per transaction: the group's covers five
-        assert mine[1] == f"{created + 3}-{created + 12}"
+        assert mine[1].split("\n")[0] == f"{created + 3}-{created + 12}"
+        carried = announced_events(mine[1])  # the group's events, as many as fit
+        assert carried and carried == [e for e in seen if e.sequence in range(
+            created + 3, created + 3 + len(carried))]
         stored = store.read_sync(lambda r: r.events_after(0, "u1"))
         assert [e.sequence for e in seen] == [e.sequence for e in stored]  # in order, no gaps
         assert [e.sequence for e in seen] == sorted(e.sequence for e in seen)
@@ -299,3 +292,47 @@ def test_a_failing_write_in_a_group_fails_alone(postgres_dsn: str) -> None:
     finally:
         store.set_commit_listener(None)
         store.close()
+
+
+@pytest.mark.postgres
+def test_another_process_publishes_the_events_a_notification_carries_without_reading_them(
+        postgres_dsn: str) -> None:
+    """Two stores on one database stand for two processes: the small commit reaches the other one
+    in its notification, the one too large for it is read from the log; both publish the same."""
+    writer, other = PostgresStore(postgres_dsn), PostgresStore(postgres_dsn)
+    writer.open()
+    other.open()
+    mine: list[StoredEvent] = []
+    theirs: list[StoredEvent] = []
+    try:
+        async def until(count: int) -> None:
+            for _ in range(500):
+                if len(theirs) >= count:
+                    return
+                await asyncio.sleep(0.01)
+
+        async def run() -> None:
+            loop = asyncio.get_running_loop()
+            writer.set_commit_listener(mine.extend)
+            other.set_commit_listener(theirs.extend)
+            for store in (writer, other):
+                store.bind_loop(loop)
+                await store.read(lambda r: r.max_sequence())  # listening from here on
+            await writer.write(lambda tx: tx.insert_thread("thr_a", "u1", "T", "2026-12-01"))
+            await writer.write(lambda tx: [
+                tx.append_event("u1", "thr_a", "thread.meta-updated", {"title": "small"}),
+                tx.append_event("u1", "thr_a", "thread.meta-updated", {"title": "é \x00"})])
+            await until(2)
+            assert other.fill_reads == 0
+            await writer.write(lambda tx: tx.append_event("u1", "thr_a", "thread.meta-updated",
+                                                          {"title": "x" * 9000}))
+            await until(3)
+            assert other.fill_reads >= 1
+
+        asyncio.run(run())
+        assert [e.payload["title"] for e in theirs] == ["small", "é \x00", "x" * 9000]
+        assert theirs == mine
+    finally:
+        for store in (writer, other):
+            store.set_commit_listener(None)
+            store.close()

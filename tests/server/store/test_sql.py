@@ -14,7 +14,6 @@ import pytest
 
 from composer_app.server.store.base import MessageRow, Transaction
 from composer_app.server.store.executor import ExecutorStore
-from composer_app.server.store.literals import bind
 from composer_app.server.store.postgres import PostgresStore
 from composer_app.server.store.sql import SqlReader
 from composer_app.server.store.sqlite import SqliteStore
@@ -66,11 +65,11 @@ def explain(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ex
         pg.execute("SET enable_seqscan = off")  # a table this small would be scanned whole
 
         def plan(sql: str, params: Sequence[Any]) -> str:
-            text = bind("EXPLAIN " + sql, params).decode()
-            return "\n".join(str(r[0]) for r in pg.execute(text).fetchall())
+            rows = pg.execute("EXPLAIN " + sql.replace("?", "%s"), tuple(params)).fetchall()
+            return "\n".join(str(r[0]) for r in rows)
 
         def run(sql: str, params: Sequence[Any]) -> list[Any]:
-            return pg.execute(bind(sql, params).decode()).fetchall()
+            return pg.execute(sql.replace("?", "%s"), tuple(params)).fetchall()
 
         yield plan, run
         pg.close()
