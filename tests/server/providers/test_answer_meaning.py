@@ -123,3 +123,19 @@ def test_a_term_the_documents_title_carries_does_not_set_its_sentence_aside(
         assert (judged[0].coverage >= 0.6) is raised, title
         if raised:
             assert judged[0].sentence.text.startswith("Patients should arrive")
+
+
+POOL = ("# City pool\n## Prices\n"
+        "Adults pay 6 euros for a single swim.\n"
+        "Children under six swim free of charge.\n")
+
+
+def test_a_sentence_about_another_group_is_not_raised_by_its_meaning(
+        model: SentenceEmbeddings) -> None:
+    part = read_question("How much does a pensioner pay to go swimming?",
+                         lambda word: idf(40, 0 if word == "pensioner" else 3))[0]
+    units = passage_sentences("doc", 0, 0, "city-pool.md", POOL)
+    ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+    assert ranked[0].coverage < 0.6
+    judged = rejudge(part, ranked, model.similarities, 0.6)
+    assert all(s.coverage < 0.6 for s in judged)
