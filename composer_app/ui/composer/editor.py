@@ -265,6 +265,11 @@ class ComposerEditor(QTextEdit):
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         menu = self.createStandardContextMenu(event.pos())
+        for name, step in (("edit-undo", self.undo), ("edit-redo", self.redo)):
+            action = next((a for a in menu.actions() if a.objectName() == name), None)
+            if action is not None:  # through the editor, which marks undo and redo
+                action.triggered.disconnect()
+                action.triggered.connect(step)
         plain = menu.addAction("Paste as plain text")
         plain.setShortcut(QKeySequence("Ctrl+Shift+V"))
         plain.setEnabled(not self.isReadOnly() and self.canPaste())

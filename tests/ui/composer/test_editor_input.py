@@ -1,8 +1,8 @@
 """Key dispatch: interceptors see keys first; the composer's own keys follow."""
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QMenu
 
 NO_MODIFIER = Qt.KeyboardModifier.NoModifier
 
@@ -55,3 +55,37 @@ def test_a_removed_interceptor_sees_nothing(composer, qtbot):
     composer.remove_key_interceptor(popup)
     qtbot.keyClicks(composer, "@")
     assert popup.seen == [] and composer.markdown() == "@"
+
+
+def test_the_undo_and_redo_keys_go_through_the_editor_which_marks_them(composer, qtbot):
+    qtbot.keyClicks(composer, "hello")
+    marked: list[bool] = []
+    composer.document().contentsChange.connect(
+        lambda *_: marked.append(composer.performing_undo_redo))
+    qtbot.keySequence(composer, QKeySequence.StandardKey.Undo)
+    assert composer.toPlainText() == ""
+    qtbot.keySequence(composer, QKeySequence.StandardKey.Redo)
+    assert composer.toPlainText() == "hello"
+    assert marked and all(marked)
+    assert not composer.performing_undo_redo
+
+
+def test_the_context_menus_undo_goes_through_the_editor(composer, qtbot):
+    qtbot.keyClicks(composer, "hello")
+    marked: list[bool] = []
+    composer.document().contentsChange.connect(
+        lambda *_: marked.append(composer.performing_undo_redo))
+
+    def choose_undo() -> None:
+        menu = QApplication.activePopupWidget()
+        assert isinstance(menu, QMenu)
+        undo = next(a for a in menu.actions() if a.objectName() == "edit-undo")
+        menu.close()
+        undo.trigger()
+
+    QTimer.singleShot(50, choose_undo)
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5),
+                              composer.mapToGlobal(QPoint(5, 5)))
+    composer.contextMenuEvent(event)
+    assert composer.toPlainText() == ""
+    assert marked and all(marked)
