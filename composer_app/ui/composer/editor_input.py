@@ -10,9 +10,10 @@ click on it does; ``ComposerEditor.chip_at_caret``) and never sends, and an Ente
 input-method composition never sends; word moves and word deletions stop at chip boundaries; Up in
 an empty composer recalls the last sent prompt (text only); Ctrl+S stashes the prompt (or restores
 the newest stash entry into an empty composer), Ctrl+Shift+S restores the newest entry, Ctrl+Shift+V
-pastes plain text; Ctrl+Z and Ctrl+Y (the platform's undo and redo keys) undo and redo through
-the editor's ``undo`` and ``redo``, as the context menu's Undo and Redo do. The typing path (a
-printable key, no interceptor interested) stays a handful of calls.
+pastes plain text; the platform's undo and redo keys (Ctrl+Z, Ctrl+Shift+Z) and Ctrl+Y (redo, as
+on Windows) undo and redo through the editor's ``undo`` and ``redo``, as the context menu's Undo
+and Redo do. The typing path (a printable key, no interceptor interested) stays a handful of
+calls.
 """
 
 from __future__ import annotations
@@ -117,9 +118,9 @@ class ComposerKeys:
             self._editor.attachments.paste_plain()
             return True
         for sequence, step in ((_SK.Undo, self._editor.undo), (_SK.Redo, self._editor.redo)):
-            if event.matches(sequence):  # through the editor, which marks undo and redo
+            if event.matches(sequence) or (combo == "Ctrl+Y" and sequence == _SK.Redo):
                 if not self._editor.isReadOnly():
-                    step()
+                    step()  # through the editor, which marks undo and redo
                 return True
         for sequence, (op, mode) in _WORD_KEYS.items():
             if event.matches(sequence):
