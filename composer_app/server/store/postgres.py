@@ -150,6 +150,7 @@ class PostgresStore(ExecutorStore):
         tx = PostgresTransaction(self._execute(conn))
         try:
             result = fn(tx)
+            tx.finalize()
             _notify(tx, tx._x)
         except BaseException:
             conn.rollback()
@@ -360,6 +361,7 @@ class PostgresStore(ExecutorStore):
                     try:
                         if not stepped.done and await stepped.step():
                             raise RuntimeError("a group member paused twice")
+                        txs[i].finalize()  # queued: its thread rows' writes, one per row
                     except psycopg.Error:
                         raise
                     except Exception as exc:
@@ -414,6 +416,7 @@ class PostgresStore(ExecutorStore):
             tx = PostgresTransaction(execute, order.allocated)
             try:
                 result = fn(tx)
+                tx.finalize()
                 _notify(tx, execute)
                 execute("COMMIT", ())
                 execute.flush()

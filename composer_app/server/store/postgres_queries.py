@@ -1,18 +1,25 @@
 """PostgreSQL forms of the store's transaction and reader (few round trips, no global lock).
 
 Invariants: threads, messages and events are keyed by ``(user_id, id)`` (see ``base``), and so are
-the per-transaction caches; an append is one statement that bumps its thread's ``stream_version``
-(locking that thread's row only, so appends to one thread are serialized and appends to different
-threads are not), takes the next number of the events identity sequence, writes
-``threads.last_sequence`` and inserts the event, returning its sequence; reads a command is about to
-make (``prefetch``, a thread's newest user messages included) are sent together and answered from a
-per-transaction cache, which any write to the same row (for the newest user messages: any message of
-that thread), and any rollback to a savepoint, invalidates. ``prefetch(reserve=n)`` also locks the
-thread's row and then takes ``n`` numbers in the same round trip (so within a thread, sequence order
-stays stream-version order); an append to that thread when it is known to exist (prefetched, or
-inserted by this transaction) then uses the next reserved number and needs no reply: it is queued
-and travels with the next read or with ``COMMIT``. It fails (NOT NULL) rather than insert nothing if
-the thread row is missing. Reserved numbers a transaction leaves unused are reported in ``unused``.
+the per-transaction caches. Appends to one thread are serialized by its row's lock, and appends to
+different threads are not: an append to a thread this transaction has not locked is one statement
+that bumps its thread's ``stream_version`` (locking that row only), takes the next number of the
+events identity sequence, writes ``threads.last_sequence`` and inserts the event, returning its
+sequence and stream version. Once the transaction holds the row's lock and knows its
+``stream_version`` (locked by ``prefetch(reserve=n)`` or that append, or inserted by this
+transaction), an append only inserts the event with the next stream version, and the row's
+``stream_version`` and ``last_sequence`` are written with the transaction's other writes to the row
+in one ``UPDATE`` (``SqlTransaction.finalize``), so a message's commands leave one new version of
+the row per transaction. Reads a command is about to make (``prefetch``, a thread's newest user
+messages included) are sent together and answered from a per-transaction cache, which any write to
+the same row (for the newest user messages: any message of that thread), and any rollback to a
+savepoint, invalidates. ``prefetch(reserve=n)`` also locks the thread's row and then takes ``n``
+numbers in the same round trip (so within a thread, sequence order stays stream-version order); an
+append to a locked thread then uses the next reserved number and needs no reply: it is queued and
+travels with the next read or with ``COMMIT`` (past the reserved numbers, it takes the next number
+of the sequence and needs its reply). A rollback to a savepoint forgets the locks and the numbers
+taken inside it (PostgreSQL releases those locks), and the reserved numbers a transaction leaves
+unused are reported in ``unused``.
 ``PostgresReader.max_sequence`` never reports a watermark below which an event could still appear
 (see ``Unsettled``).
 """
@@ -52,15 +59,16 @@ _APPEND = (
     "INSERT INTO events (sequence, event_id, user_id, thread_id, stream_version, event_type, "
     "occurred_at, device_id, command_id, message_id, payload_json) OVERRIDING SYSTEM VALUE "
     "SELECT t.last_sequence, ?, ?, ?, t.stream_version, ?, ?, ?, ?, ?, ? FROM t "
-    "RETURNING sequence"
+    "RETURNING sequence, stream_version"
 )
-_APPEND_RESERVED = (
-    "WITH t AS (UPDATE threads SET stream_version = stream_version + 1, last_sequence = ? "
-    "WHERE user_id = ? AND thread_id = ? RETURNING stream_version) "
+_EVENT_INSERT = (
     "INSERT INTO events (sequence, event_id, user_id, thread_id, stream_version, event_type, "
     "occurred_at, device_id, command_id, message_id, payload_json) OVERRIDING SYSTEM VALUE "
-    "VALUES (?, ?, ?, ?, (SELECT stream_version FROM t), ?, ?, ?, ?, ?, ?)"
 )
+_APPEND_LOCKED = _EVENT_INSERT + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_APPEND_LOCKED_NEXT = (
+    _EVENT_INSERT + "VALUES (nextval(pg_get_serial_sequence('events', 'sequence')), "
+    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING sequence")
 _RESERVE = ("SELECT nextval(pg_get_serial_sequence('events', 'sequence')) "
             "FROM generate_series(1, ?)")
 _DEVICE_ACTIVE = "SELECT 1 FROM devices WHERE device_id = ? AND revoked_at IS NULL"
@@ -90,7 +98,8 @@ class PostgresTransaction(SqlTransaction):
         self._receipts: dict[tuple[str, str], Receipt | None] = {}
         self._threads: dict[tuple[str, str], ThreadRow | None] = {}  # by (user, thread)
         self._messages: dict[tuple[str, str], MessageRow | None] = {}  # by (user, message)
-        self._known: set[tuple[str, str]] = set()  # threads that exist: appends need no reply
+        # threads whose row this transaction has locked (or inserted): their stream_version now
+        self._versions: dict[tuple[str, str], int] = {}
         self._reserved: dict[tuple[str, str], list[int]] = {}  # (user, thread), row locked
         self._devices: dict[str, bool] = {}
         # (user, thread) -> (limit, newest user messages oldest first) as prefetched
@@ -115,10 +124,12 @@ class PostgresTransaction(SqlTransaction):
         if receipt is not None and receipt not in self._receipts:
             pending.append(("r", receipt, self._x(_RECEIPT, receipt)))
         if thread is not None and (reserve > 0 or thread not in self._threads):
-            lock = " FOR UPDATE" if reserve > 0 else ""
-            pending.append(("t", thread, self._x(
-                f"SELECT {_THREAD_READ_COLS} FROM threads WHERE user_id = ? AND thread_id = ?"
-                f"{lock}", thread)))
+            self._write_thread(thread)  # the read sees this transaction's writes
+            lock = ", stream_version FROM threads WHERE user_id = ? AND thread_id = ? FOR UPDATE"
+            pending.append(("l" if reserve > 0 else "t", thread, self._x(
+                f"SELECT {_THREAD_READ_COLS}"
+                + (lock if reserve > 0 else " FROM threads WHERE user_id = ? AND thread_id = ?"),
+                thread)))
         if thread is not None and reserve > 0:  # after the lock: numbers in thread order
             pending.append(("n", thread, self._x(_RESERVE, (reserve,))))
         if message is not None and message not in self._messages:
@@ -144,26 +155,25 @@ class PostgresTransaction(SqlTransaction):
                 self._devices[key] = row is not None
             elif kind == "r":
                 self._receipts[key] = _receipt(row)
-            elif kind == "t":
+            elif kind in ("t", "l"):
                 self._threads[key] = _thread(row)
-                if row is not None:
-                    self._known.add(key)
+                if kind == "l" and row is not None:
+                    self._versions[key] = int(row[8])
             else:
                 self._messages[key] = _message(row)
-
-    def finalize(self) -> None:
-        """Nothing to do: each append already wrote its thread's ``last_sequence``."""
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
         """``SqlTransaction.savepoint``; a rolled-back block also drops the prefetched reads,
-        which may describe rows it wrote."""
-        known = set(self._known)
+        which may describe rows it wrote, and the locks and numbers it took."""
+        versions = dict(self._versions)
+        reserved = {key: list(numbers) for key, numbers in self._reserved.items()}
         try:
             with super().savepoint():
                 yield
         except BaseException:
-            self._known = known  # a thread inserted in the block is gone again
+            self._versions = versions  # a thread inserted or locked in the block is not ours
+            self._reserved = reserved
             self._devices.clear()
             self._receipts.clear()
             self._threads.clear()
@@ -177,20 +187,30 @@ class PostgresTransaction(SqlTransaction):
         event_id = new_ordered_id("evt")
         at = format_timestamp()
         key = (user_id, thread_id)
-        reserved = self._reserved.get(key)
         stored = stored_payload(payload, message_id)
-        if reserved and key in self._known:
-            sequence = reserved.pop(0)
-            self._x(_APPEND_RESERVED, (sequence, user_id, thread_id, sequence, event_id, user_id,
-                                       thread_id, event_type, at, device_id, command_id,
-                                       message_id, stored))
+        version = self._versions.get(key)
+        if version is not None:  # the row is ours: insert the event, write the row at the end
+            version += 1
+            reserved = self._reserved.get(key)
+            if reserved:
+                sequence = reserved.pop(0)
+                self._x(_APPEND_LOCKED, (sequence, event_id, user_id, thread_id, version,
+                                         event_type, at, device_id, command_id, message_id,
+                                         stored))
+            else:
+                sequence = int(self.one(_APPEND_LOCKED_NEXT, (
+                    event_id, user_id, thread_id, version, event_type, at, device_id, command_id,
+                    message_id, stored))[0])
+                self._allocate(sequence)
+            self._note_thread(user_id, thread_id, stream_version=version, last_sequence=sequence)
         else:
             row = self.one(_APPEND, (user_id, thread_id, event_id, user_id, thread_id,
                                      event_type, at, device_id, command_id, message_id, stored))
             if row is None:
                 raise LookupError(f"append_event: no thread {thread_id}")
-            sequence = int(row[0])
+            sequence, version = int(row[0]), int(row[1])
             self._allocate(sequence)
+        self._versions[key] = version
         self._threads.pop(key, None)
         event = StoredEvent(sequence, event_id, thread_id, event_type, at, command_id, payload,
                             user_id)
@@ -228,7 +248,7 @@ class PostgresTransaction(SqlTransaction):
     def insert_thread(self, thread_id: str, user_id: str, title: str | None, at: str) -> None:
         self._threads.pop((user_id, thread_id), None)
         super().insert_thread(thread_id, user_id, title, at)
-        self._known.add((user_id, thread_id))
+        self._versions[(user_id, thread_id)] = 0
 
     def update_thread(self, user_id: str, thread_id: str, *, title: str | None = None,
                       deleted_at: str | None = None, at: str) -> None:

@@ -4,7 +4,11 @@ Invariants: every statement is parameterized; JSON columns hold compact JSON; a 
 ``SqlTransaction`` is inside an open transaction owned by the caller (commit/rollback are theirs).
 Every thread, message and event statement names the owning user with the client's id (ids are
 scoped per user, see ``base``); an event that references a message (``events.message_id``) stores
-no copy of it and is read back with the row's ``to_wire()`` as its payload's ``message``.
+no copy of it and is read back with the row's ``to_wire()`` as its payload's ``message``. A
+transaction's writes to a thread row (``update_thread``, ``set_thread_workspace``, the
+``last_sequence`` of its appends) are collected and written in one ``UPDATE`` per thread by
+``finalize`` (right before commit), so a later lookup of the row steps over one new version, not
+one per write; a read of that row in the same transaction writes them first, so it sees them.
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ _ATTACHMENT_COLS = (
     "a.attachment_id, a.device_id, d.user_id, a.state, a.name, a.mime_type, a.size_bytes, "
     "a.sha256, a.storage_path, a.message_id, a.created_at, a.expires_at"
 )
+_THREAD_WRITES = ("title", "deleted_at", "updated_at", "workspace_json", "stream_version",
+                  "last_sequence")
+"""The thread columns a transaction writes, in the order ``finalize`` writes them."""
 _SHARE_COLS = "share_id, thread_id, user_id, created_at, revoked_at"
 _EVENT_COLS = (
     "e.sequence, e.event_id, e.thread_id, e.event_type, e.occurred_at, e.command_id, "
@@ -225,15 +232,31 @@ class SqlTransaction(SqlQueries, Transaction):
         super().__init__(execute)
         self.events: list[StoredEvent] = []
         self._streams: dict[tuple[str, str], int] = {}  # (user, thread) -> last stream_version
-        self._last_sequences: dict[tuple[str, str], int] = {}  # (user, thread) -> last sequence
+        # (user, thread) -> column -> value this transaction has written and not yet sent
+        self._thread_writes: dict[tuple[str, str], dict[str, Any]] = {}
         self._savepoints = 0  # savepoints opened so far (each gets its own name)
 
     def finalize(self) -> None:
-        """Write each touched thread's ``last_sequence`` once (called right before commit)."""
-        for (user_id, thread_id), sequence in self._last_sequences.items():
-            self._x("UPDATE threads SET last_sequence = ? WHERE user_id = ? AND thread_id = ?",
-                    (sequence, user_id, thread_id))
-        self._last_sequences.clear()
+        """Write each touched thread's row once (called right before commit)."""
+        for key in list(self._thread_writes):
+            self._write_thread(key)
+
+    def _note_thread(self, user_id: str, thread_id: str, **columns: Any) -> None:
+        """Remember column values of a thread row; ``finalize`` (or a read of it) writes them."""
+        self._thread_writes.setdefault((user_id, thread_id), {}).update(columns)
+
+    def _write_thread(self, key: tuple[str, str]) -> None:
+        """Send what this transaction wrote to the thread row ``key`` (one ``UPDATE``)."""
+        columns = self._thread_writes.pop(key, None)
+        if not columns:
+            return
+        names = [name for name in _THREAD_WRITES if name in columns]
+        self._x(f"UPDATE threads SET {', '.join(f'{name} = ?' for name in names)} "
+                "WHERE user_id = ? AND thread_id = ?", (*(columns[n] for n in names), *key))
+
+    def thread(self, user_id: str, thread_id: str) -> ThreadRow | None:
+        self._write_thread((user_id, thread_id))
+        return super().thread(user_id, thread_id)
 
     def _stream_of(self, user_id: str, thread_id: str) -> int:
         known = self._streams.get((user_id, thread_id))
@@ -254,7 +277,7 @@ class SqlTransaction(SqlQueries, Transaction):
         name = f"block_{self._savepoints}"
         events = len(self.events)
         streams = dict(self._streams)
-        last_sequences = dict(self._last_sequences)
+        thread_writes = {key: dict(columns) for key, columns in self._thread_writes.items()}
         self._x(f"SAVEPOINT {name}", ())
         try:
             yield
@@ -263,7 +286,7 @@ class SqlTransaction(SqlQueries, Transaction):
             self._x(f"RELEASE SAVEPOINT {name}", ())
             del self.events[events:]
             self._streams = streams
-            self._last_sequences = last_sequences
+            self._thread_writes = thread_writes
             raise
         self._x(f"RELEASE SAVEPOINT {name}", ())
 
@@ -281,7 +304,7 @@ class SqlTransaction(SqlQueries, Transaction):
             (event_id, user_id, thread_id, int(version), event_type, at, device_id, command_id,
              message_id, stored_payload(payload, message_id)))
         sequence = int(row[0])
-        self._last_sequences[(user_id, thread_id)] = sequence
+        self._note_thread(user_id, thread_id, last_sequence=sequence)
         event = StoredEvent(sequence, event_id, thread_id, event_type, at, command_id, payload,
                             user_id)
         self.events.append(event)
@@ -312,14 +335,16 @@ class SqlTransaction(SqlQueries, Transaction):
 
     def update_thread(self, user_id: str, thread_id: str, *, title: str | None = None,
                       deleted_at: str | None = None, at: str) -> None:
-        self._x("UPDATE threads SET title = COALESCE(?, title), "
-                "deleted_at = COALESCE(?, deleted_at), updated_at = ? "
-                "WHERE user_id = ? AND thread_id = ?", (title, deleted_at, at, user_id, thread_id))
+        columns: dict[str, Any] = {"updated_at": at}
+        if title is not None:
+            columns["title"] = title
+        if deleted_at is not None:
+            columns["deleted_at"] = deleted_at
+        self._note_thread(user_id, thread_id, **columns)
 
     def set_thread_workspace(self, user_id: str, thread_id: str,
                              workspace: JsonObject | None) -> None:
-        self._x("UPDATE threads SET workspace_json = ? WHERE user_id = ? AND thread_id = ?",
-                (dump(workspace), user_id, thread_id))
+        self._note_thread(user_id, thread_id, workspace_json=dump(workspace))
 
     def recent_material_messages(self, user_id: str, thread_id: str, limit: int
                                  ) -> list[MessageRow]:

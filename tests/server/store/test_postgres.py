@@ -228,6 +228,12 @@ def test_writes_of_different_threads_arriving_together_commit_as_one_group(
         for thread_id, version in versions:
             per_thread.setdefault(thread_id, []).append(int(version))
         assert all(v == list(range(1, len(v) + 1)) for v in per_thread.values())
+        rows = store.read_sync(lambda r: r.all(
+            "SELECT thread_id, stream_version, last_sequence, title FROM threads"))
+        for thread_id, version, last, title in rows:  # each group member's row written
+            mine = [e for e in stored if e.thread_id == thread_id]
+            assert (int(version), int(last)) == (len(mine), mine[-1].sequence)
+            assert title == "Hello"
     finally:
         store.set_commit_listener(None)
         store.close()

@@ -1,22 +1,26 @@
 """The paging reads' query plans on both stores: a page of a long thread and a user's thread list
-come straight from an index in their order (no sort of the whole thread or list), so their cost
-does not grow with the thread or the list."""
+come straight from an index in their order (no sort of the whole thread or list), and so do a
+turn's newest user messages, so their cost does not grow with the thread or the list."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
-from composer_app.server.store.base import MessageRow, Transaction
+from composer_app.core.contracts.wire import decode_command
+from composer_app.server.ledger import execute_command, finish_turn
+from composer_app.server.store.base import Device, MessageRow, Transaction
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.store.postgres import PostgresStore
-from composer_app.server.store.sql import SqlReader
+from composer_app.server.store.sql import RECENT_MATERIAL_MESSAGES, SqlReader
 from composer_app.server.store.sqlite import SqliteStore
+from tests.server.harness import cid, create_thread, turn_start
 
 AT = "2026-12-01T00:00:00.000Z"
 Explain = Callable[[str, Sequence[Any]], str]
@@ -123,3 +127,80 @@ def test_the_thread_list_is_read_in_index_order(explain: tuple[Explain, Any]) ->
     (sql, params), = seen
     shown = plan(sql, params)
     assert "threads_live_by_user" in shown and not _sorts(shown), shown
+
+
+def test_a_turns_newest_user_messages_come_from_their_own_index(explain: tuple[Explain, Any]
+                                                                 ) -> None:
+    plan, run = explain
+    params = ("u1", "thr_0", 5)
+    rows = run(RECENT_MATERIAL_MESSAGES, params)
+    assert rows == []  # none of them carries attachments or a context
+    newest = run(RECENT_MATERIAL_MESSAGES.replace(
+        "WHERE attachments_json <> '[]' OR context_json IS NOT NULL", ""), params)
+    assert [r[13] for r in newest] == [39, 37, 35, 33, 31]  # the user messages only
+    assert "messages_user_by_thread" in plan(RECENT_MATERIAL_MESSAGES, params)
+    # the newest user messages themselves come in index order (only the few taken are sorted)
+    newest_sql = RECENT_MATERIAL_MESSAGES[RECENT_MATERIAL_MESSAGES.index("(") + 1:
+                                          RECENT_MATERIAL_MESSAGES.index(") recent")]
+    shown = plan(newest_sql, params)
+    assert "messages_user_by_thread" in shown and not _sorts(shown), shown
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_a_message_writes_its_thread_row_once_per_transaction(
+        kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """The command and its reply each leave one new version of the thread row (their appends'
+    ``last_sequence`` and stream version, ``updated_at`` and a first message's title go in one
+    ``UPDATE``), and the row then holds what the separate writes would have left."""
+    device = Device("dev_a", "u1", "laptop")
+    store: ExecutorStore
+    if kind == "sqlite":
+        lite = SqliteStore.in_dir(tmp_path)
+        store = lite
+        store.open()
+        with closing(sqlite3.connect(lite.path)) as conn:  # a counter of the row's updates
+            conn.executescript("CREATE TABLE updates (n INTEGER); "
+                               "CREATE TRIGGER count_updates AFTER UPDATE ON threads "
+                               "BEGIN INSERT INTO updates VALUES (1); END;")
+    else:
+        store = PostgresStore(request.getfixturevalue("postgres_dsn"))
+        store.open()
+        with psycopg.connect(store.conninfo, autocommit=True) as pg:
+            pg.execute("CREATE TABLE updates (n INTEGER)")
+            pg.execute("CREATE FUNCTION count_update() RETURNS trigger LANGUAGE plpgsql AS "
+                       "$$ BEGIN INSERT INTO updates VALUES (1); RETURN NULL; END $$")
+            pg.execute("CREATE TRIGGER count_updates AFTER UPDATE ON threads FOR EACH ROW "
+                       "EXECUTE FUNCTION count_update()")
+
+    def updates_by(fn: Callable[[Transaction], Any]) -> tuple[Any, int]:
+        """What ``fn``'s transaction returned, and how many thread row updates it made."""
+        def count() -> int:
+            return int(store.read_sync(lambda r: r.one("SELECT COUNT(*) FROM updates"))[0])
+        before = count()
+        result = store.write_sync(fn)
+        return result, count() - before
+
+    def command(body: dict[str, Any]) -> Callable[[Transaction], Any]:
+        return lambda tx: execute_command(tx, device, decode_command(body), cid())
+
+    try:
+        store.write_sync(command(create_thread("thr_a", title=None)))
+        first, n = updates_by(command(turn_start("thr_a", "hello there")))
+        assert n == 1  # three appends, the title and updated_at
+        done, n = updates_by(lambda tx: finish_turn(tx, first.turn, "last", "hello last",
+                                                     None, None))
+        assert done is True and n == 1  # two appends
+        _, n = updates_by(command(turn_start("thr_a", "again")))
+        assert n == 1
+        events = store.read_sync(lambda r: r.events_after(0, "u1"))
+        assert [e.event_type for e in events] == [
+            "thread.created", "thread.message-sent", "thread.turn-started", "thread.meta-updated",
+            "thread.assistant.delta", "thread.assistant.completed", "thread.message-sent",
+            "thread.turn-started"]
+        thread = store.read_sync(lambda r: r.thread("u1", "thr_a"))
+        assert thread is not None
+        assert thread.title == "hello there"  # titled from its first message
+        assert thread.last_sequence == events[-1].sequence
+        assert thread.updated_at == events[-2].occurred_at  # the last message's time
+    finally:
+        store.close()
