@@ -1,4 +1,5 @@
-"""Shared helpers for provider tests: run a turn to completion and inspect its outcome."""
+"""Shared helpers for provider tests: run a turn to completion and inspect its outcome; rank a
+document's sentences against a question."""
 
 from __future__ import annotations
 
@@ -9,6 +10,15 @@ from typing import Any
 from composer_app.core.codecs.sources_blocks import enumerate_blocks
 from composer_app.core.codecs.sources_normalization import normalize_sources
 from composer_app.core.contracts.sources import decode_grounding, decode_sources
+from composer_app.server.providers.answer_ranking import (
+    Part,
+    Scored,
+    Sentence,
+    idf,
+    passage_sentences,
+    read_question,
+    score,
+)
 from composer_app.server.providers.base import (
     Done,
     Failed,
@@ -83,3 +93,12 @@ def run_turn_in_tasks(provider: Provider, request: TurnRequest) -> Outcome:
                 return events
 
     return Outcome(asyncio.run(collect()))
+
+
+def ranked_sentences(question: str, title: str, text: str
+                     ) -> tuple[Part, list[Sentence], list[Scored]]:
+    """The first part of ``question`` (every word equally rare), the sentences of ``text`` (a
+    passage of the document ``title``) and their scores against it, best first."""
+    part = read_question(question, lambda _: idf(40, 3))[0]
+    units = passage_sentences("doc", 0, 0, title, text)
+    return part, units, sorted((score(u, part) for u in units), key=lambda s: -s.score)

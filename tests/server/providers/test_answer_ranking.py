@@ -7,7 +7,6 @@ import pytest
 from composer_app.server.providers.answer_ranking import (
     answer_factor,
     context_quote,
-    idf,
     passage_sentences,
     read_question,
     same_subject,
@@ -15,6 +14,7 @@ from composer_app.server.providers.answer_ranking import (
     shares_subject,
     within_range,
 )
+from tests.server.providers.support import ranked_sentences
 
 
 def _weight(_word: str) -> float:
@@ -143,10 +143,9 @@ KEYS = ("# House rules\n## Keys\n"
 
 
 def test_a_price_question_is_answered_by_the_sentence_that_states_an_amount() -> None:
-    part = read_question("How much does it cost if I lose my house key?", lambda _: idf(40, 3))[0]
+    part, units, ranked = ranked_sentences("How much does it cost if I lose my house key?",
+                                           "house-rules.md", KEYS)
     assert part.wants == "amount"
-    units = passage_sentences("doc", 0, 0, "house-rules.md", KEYS)
-    ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
     assert ranked[0].sentence.text.startswith("The fee for a replacement key")
     reported = next(s for s in ranked if s.sentence.text.startswith("A lost house key"))
     assert answer_factor(reported.sentence, part) < 1.0
@@ -173,9 +172,8 @@ CLIMBING = ("# Young climbers\n"
 
 
 def test_a_number_inside_a_stated_range_answers_the_question() -> None:
-    part = read_question("Can my 15-year-old climb on their own?", lambda _: idf(40, 3))[0]
-    units = passage_sentences("doc", 0, 0, "climbing-gym.md", CLIMBING)
-    ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+    _, _, ranked = ranked_sentences("Can my 15-year-old climb on their own?", "climbing-gym.md",
+                                    CLIMBING)
     assert ranked[0].sentence.text.startswith("Young people aged 14 to 17")
 
 

@@ -6,13 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from composer_app.server.providers.answer_ranking import (
-    idf,
-    passage_sentences,
-    read_question,
-    score,
-)
 from composer_app.server.providers.qualifiers import read
+from tests.server.providers.support import ranked_sentences
 
 
 @pytest.mark.parametrize(("question", "sentence", "matched", "contrasted"), [
@@ -75,9 +70,8 @@ RULES = ("# Opening hours\n"
 
 
 def test_the_sentence_about_the_day_asked_beats_the_one_about_other_days() -> None:
-    part = read_question("What does a day ticket cost on a Saturday?", lambda _: idf(40, 3))[0]
-    units = passage_sentences("doc", 0, 0, "climbing-hall.md", RULES)
-    ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+    _, _, ranked = ranked_sentences("What does a day ticket cost on a Saturday?",
+                                    "climbing-hall.md", RULES)
     assert ranked[0].sentence.text.startswith("At weekends")
     weekday = next(s for s in ranked if s.sentence.text.startswith("On weekdays"))
     assert weekday.coverage < 0.6 <= ranked[0].coverage
