@@ -41,7 +41,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
@@ -65,11 +64,14 @@ from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.store.group_queue import GroupQueue, Member, RolledBack
 from composer_app.server.store.postgres_batch import Batch, Prepared, Statement
 from composer_app.server.store.postgres_queries import (
+    SETTLE_POLL,
     PostgresReader,
     PostgresTransaction,
     Unsettled,
+    events_numbered,
+    settle_blocking,
 )
-from composer_app.server.store.sql import _EVENT_COLS, EVENTS_FROM, SqlTransaction, _event
+from composer_app.server.store.sql import SqlTransaction
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
@@ -79,7 +81,6 @@ FILL_BATCH = 1000
 POOL_SIZE = 8
 PARK_IDLE = 0.02  # a parked read's transaction ends this soon when no transaction takes it over
 SETTLE_AFTER = 0.05  # a missing number waits this long for its notification before settling
-SETTLE_POLL = (0.001, 0.05)  # first and longest pause while waiting for old transactions to end
 GROUP_MAX = 32  # writes of different threads run together in one transaction at most
 GROUP_WRITERS = 2  # group transactions of one process in flight at once (the others queue)
 
@@ -170,7 +171,7 @@ class PostgresStore(ExecutorStore):
         super().bind_loop(loop)
         start = self.read_sync(lambda r: r.max_sequence())
         with psycopg.connect(self.conninfo, autocommit=True) as conn:
-            _settle_blocking(conn)  # every number <= start is final from here on
+            settle_blocking(conn)  # every number <= start is final from here on
         self._fill_wakeup = asyncio.Event()
         self._order = CommitOrder(start, self._publish, self._wake_fill)
         self._ready = loop.create_task(self._start())
@@ -241,7 +242,7 @@ class PostgresStore(ExecutorStore):
                         self._uncarried.difference_update(due)
                         async with self._pool.connection() as conn:
                             self.fill_reads += 1
-                            order.found(await _events_numbered(conn, due))
+                            order.found(await events_numbered(conn, due))
                         continue
                     now = loop.time()
                     if stuck is None or stuck[0] != wanted[0]:
@@ -254,7 +255,7 @@ class PostgresStore(ExecutorStore):
                         continue
                     async with self._pool.connection() as conn:
                         self.fill_reads += 1
-                        order.found(await _events_numbered(conn, wanted))
+                        order.found(await events_numbered(conn, wanted))
                     asked = set(wanted)
                     still = [n for n in order.missing(FILL_BATCH) if n in asked]
                     if not still:
@@ -270,7 +271,7 @@ class PostgresStore(ExecutorStore):
                         continue
                     async with self._pool.connection() as conn:
                         await self._settle(conn)
-                        found = await _events_numbered(conn, still)
+                        found = await events_numbered(conn, still)
                     order.found(found)
                     got = {e.sequence for e in found}
                     open_now = set(order.missing(FILL_BATCH))
@@ -586,31 +587,7 @@ def _on_thread_of(loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
 
-def _settle_blocking(conn: psycopg.Connection[Any]) -> None:
-    """``PostgresStore._settle`` on a blocking autocommit connection."""
-    row = conn.execute("SELECT pg_current_xact_id()").fetchone()
-    assert row is not None
-    pause = SETTLE_POLL[0]
-    while True:
-        done = conn.execute("SELECT pg_snapshot_xmin(pg_current_snapshot()) > %s",
-                            (row[0],)).fetchone()
-        if done is not None and done[0]:
-            return
-        time.sleep(pause)
-        pause = min(pause * 2, SETTLE_POLL[1])
-
-
 def _notify(tx: PostgresTransaction, execute: Callable[[str, Sequence[Any]], Any]) -> None:
     note = payload(tx.allocated, tx.events)
     if note is not None:
         execute("SELECT pg_notify(?, ?)", (CHANNEL, note))
-
-
-async def _events_numbered(conn: psycopg.AsyncConnection[Any], numbers: list[int]
-                           ) -> list[StoredEvent]:
-    cursor = await conn.execute(
-        f"SELECT {_EVENT_COLS} FROM {EVENTS_FROM} WHERE e.sequence = ANY(%s) "
-        "ORDER BY e.sequence", (numbers,))
-    return [_event(row) for row in await cursor.fetchall()]
-
-

@@ -26,6 +26,7 @@ unused are reported in ``unused``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -40,12 +41,15 @@ from composer_app.server.store.base import (
     new_ordered_id,
 )
 from composer_app.server.store.sql import (
+    _EVENT_COLS,
     _MESSAGE_COLS,
     _THREAD_READ_COLS,
+    EVENTS_FROM,
     RECENT_MATERIAL_MESSAGES,
     Execute,
     SqlReader,
     SqlTransaction,
+    _event,
     _message,
     _thread,
     load,
@@ -74,6 +78,8 @@ _RESERVE = ("SELECT nextval(pg_get_serial_sequence('events', 'sequence')) "
 _DEVICE_ACTIVE = "SELECT 1 FROM devices WHERE device_id = ? AND revoked_at IS NULL"
 _RECEIPT = ("SELECT command_type, request_hash, status, result_sequence, error_json "
             "FROM command_receipts WHERE device_id = ? AND command_id = ?")
+
+SETTLE_POLL = (0.001, 0.05)  # first and longest pause while waiting for old transactions to end
 
 
 class Unsettled(Exception):
@@ -308,3 +314,27 @@ def _receipt(row: Any) -> Receipt | None:
     if row is None:
         return None
     return Receipt(row[0], row[1], row[2], None if row[3] is None else int(row[3]), load(row[4]))
+
+
+def settle_blocking(conn: Any) -> None:
+    """``PostgresStore._settle`` on a blocking autocommit (psycopg) connection: returns once
+    every transaction that was running when it was called has ended."""
+    row = conn.execute("SELECT pg_current_xact_id()").fetchone()
+    assert row is not None
+    pause = SETTLE_POLL[0]
+    while True:
+        done = conn.execute("SELECT pg_snapshot_xmin(pg_current_snapshot()) > %s",
+                            (row[0],)).fetchone()
+        if done is not None and done[0]:
+            return
+        time.sleep(pause)
+        pause = min(pause * 2, SETTLE_POLL[1])
+
+
+async def events_numbered(conn: Any, numbers: list[int]) -> list[StoredEvent]:
+    """The events numbered ``numbers`` (those that exist), in sequence order, read on an async
+    (psycopg) connection."""
+    cursor = await conn.execute(
+        f"SELECT {_EVENT_COLS} FROM {EVENTS_FROM} WHERE e.sequence = ANY(%s) "
+        "ORDER BY e.sequence", (numbers,))
+    return [_event(row) for row in await cursor.fetchall()]
