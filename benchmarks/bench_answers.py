@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Five question sets, each a knowledge folder with its questions:
+Six question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -31,7 +31,13 @@ Five question sets, each a knowledge folder with its questions:
   mostly paraphrases and near misses (weekday against Saturday, test against live mode, members
   against non-members, first-time against regular visitors, adults against children), a few
   plain look-ups, two conflicts between the parking rules and their notice, two two-part
-  questions and five questions the folder cannot answer.
+  questions and five questions the folder cannot answer;
+* ``heldout5`` (``benchmarks/answers/heldout5``): written blind like ``heldout3`` and never tuned
+  against — twelve documents in other domains (a public library with a later notice that changes
+  its overdue fee and renewals, a dental practice, a music school with a fee table, a community
+  garden, bus passes as plain text, gym membership, a software licence FAQ in HTML, a wedding
+  venue, a removals company with a price table, a dog daycare, bulky waste collection) and 45
+  questions of the same kinds.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -44,7 +50,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|heldout2|heldout3|heldout4]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout5]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -74,7 +80,8 @@ import httpx
 
 HERE = Path(__file__).resolve().parent / "answers"
 SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
-        "heldout3": HERE / "heldout3", "heldout4": HERE / "heldout4"}
+        "heldout3": HERE / "heldout3", "heldout4": HERE / "heldout4",
+        "heldout5": HERE / "heldout5"}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 
