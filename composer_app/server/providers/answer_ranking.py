@@ -56,7 +56,9 @@ from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS, question_terms
 from composer_app.server.providers.term_forms import (
+    NUMBER_VALUES,
     SYNONYM_CREDIT,
+    irregular_base,
     phrasal_sources,
     related,
     single_verbs,
@@ -135,6 +137,9 @@ _NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|p
 _PART_SPLIT = re.compile(
     r"(?:\?\s+|[,;]?\s+and\s+(?=(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
     r"must|should|will|would)\b))", re.I)
+# An age written in words ("my eight-year-old") is read as its number, so ranges can hold it.
+_AGE_WORDS = re.compile(rf"\b({'|'.join(NUMBER_VALUES)})([- ](?:years?|months?)[- ]olds?\b)",
+                        re.I)
 _DIGITS = re.compile(r"\d")
 _WHOLE = r"(?<![\d:.,])(\d+)(?![:.,]?\d)"  # a whole number, not part of 10:00 or 1.5
 _RANGE = re.compile(rf"\b(?:between\s+)?{_WHOLE}\s*(?:to|-|–|and|until)\s*{_WHOLE}")
@@ -230,7 +235,8 @@ def _needs_subject(part: Part) -> bool:
 
 def _part(text: str, weight_of: Callable[[str], float]) -> Part:
     asked = text
-    text = single_verbs(text)
+    text = _AGE_WORDS.sub(lambda m: f"{NUMBER_VALUES[m.group(1).casefold()]}{m.group(2)}",
+                          single_verbs(text))
     words = question_terms(text)
     terms = tuple(
         Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in ANSWER_WORDS else 1.0),
@@ -288,6 +294,9 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
         previous: frozenset[str] = frozenset()
         for sentence in sentences(line):
             words = tuple(stems(sentence))
+            single = single_verbs(sentence)  # "We do not take back ..." also says "return"
+            if single != sentence:
+                words += tuple(s for s in dict.fromkeys(stems(single)) if s not in words)
             lowered = {w.casefold() for w in re.findall(r"[^\W_]+", sentence)}
             entity = _row_entity(sentence)
             found.append(Sentence(key, rank, passage, block, len(found), sentence, words,
@@ -324,6 +333,8 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
             credit = SYNONYM_CREDIT
         if term.number and credit < 1.0 and within_range(term.word, sentence.text):
             credit = 1.0  # "my 15-year-old": "aged 14 to 17"
+        if credit < 1.0 and term.stem in part.negated and _unprefixed(term, own):
+            credit = 1.0  # "the rolls we didn't sell": "unsold goods"
         polarity = _polarity(term, sentence, part) if credit > 0.0 else 1.0
         credit *= polarity
         for single, verb, particle in part.phrasal:  # "picked up" answers "pick up" too
@@ -336,6 +347,17 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
                          carry * _credit(term, sentence.previous))
         credits.append(credit)
     return credits
+
+
+def _unprefixed(term: Term, own: set[str]) -> bool:
+    """Whether ``own`` holds the term's ``un-`` negative (*unsold* for *sell*, *unpaid* for
+    *pay*)."""
+    for word in own:
+        if word.startswith("un") and len(word) > 4:
+            rest = word[2:]
+            if stem(irregular_base(rest) or rest) == term.stem:
+                return True
+    return False
 
 
 def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None) -> Scored:

@@ -15,7 +15,9 @@ For a question and a sentence, per dimension the question names:
 
 Invariants: classes are matched on whole words of the casefolded text (``non-members`` is never
 ``members``); a sentence that names no class of a dimension is neither matched nor contrasted
-there (a general rule may still apply to everyone); results depend only on the two texts.
+there (a general rule may still apply to everyone); results depend only on the two texts. Besides
+class words, an age in years (*my 8-year-old*) names the child, adult or senior class, and a
+visit *before* (*I've been there before*) or a *first visit* names the regular or new class.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from composer_app.server.providers.term_forms import NUMBER_VALUES
 
 __all__ = ["Reading", "read"]
 
@@ -63,7 +67,14 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     },
     "membership": {
         "member": ("member members", ()),
-        "outsider": ("non-member non-members nonmember nonmembers guest guests", ()),
+        "outsider": ("non-member non-members nonmember nonmembers guest guests not-a-member "
+                     "not-members", ()),
+    },
+    "customer": {
+        "private": ("resident residents household households private-customer "
+                    "private-customers private-individual private-individuals", ()),
+        "business": ("business businesses company companies firm firms commercial trader "
+                     "traders business-customer business-customers", ()),
     },
     "season": {
         "summer": ("summer high-season peak-season", ()),
@@ -82,6 +93,13 @@ _ANY = re.compile(r"(?<![\w-])(?:" + _words(" ".join(sorted(_CLASS_OF, key=len, 
                   + r")(?![\w-])")  # one scan finds every class word, longest first
 _DAY = f"({'|'.join(_DAYS)})s?"
 _RANGE = re.compile(rf"\b{_DAY}\s*(?:to|-|–|until|through)\s*{_DAY}\b")
+ADULT_AGE = 18
+SENIOR_AGE = 65
+_AGE = re.compile(rf"\b(\d{{1,3}}|{'|'.join(NUMBER_VALUES)})[- ]years?[- ]olds?\b")
+_TENURE = {
+    "regular": re.compile(r"\b(?:been|come|visited|used)\b[^.?!]{0,40}\b(?P<word>before)\b"),
+    "new": re.compile(r"\b(?P<word>first[- ]time|first visit|never been|never visited)\b"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +123,15 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
         start, end = _DAYS.index(first), _DAYS.index(last)
         for day in _DAYS[start:end + 1] if start <= end else ():
             found.setdefault("day", {}).setdefault(day, first)
+    for match in _AGE.finditer(lowered):  # "my 8-year-old": a child
+        word = match.group(1)
+        years = NUMBER_VALUES[word] if word in NUMBER_VALUES else int(word)
+        name = "child" if years < ADULT_AGE else "senior" if years >= SENIOR_AGE else "adult"
+        found.setdefault("age", {}).setdefault(name, match.group(0))
+    for name, pattern in _TENURE.items():  # "I've been there before": a regular
+        visit = pattern.search(lowered)
+        if visit:
+            found.setdefault("tenure", {}).setdefault(name, visit.group("word"))
     return found
 
 

@@ -1,7 +1,8 @@
 """What the offline assistant reads from a question: its search terms and any listing request.
 
 Invariants: terms are case-folded words in first-occurrence order, without stop words, at most
-``MAX_TERMS`` (a one-letter word counts only as the prefix of a hyphenated word: ``e-bike``); a
+``MAX_TERMS`` (a one-letter word counts only as the prefix of a hyphenated word: ``e-bike``; the
+first half of a negative contraction, *didn* of *didn't*, is never a term); a
 listing request is recognised only from its leading verb or question form, and its filter never
 contains the listing words themselves.
 """
@@ -22,7 +23,7 @@ _STOP_TEXT = """a about above after again all also am an and any are as at be be
     then there these they this those through to too under until up us very was we were what whats
     when where which while who whom why will with would you your yours know explain describe find
     give show me many much someone somebody anyone anybody something anything everyone
-    everybody"""
+    everybody still yet even really anymore"""
 STOP_WORDS = frozenset(_STOP_TEXT.split())
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _LISTING = re.compile(
@@ -63,7 +64,9 @@ def question_terms(question: str) -> list[str]:
     for match in _WORD.finditer(question):
         word = match.group(0).casefold().replace("’", "'")
         if "'" in word:
-            word = word.split("'")[0]
+            word, ending = word.split("'", 1)
+            if ending == "t" and word.endswith("n"):
+                continue  # "didn't", "won't": the negation, not a term
         prefix = question[match.end():match.end() + 1] == "-"  # the "e" of "e-bike", "x-ray"
         if word in STOP_WORDS or (len(word) < 2 and not word.isdigit() and not prefix) \
                 or word in terms:

@@ -30,7 +30,16 @@ _IRREGULAR = {
     "chosen": "choose", "written": "write", "wrote": "write", "built": "build", "spent": "spend",
     "bought": "buy", "brought": "bring", "got": "get", "gotten": "get", "men": "man",
     "women": "woman", "people": "person", "children": "child", "data": "data",
+    "sold": "sell", "told": "tell", "found": "find", "lost": "lose", "seen": "see", "saw": "see",
+    "broken": "break", "broke": "break", "known": "know", "thought": "think", "caught": "catch",
+    "taught": "teach", "driven": "drive", "drove": "drive", "ridden": "ride", "rode": "ride",
+    "rang": "ring", "rung": "ring", "worn": "wear", "torn": "tear", "won": "win", "fed": "feed",
+    "sat": "sit", "stood": "stand", "understood": "understand", "hung": "hang", "shut": "shut",
 }
+_NUMBER_TEXT = """zero one two three four five six seven eight nine ten eleven twelve thirteen
+    fourteen fifteen sixteen seventeen eighteen nineteen twenty"""
+NUMBER_VALUES = {word: value for value, word in enumerate(_NUMBER_TEXT.split())}  # "eight": 8
+
 _SYNONYM_TEXT = """
 employee employees staff worker workers colleague colleagues personnel
 new newly hire hires hired joiner joiners starter starters
@@ -75,6 +84,11 @@ borrow borrows borrowed lend lends loan loans keep
 keep keeps hold holds
 join joins joined enrol enrols enroll enrolled admit admits admitted accept accepts
 steal steals stole stolen theft thefts
+child children kid kids daughter daughters son sons
+company companies business businesses firm firms
+phone call ring rings
+see sees spot spots spotted
+wifi wireless wlan
 """
 
 
@@ -188,8 +202,16 @@ def irregular_base(word: str) -> str | None:
 
 
 def words(text: str) -> list[str]:
-    """The words of ``text`` in order (numbers keep their inner separators: 2,000 or 0.30)."""
-    return [m.group(0) for m in _WORD.finditer(text)]
+    """The words of ``text`` in order (numbers keep their inner separators: 2,000 or 0.30; a
+    compound whose hyphen is only spelling is one word: *Wi-Fi* is *wifi*, *e-mail* *email*)."""
+    return [m.group(0) for m in _WORD.finditer(_JOINED.sub(_join, text))]
+
+
+_JOINED = re.compile(r"\b(?:wi-fi|e-mail|log-in|web-site)\b", re.IGNORECASE)
+
+
+def _join(match: re.Match[str]) -> str:
+    return match.group(0).replace("-", "")
 
 
 def stems(text: str) -> list[str]:

@@ -202,3 +202,37 @@ def test_how_much_of_what_is_the_focus_of_the_question() -> None:
                                   "A fee of 1.50 to 2.50 euros"])
 def test_times_and_decimals_are_not_ranges(text: str) -> None:
     assert not within_range("15", text)
+
+
+MUSEUM = ("# Tickets\n"
+          "Ticket: Children under 6; Price: free\n"
+          "Ticket: Children from 6 to 17; Price: 5 euros\n"
+          "Ticket: Adults; Price: 14 euros\n")
+
+
+def test_an_age_written_in_words_is_held_by_the_range_that_holds_its_number() -> None:
+    part, _, ranked = ranked_sentences("How much is a ticket for an eight-year-old?",
+                                       "museum.md", MUSEUM)
+    assert any(t.number and t.word == "8" for t in part.terms)
+    assert part.text == "How much is a ticket for an eight-year-old"  # as asked
+    assert "from 6 to 17" in ranked[0].sentence.text
+
+
+BAKERY = ("# Returns\n"
+          "Please return our crates with the next delivery.\n"
+          "We do not take back unsold goods.\n")
+
+
+def test_a_sentence_with_the_phrasal_verb_answers_its_single_verb() -> None:
+    [sentence] = passage_sentences("kb:1", 0, 0, "bakery.md", "We do not take back bread.")
+    [part] = read_question("Can I return the bread?", _weight)
+    assert score(sentence, part).coverage >= 0.99  # "take back" is "return"
+
+
+def test_the_un_negative_answers_a_question_that_denies_the_verb() -> None:
+    part, _, ranked = ranked_sentences("Can we return the rolls we didn't sell?", "bakery.md",
+                                       BAKERY)
+    assert [t.word for t in part.terms] == ["return", "rolls", "sell"]  # never "didn"
+    assert ranked[0].sentence.text == "We do not take back unsold goods."
+    crates = next(s for s in ranked if s.sentence.text.startswith("Please return"))
+    assert crates.coverage < ranked[0].coverage

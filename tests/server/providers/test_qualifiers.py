@@ -75,3 +75,30 @@ def test_the_sentence_about_the_day_asked_beats_the_one_about_other_days() -> No
     assert ranked[0].sentence.text.startswith("At weekends")
     weekday = next(s for s in ranked if s.sentence.text.startswith("On weekdays"))
     assert weekday.coverage < 0.6 <= ranked[0].coverage
+
+
+@pytest.mark.parametrize(("question", "sentence", "contrasted"), [
+    ("Does my 12-year-old pay the joining fee?", "Juniors (under 18) pay 95 euros.", False),
+    ("Does my twelve-year-old pay the joining fee?", "Students pay 150 euros.", True),
+    ("What does my 70-year-old father pay?", "Seniors pay 9 euros.", False),
+    ("What does my 70-year-old father pay?", "Adults pay 14 euros.", True),
+    ("I'm not a member. What does an hour cost?", "Members pay 18 euros per hour.", True),
+    ("I'm not a member. What does an hour cost?", "Non-members pay 26 euros.", False),
+    ("I've been to the repair café before. What do I do?", "Regular visitors take a number.",
+     False),
+    ("I've been to the repair café before. What do I do?",
+     "First-time visitors sign a waiver.", True),
+    ("Is this my first visit?", "Regular visitors take a number.", True),
+    ("We are a company. What do we pay per freezer?", "Residents hand them in free of charge.",
+     True),
+    ("We are a company. What do we pay per freezer?", "Businesses pay 25 euros each.", False),
+])
+def test_ages_visits_and_customers_name_their_group(question: str, sentence: str,
+                                                    contrasted: bool) -> None:
+    assert read(question, sentence).contrasted is contrasted
+
+
+def test_an_earlier_visit_names_only_its_qualifier_word() -> None:
+    reading = read("I've been to the repair café before. What do I do?",
+                   "Regular visitors take a number.")
+    assert reading.matched == {"before"}  # never "repair" or "café": those are not qualifiers

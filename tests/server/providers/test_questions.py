@@ -39,3 +39,8 @@ def test_listing_requests(question: str, expected: ListingRequest):
 )
 def test_other_questions_are_not_listings(question: str):
     assert listing_request(question) is None
+
+
+def test_a_negative_contraction_is_no_term() -> None:
+    assert question_terms("Can we return the rolls we didn't sell? Won't they keep?") == \
+        ["return", "rolls", "sell", "keep"]

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from composer_app.server.providers.term_forms import (
     SYNONYM_CREDIT,
+    related,
     single_verbs,
     stem,
     stems,
@@ -51,3 +52,9 @@ def test_phrasal_verbs_become_the_single_verb_documents_use():
     assert single_verbs("I take it in the morning.") == "I take it in the morning."
     assert single_verbs("Does the controller keep vents open?") == (
         "Does the controller keep vents open?")
+
+
+def test_a_compound_spelt_with_a_hyphen_is_one_word() -> None:
+    assert stems("The Wi-Fi and e-mail") == ["the", "wifi", "and", "email"]
+    assert stem("sold") == stem("sell")
+    assert related(stem("wireless")) >= {stem("wifi")}
