@@ -54,7 +54,7 @@ from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.qualifiers import read as read_qualifiers
-from composer_app.server.providers.questions import STOP_WORDS, question_terms
+from composer_app.server.providers.questions import MAX_TERMS, STOP_WORDS, question_terms
 from composer_app.server.providers.term_forms import (
     NUMBER_VALUES,
     SYNONYM_CREDIT,
@@ -82,6 +82,7 @@ PAIR_BONUS = 0.12
 TYPE_BONUS = 0.06
 RANK_BONUS = 0.02
 ROW_BONUS = 0.06
+QUALIFIER_BONUS = 0.12
 POLARITY_FACTOR = 0.5
 MISSING_NUMBER_FACTOR = 0.5
 MISSING_FOCUS_FACTOR = 0.6
@@ -140,6 +141,10 @@ _PART_SPLIT = re.compile(
 # An age written in words ("my eight-year-old") is read as its number, so ranges can hold it.
 _AGE_WORDS = re.compile(rf"\b({'|'.join(NUMBER_VALUES)})([- ](?:years?|months?)[- ]olds?\b)",
                         re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\W\d_])")
+_ASKING = re.compile(r"^\s*(?:how|when|what|which|who|whom|whose|where|why|is|are|was|were|does|do|"
+                     r"did|can|could|must|should|will|would|may|might|has|have|had|shall)\b",
+                     re.I)
 _DIGITS = re.compile(r"\d")
 _WHOLE = r"(?<![\d:.,])(\d+)(?![:.,]?\d)"  # a whole number, not part of 10:00 or 1.5
 _RANGE = re.compile(rf"\b(?:between\s+)?{_WHOLE}\s*(?:to|-|–|and|until)\s*{_WHOLE}")
@@ -214,12 +219,21 @@ class Scored:
 
 
 def read_question(question: str, weight_of: Callable[[str], float]) -> list[Part]:
-    """The parts of ``question`` (one or two) with weighted terms; ``[]`` without key terms."""
-    pieces = [p.strip(" ?,;") for p in _PART_SPLIT.split(question.strip()) if p.strip(" ?,;")]
-    parts = [_part(piece, weight_of) for piece in pieces[:3]]
+    """The parts of ``question`` (one or two) with weighted terms; ``[]`` without key terms.
+
+    Only its asking sentences are split into parts (a sentence ending in ``?`` or opening like a
+    question); the statements around them (*My daughter has the flu.*) are the situation, which
+    every part keeps (its words after the part's own, and in ``Part.text``) while the kind of
+    answer wanted and the thing asked for are read from the asking part alone."""
+    said = [s.strip() for s in _SENTENCE_END.split(question.strip()) if s.strip()]
+    asking = [s for s in said if s.endswith("?") or _ASKING.match(s)]
+    context = " ".join(s for s in said if s not in asking).strip(" .!") if asking else ""
+    asked = " ".join(asking) if asking else question.strip()
+    pieces = [p.strip(" ?,;") for p in _PART_SPLIT.split(asked) if p.strip(" ?,;")]
+    parts = [_part(piece, weight_of, context) for piece in pieces[:3]]
     parts = [p for p in parts if p.terms]
     if len(parts) > 2:
-        parts = [_part(question, weight_of)]
+        parts = [_part(asked.strip(" ?"), weight_of, context)]
     if len(parts) == 2 and _needs_subject(parts[1]):
         first, second = parts
         extra = tuple(Term(t.word, t.stem, t.weight * INHERITED_WEIGHT, t.number)
@@ -233,16 +247,22 @@ def _needs_subject(part: Part) -> bool:
     return len(content) < 2
 
 
-def _part(text: str, weight_of: Callable[[str], float]) -> Part:
-    asked = text
-    text = _AGE_WORDS.sub(lambda m: f"{NUMBER_VALUES[m.group(1).casefold()]}{m.group(2)}",
+def _normal(text: str) -> str:
+    """``text`` with single verbs for its phrasal verbs and digits for an age in words."""
+    return _AGE_WORDS.sub(lambda m: f"{NUMBER_VALUES[m.group(1).casefold()]}{m.group(2)}",
                           single_verbs(text))
-    words = question_terms(text)
+
+
+def _part(piece: str, weight_of: Callable[[str], float], context: str = "") -> Part:
+    asked = f"{context}. {piece}" if context else piece
+    text, whole = _normal(piece), _normal(asked)
+    own = question_terms(text)
+    words = (own + [w for w in question_terms(_normal(context)) if w not in own])[:MAX_TERMS]
     terms = tuple(
         Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in ANSWER_WORDS else 1.0),
              bool(_DIGITS.search(w)))
         for w in words)
-    sequence = [stem(w) for w in re.findall(r"[^\W_]+", text.casefold())]
+    sequence = [stem(w) for w in re.findall(r"[^\W_]+", whole.casefold())]
     keys = {t.stem for t in terms if t.word not in ANSWER_WORDS}
     pairs = tuple(dict.fromkeys(
         (a, b) for a, b in pairwise(sequence)
@@ -254,7 +274,7 @@ def _part(text: str, weight_of: Callable[[str], float]) -> Part:
                       if a in stemmed and b in stemmed and a != b)
     phrasal = tuple((verb, *words) for verb, words in phrasal_sources(asked).items())
     return Part(asked, terms, pairs, wants, compounds, _focus(text, stemmed),
-                negated_stems(text) & stemmed, permission_verb(text), phrasal)
+                negated_stems(whole) & stemmed, permission_verb(text), phrasal)
 
 
 def _focus(text: str, stemmed: set[str]) -> frozenset[str]:
@@ -386,6 +406,8 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     if sentence.row_entity and any(term_credit(t.stem, sentence.row_entity) == 1.0
                                    for t in part.terms if t.word not in ANSWER_WORDS):
         bonus += ROW_BONUS  # the row about the thing asked for, not a general sentence
+    if read_qualifiers(part.text, sentence.text).matched:
+        bonus += QUALIFIER_BONUS  # the rule for the group asked about, not the general one
     bonus += RANK_BONUS / (1 + sentence.rank)
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
 

@@ -236,3 +236,31 @@ def test_the_un_negative_answers_a_question_that_denies_the_verb() -> None:
     assert ranked[0].sentence.text == "We do not take back unsold goods."
     crates = next(s for s in ranked if s.sentence.text.startswith("Please return"))
     assert crates.coverage < ranked[0].coverage
+
+
+def test_a_situation_stated_before_the_question_is_no_part_of_its_own() -> None:
+    parts = read_question("I'm stuck in traffic and will collect my dog 20 minutes after closing "
+                          "time. What will that cost me?", _weight)
+    assert len(parts) == 1  # "and will" inside a statement does not start a second question
+    [part] = parts
+    assert part.wants == "amount"  # read from the asking sentence, not from the situation
+    assert {"traffic", "dog", "20", "closing"} <= {t.word for t in part.terms}
+    assert part.text.startswith("I'm stuck in traffic")
+    two = read_question("What does the pass cost if I pay at once, and what if I pay monthly?",
+                        _weight)
+    assert [p.text for p in two] == ["What does the pass cost if I pay at once",
+                                     "what if I pay monthly"]
+
+
+LESSONS = ("# Cancelling\n"
+           "Practical lessons can be cancelled free of charge up to 48 hours before they start.\n"
+           "Lessons on a Saturday must be cancelled by 12:00 on the Thursday before.\n")
+
+
+def test_the_rule_for_the_group_asked_about_beats_the_general_rule() -> None:
+    _, _, ranked = ranked_sentences("My lesson is on a Saturday. Until when can I cancel it?",
+                                       "driving-school.md", LESSONS)
+    general, saturday = (next(s for s in ranked if s.sentence.text.startswith(w))
+                         for w in ("Practical", "Lessons on a Saturday"))
+    assert saturday.score - saturday.coverage > general.score - general.coverage
+    assert ranked[0] is saturday
