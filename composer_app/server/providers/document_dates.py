@@ -1,8 +1,10 @@
 """The date a document says it was written, read from its own text.
 
-Invariants: ``written_date`` looks only at the first ``HEAD_LINES`` lines; a date on a line
-that names it (``Last updated``, ``Effective``, ``Published``, ``Date``, ``As of``, ...) wins
-over any other date; otherwise the first date of the head counts; dates are ISO (``2025-09-15``),
+Invariants: ``written_date`` looks only at the first ``HEAD_LINES`` lines; a date in the first
+non-empty line (the title: ``Notice of 1 March 2026``) wins over any other, then a date on a line
+that names it (``Last updated``, ``Effective``, ``Published``, ``Date``, ``As of``, ...; a notice
+that *revises the rules dated* an older day names that day later than its title); otherwise the
+first date of the head counts; dates are ISO (``2025-09-15``),
 day-month-year (``15 September 2025``), month-day-year (``September 15, 2025``) or month-year
 (``September 2025``, read as its first day); anything else gives ``None`` (callers then fall back to
 the file's modification time).
@@ -55,11 +57,15 @@ def _dates_in(line: str) -> list[tuple[int, date]]:
 def written_date(text: str) -> date | None:
     """The document's own date (see the module invariant), or ``None``."""
     first: date | None = None
-    for line in text.split("\n", HEAD_LINES)[:HEAD_LINES]:
+    named: date | None = None
+    lines = [line for line in text.split("\n", HEAD_LINES)[:HEAD_LINES] if line.strip()]
+    for number, line in enumerate(lines):
         dates = _dates_in(line)
         if not dates:
             continue
-        if _NAMED.search(line):
+        if number == 0:  # the title's date: "Notice of 1 March 2026"
             return dates[0][1]
+        if _NAMED.search(line):
+            named = named or dates[0][1]
         first = first or dates[0][1]
-    return first
+    return named or first

@@ -32,3 +32,11 @@ def test_no_date_or_an_impossible_one_gives_none():
 @given(st.text(max_size=300))
 def test_any_text_gives_a_date_or_none(text: str):
     assert written_date(text) is None or isinstance(written_date(text), date)
+
+
+def test_the_title_date_wins_over_the_date_of_the_rules_a_notice_revises():
+    notice = ("# Riverside Library: Notice of 1 March 2026\n\n## Changes\n\n"
+              "The board has revised two of the lending rules dated 1 September 2025.\n")
+    assert written_date(notice) == date(2026, 3, 1)
+    rules = "# Lending rules\n\nValid from 1 September 2025.\nLast updated: 3 October 2025\n"
+    assert written_date(rules) == date(2025, 10, 3)  # no date in the title: the named one
