@@ -150,7 +150,8 @@ _WHOLE = r"(?<![\d:.,])(\d+)(?![:.,]?\d)"  # a whole number, not part of 10:00 o
 _RANGE = re.compile(rf"\b(?:between\s+)?{_WHOLE}\s*(?:to|-|–|and|until)\s*{_WHOLE}")
 _BELOW = re.compile(
     rf"\b(?:under|below|less\s+than|younger\s+than|fewer\s+than|up\s+to)\s+{_WHOLE}")
-_ABOVE = re.compile(rf"\b(?:over|above|more\s+than|older\s+than|at\s+least|from)\s+{_WHOLE}")
+_ABOVE = re.compile(rf"\b(?:over|above|more\s+than|older\s+than|at\s+least|from)\s+{_WHOLE}"
+                    rf"|{_WHOLE}(?:\s*\+|\s+(?:and|or)\s+(?:over|above|older|more)\b)")
 _ROW = re.compile(r"^[^:;]{1,60}: (?P<value>[^:;]{1,80}); [^:;]{1,60}: ")
 _LINKS = r"(?:of|for|in|at|on|to|by|with|from|during|per|under|over|when|if|that|which|who)"
 _FOCUS = re.compile(
@@ -414,14 +415,15 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
 
 def within_range(number: str, text: str) -> bool:
     """Whether ``text`` states a range of whole numbers that holds ``number`` (*aged 14 to 17*,
-    *between 10 and 20*, *under 14*, *over 65*, *at least 18*; the bounds as written)."""
+    *between 10 and 20*, *under 14*, *over 65*, *65 and over*, *at least 18*; the bounds as
+    written)."""
     if not number.isdigit():
         return False
     value = int(number)
     lowered = text.casefold()
     return (any(int(low) <= value <= int(high) for low, high in _RANGE.findall(lowered))
             or any(value < int(bound) for bound in _BELOW.findall(lowered))
-            or any(value >= int(bound) for bound in _ABOVE.findall(lowered)))
+            or any(value >= int(bound or after) for bound, after in _ABOVE.findall(lowered)))
 
 
 def answer_factor(sentence: Sentence, part: Part) -> float:
