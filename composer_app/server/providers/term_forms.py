@@ -6,7 +6,8 @@ same synonym group or a shared stem prefix of at least ``PREFIX_MIN`` characters
 exact word always beats a paraphrase; the synonym groups are general English vocabulary
 (workplace documents, rules and price lists), never phrases of a particular folder; an irregular
 form is stemmed through its base form; ``single_verbs`` replaces a phrasal verb (``take home``,
-``bring … back``, with at most ``PHRASAL_GAP`` words between verb and particle) by the one verb
+``bring … back``, with at most ``PHRASAL_GAP`` words between verb and particle; the noun
+``pick-up`` too) by the one verb
 that means the same (``borrow``, ``return``) and leaves every other word as it was, and
 ``phrasal_sources`` says which phrasal verb each such single verb stands for.
 """
@@ -89,6 +90,8 @@ company companies business businesses firm firms
 phone call ring rings
 see sees spot spots spotted
 wifi wireless wlan
+inside indoor indoors
+outside outdoor outdoors
 """
 
 
@@ -124,7 +127,7 @@ _VERB_FORMS = {
 
 def _phrasal() -> re.Pattern[str]:
     verbs = "|".join(sorted({f for forms in _VERB_FORMS.values() for f in forms.split()}))
-    return re.compile(rf"\b(?P<verb>{verbs})\b(?P<gap>(?:\s+[^\W_]+){{0,{PHRASAL_GAP}}}?)\s+"
+    return re.compile(rf"\b(?P<verb>{verbs})\b(?P<gap>(?:\s+[^\W_]+){{0,{PHRASAL_GAP}}}?)[\s-]+"
                       r"(?P<particle>home|out|back|in|off|up)\b", re.IGNORECASE)
 
 

@@ -58,3 +58,8 @@ def test_a_compound_spelt_with_a_hyphen_is_one_word() -> None:
     assert stems("The Wi-Fi and e-mail") == ["the", "wifi", "and", "email"]
     assert stem("sold") == stem("sell")
     assert related(stem("wireless")) >= {stem("wifi")}
+
+
+def test_a_phrasal_noun_written_with_a_hyphen_is_its_single_verb() -> None:
+    assert single_verbs("Late pick-up after closing time") == "Late collect after closing time"
+    assert stem("indoor") in related(stem("inside"))
