@@ -13,6 +13,7 @@ from composer_app.server.providers.wordpiece import (
     MAX_WORD_CHARS,
     WordPieceTokenizer,
     basic_words,
+    general_words,
 )
 
 SMALL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##aff", "##able", "run", "##ning", ",", "!",
@@ -95,3 +96,8 @@ def test_a_longer_limit_only_adds_pieces(model_tokenizer: WordPieceTokenizer, te
     short = model_tokenizer.encode(text, max_tokens=16)
     long = model_tokenizer.encode(text, max_tokens=128)
     assert long[: len(short) - 1] == short[:-1]
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_text_takes_a_shorter_path_to_the_same_words(text: str) -> None:
+    assert basic_words(text) == general_words(text)
