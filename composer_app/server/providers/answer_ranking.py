@@ -24,7 +24,9 @@ sentence of every retrieved prose passage is scored against each part:
   15-year-old*: *aged 14 to 17*; ``within_range``), and so does (by ``MISSING_FOCUS_FACTOR``) a
   sentence that lacks, even in its headings, a word of the thing asked for (the *focus*:
   ``phone number`` in *What is the phone number of the main reception?*, ``electricity`` in *How
-  much electricity …?*);
+  much electricity …?*), and so does (by ``TOPIC_ONLY_FACTOR``) a sentence that holds none of
+  the question's key terms beyond its document's title and headings (*Is there a café in the
+  Harbour Museum?*: *The Harbour Museum is at Pier 3* names only the topic);
 * ``answer_factor`` marks near misses by their kind: a sentence about another group than the one
   the question's qualifiers name (``qualifiers``: *adults* asked, *children* answered) keeps
   ``CONTRAST_FACTOR`` of its coverage, a qualifier the sentence answers for through a wider or
@@ -88,6 +90,7 @@ MISSING_NUMBER_FACTOR = 0.5
 MISSING_FOCUS_FACTOR = 0.6
 MISSING_AMOUNT_FACTOR = 0.6
 CONTRAST_FACTOR = 0.5
+TOPIC_ONLY_FACTOR = 0.6
 SAME_SUBJECT_SHARE = 0.5
 QUOTE_MAX_CHARS = 600
 
@@ -397,6 +400,10 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
                           for f in part.focus):
         coverage *= MISSING_FOCUS_FACTOR
+    beyond = [c for t, c in zip(part.terms, credits, strict=True)
+              if t.word not in ANSWER_WORDS and term_credit(t.stem, sentence.heading) == 0.0]
+    if beyond and max(beyond) == 0.0:  # only the document's own topic: "the museum", no café
+        coverage *= TOPIC_ONLY_FACTOR
     coverage *= answer_factor(sentence, part)
     bonus = 0.0
     if part.pairs:

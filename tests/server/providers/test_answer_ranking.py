@@ -267,3 +267,18 @@ def test_the_rule_for_the_group_asked_about_beats_the_general_rule() -> None:
                          for w in ("Practical", "Lessons on a Saturday"))
     assert saturday.score - saturday.coverage > general.score - general.coverage
     assert ranked[0] is saturday
+
+
+HARBOUR = ("# Harbour Museum of Navigation\n"
+           "The Harbour Museum of Navigation is in the old customs house at Pier 3.\n"
+           "The museum café on the first floor serves lunch.\n")
+
+
+def test_a_sentence_that_names_only_the_documents_topic_answers_nothing() -> None:
+    _, units, ranked = ranked_sentences("Is there a café in the Harbour Museum of Navigation?",
+                                        "harbour-museum.html", HARBOUR)
+    assert ranked[0].sentence.text.startswith("The museum café")
+    topic = next(s for s in ranked if s.sentence.text.startswith("The Harbour Museum"))
+    assert topic.coverage < 0.6
+    [where] = read_question("Where is the Harbour Museum of Navigation?", _weight)
+    assert score(units[0], where).coverage >= 0.6  # asked about the topic itself: it answers
