@@ -76,6 +76,10 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "business": ("business businesses company companies firm firms commercial trader "
                      "traders business-customer business-customers", ()),
     },
+    "place": {
+        "indoor": ("indoor indoors inside", ()),
+        "outdoor": ("outdoor outdoors outside open-air", ()),
+    },
     "season": {
         "summer": ("summer high-season peak-season", ()),
         "winter": ("winter low-season off-season off-peak", ()),

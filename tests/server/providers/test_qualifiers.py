@@ -92,6 +92,9 @@ def test_the_sentence_about_the_day_asked_beats_the_one_about_other_days() -> No
     ("We are a company. What do we pay per freezer?", "Residents hand them in free of charge.",
      True),
     ("We are a company. What do we pay per freezer?", "Businesses pay 25 euros each.", False),
+    ("Until when can the DJ play inside the barn?", "Music outside the barn must end at 22:00.",
+     True),
+    ("Until when can the DJ play inside the barn?", "Music indoors must end at 23:00.", False),
 ])
 def test_ages_visits_and_customers_name_their_group(question: str, sentence: str,
                                                     contrasted: bool) -> None:
