@@ -17,9 +17,10 @@ Invariants:
   ``GROUP_WRITERS`` group transactions are in flight wait, then run together in one transaction
   (at most one per thread, at most ``GROUP_MAX``, sorted by thread so every group locks rows in
   one order): each up to its first read, those reads in one round trip, then each in turn inside
-  its own savepoint, one ``NOTIFY`` and one ``COMMIT``. A member that raises is rolled back to its
-  savepoint and gets its own exception; a failing statement rolls the group back and every member
-  runs again alone.
+  its own savepoint (a ``Batch`` savepoint: sent only if the member's writes go out before it
+  ends, else its writes are kept or dropped unsent), one ``NOTIFY`` and one ``COMMIT``. A member
+  that raises is rolled back to its savepoint and gets its own exception; a failing statement
+  rolls the group back and every member runs again alone.
 * No lock is shared by all writers. Sequence numbers come from the events identity sequence (no
   per-session cache, so numbers are handed out in time order); an append locks only its thread's
   row. Every write transaction takes its transaction id before its first number.
@@ -356,9 +357,8 @@ class PostgresStore(ExecutorStore):
                 for i, stepped in enumerate(calls):
                     if stepped is None:
                         continue
-                    savepoint = f"group_{i}"
-                    batch(f"SAVEPOINT {savepoint}", ())
-                    batch.put(held[i])
+                    savepoint = batch.savepoint()  # sent only if its writes go out before
+                    batch.put(held[i])  # it ends (a read of the member's); else none is
                     try:
                         if not stepped.done and await stepped.step():
                             raise RuntimeError("a group member paused twice")
@@ -366,12 +366,12 @@ class PostgresStore(ExecutorStore):
                     except psycopg.Error:
                         raise
                     except Exception as exc:
-                        batch(f"ROLLBACK TO SAVEPOINT {savepoint}", ())
+                        batch.rollback(savepoint)  # its queued writes dropped, or ROLLBACK TO
                         txs[i].events.clear()
                         outcomes[i] = (False, exc)
                     else:
+                        batch.release(savepoint)
                         outcomes[i] = (True, stepped.result)
-                    batch(f"RELEASE SAVEPOINT {savepoint}", ())
                 allocated = [n for tx in txs for n in tx.allocated]
                 events = sorted((e for tx in txs for e in tx.events), key=lambda e: e.sequence)
                 note = payload(allocated, events)

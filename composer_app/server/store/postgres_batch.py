@@ -15,6 +15,14 @@ name (its session was reset) fails that statement, and the connection's names ar
 its next batch prepares them again. A connection that still holds a finished read's transaction
 gets its ``ROLLBACK`` in front of the first statements. While ``pause`` is set (a group
 transaction's first step), reading rows hands control back to the group instead of sending.
+
+Savepoints are placed lazily (``savepoint``, ``release``, ``rollback``): a savepoint's
+``SAVEPOINT`` is sent only when statements queued inside it are sent while it is open (it then goes
+out in front of the first of them, in the same round trip), and its ``RELEASE`` or ``ROLLBACK TO``
+only if its ``SAVEPOINT`` went out. A block whose statements were all still queued when it ended is
+released by sending them as they are, or rolled back by dropping them unsent, which leaves the
+server exactly as a ``SAVEPOINT`` … ``ROLLBACK TO`` would, without opening a subtransaction.
+Savepoints nest and end innermost first; each open one is named by its depth.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from psycopg.pq.abc import PGconn, PGresult
 from composer_app.server.store import parameters
 from composer_app.server.store.bridge import Pause, await_only
 
-__all__ = ["FATAL_ERROR", "TUPLES_OK", "Batch", "Prepared", "Statement"]
+__all__ = ["FATAL_ERROR", "TUPLES_OK", "Batch", "Prepared", "Savepoint", "Statement"]
 
 FATAL_ERROR = psycopg.pq.ExecStatus.FATAL_ERROR
 TUPLES_OK = psycopg.pq.ExecStatus.TUPLES_OK
@@ -85,6 +93,18 @@ class Statement:
         return self.rows
 
 
+class Savepoint:
+    """An open savepoint of a ``Batch``: where its block starts in the queue, until its
+    ``SAVEPOINT`` is placed in front of the block's statements (``placed``)."""
+
+    __slots__ = ("at", "name", "placed")
+
+    def __init__(self, name: bytes, at: int) -> None:
+        self.name = name
+        self.at = at
+        self.placed = False
+
+
 class Batch:
     """The ``execute`` of bridged store code on one async connection, as prepared statements.
 
@@ -103,6 +123,7 @@ class Batch:
         self._end_read = end_read  # the connection still holds a finished read's transaction
         self.round_trips = 0
         self.pause: Pause | None = None  # set: a flush hands control back to the group instead
+        self._open: list[Savepoint] = []  # open savepoints, outermost first
 
     def __call__(self, sql: str, params: Sequence[Any]) -> Statement:
         text = parameters.numbered(sql)
@@ -134,9 +155,55 @@ class Batch:
             self.flush()
 
     def take(self) -> list[Statement]:
-        """Remove the queued statements and return them (a group sorts them out)."""
+        """Remove the queued statements and return them (a group sorts them out); the
+        ``SAVEPOINT`` of a block they hold goes with them."""
+        self._place_savepoints()
         queued, self._queued = self._queued, []
         return queued
+
+    def savepoint(self) -> Savepoint:
+        """Open a savepoint whose ``SAVEPOINT`` goes out only if its block's statements are sent
+        while it is open (see the module invariants)."""
+        mark = Savepoint(b"lazy_%d" % len(self._open), len(self._queued))
+        self._open.append(mark)
+        return mark
+
+    def release(self, mark: Savepoint) -> None:
+        """End the innermost savepoint ``mark``, keeping its block's writes."""
+        self._close(mark)
+        if mark.placed:
+            self._queued.append(Statement(self, b"RELEASE SAVEPOINT " + mark.name, (), ()))
+
+    def rollback(self, mark: Savepoint) -> None:
+        """End the innermost savepoint ``mark``, undoing its block's writes: the queued ones are
+        dropped unsent; once its ``SAVEPOINT`` went out, with ``ROLLBACK TO``."""
+        self._close(mark)
+        if mark.placed:
+            self._queued.append(Statement(self, b"ROLLBACK TO SAVEPOINT " + mark.name, (), ()))
+            self._queued.append(Statement(self, b"RELEASE SAVEPOINT " + mark.name, (), ()))
+        else:
+            del self._queued[mark.at:]
+
+    def _close(self, mark: Savepoint) -> None:
+        if not self._open or self._open[-1] is not mark:
+            raise RuntimeError("savepoints end innermost first")
+        self._open.pop()
+
+    def _place_savepoints(self) -> None:
+        """Put the ``SAVEPOINT`` of each open block that holds queued statements in front of
+        them; a block holding none yet starts at the front of the next queue."""
+        placed = 0
+        end = len(self._queued)
+        for mark in self._open:
+            if mark.placed:
+                continue
+            if mark.at >= end:  # nothing inside it is queued (nor in any block inside it)
+                mark.at = 0
+                continue
+            self._queued.insert(mark.at + placed,
+                                Statement(self, b"SAVEPOINT " + mark.name, (), ()))
+            mark.placed = True
+            placed += 1
 
     def put(self, queued: list[Statement]) -> None:
         """Queue statements taken before."""
@@ -144,6 +211,7 @@ class Batch:
 
     async def send(self) -> None:
         """Send every queued statement now (one round trip)."""
+        self._place_savepoints()
         if self._queued:
             queued, self._queued = self._queued, []
             self.round_trips += 1

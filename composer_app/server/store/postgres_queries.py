@@ -19,7 +19,8 @@ append to a locked thread then uses the next reserved number and needs no reply:
 travels with the next read or with ``COMMIT`` (past the reserved numbers, it takes the next number
 of the sequence and needs its reply). A rollback to a savepoint forgets the locks and the numbers
 taken inside it (PostgreSQL releases those locks), and the reserved numbers a transaction leaves
-unused are reported in ``unused``.
+unused are reported in ``unused``. On a ``Batch`` a savepoint is sent only if its block's statements
+go out while it is open (see ``postgres_batch``).
 ``PostgresReader.max_sequence`` never reports a watermark below which an event could still appear
 (see ``Unsettled``).
 """
@@ -40,6 +41,7 @@ from composer_app.server.store.base import (
     ThreadRow,
     new_ordered_id,
 )
+from composer_app.server.store.postgres_batch import Batch, Savepoint
 from composer_app.server.store.sql import (
     _EVENT_COLS,
     _MESSAGE_COLS,
@@ -167,6 +169,23 @@ class PostgresTransaction(SqlTransaction):
                     self._versions[key] = int(row[8])
             else:
                 self._messages[key] = _message(row)
+
+    def _open_savepoint(self) -> Any:
+        if isinstance(self._x, Batch):  # sent only if its block's writes go out before it ends
+            return self._x.savepoint()
+        return super()._open_savepoint()
+
+    def _release_savepoint(self, mark: Any) -> None:
+        if isinstance(mark, Savepoint) and isinstance(self._x, Batch):
+            self._x.release(mark)
+        else:
+            super()._release_savepoint(mark)
+
+    def _rollback_savepoint(self, mark: Any) -> None:
+        if isinstance(mark, Savepoint) and isinstance(self._x, Batch):
+            self._x.rollback(mark)
+        else:
+            super()._rollback_savepoint(mark)
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:

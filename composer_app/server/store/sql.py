@@ -273,22 +273,32 @@ class SqlTransaction(SqlQueries, Transaction):
     @contextmanager
     def savepoint(self) -> Iterator[None]:
         """SQL ``SAVEPOINT``; a raising block rolls back to it and drops what it appended."""
-        self._savepoints += 1
-        name = f"block_{self._savepoints}"
         events = len(self.events)
         streams = dict(self._streams)
         thread_writes = {key: dict(columns) for key, columns in self._thread_writes.items()}
-        self._x(f"SAVEPOINT {name}", ())
+        mark = self._open_savepoint()
         try:
             yield
         except BaseException:
-            self._x(f"ROLLBACK TO SAVEPOINT {name}", ())
-            self._x(f"RELEASE SAVEPOINT {name}", ())
+            self._rollback_savepoint(mark)
             del self.events[events:]
             self._streams = streams
             self._thread_writes = thread_writes
             raise
-        self._x(f"RELEASE SAVEPOINT {name}", ())
+        self._release_savepoint(mark)
+
+    def _open_savepoint(self) -> Any:
+        self._savepoints += 1
+        name = f"block_{self._savepoints}"
+        self._x(f"SAVEPOINT {name}", ())
+        return name
+
+    def _release_savepoint(self, mark: Any) -> None:
+        self._x(f"RELEASE SAVEPOINT {mark}", ())
+
+    def _rollback_savepoint(self, mark: Any) -> None:
+        self._x(f"ROLLBACK TO SAVEPOINT {mark}", ())
+        self._x(f"RELEASE SAVEPOINT {mark}", ())
 
     def append_event(self, user_id: str, thread_id: str, event_type: str, payload: JsonObject,
                      *, device_id: str | None = None, command_id: str | None = None,

@@ -19,6 +19,7 @@ from composer_app.server.providers.echo import EchoProvider
 from composer_app.server.store.base import Device, StoredEvent, Transaction
 from composer_app.server.store.commit_notification import announced_events
 from composer_app.server.store.postgres import PARK_IDLE, PostgresStore
+from composer_app.server.store.postgres_batch import Batch, Statement
 from composer_app.server.turns import TurnRunner
 from tests.server.harness import create_thread, skill, turn_start
 
@@ -295,6 +296,72 @@ def test_a_failing_write_in_a_group_fails_alone(postgres_dsn: str) -> None:
                     and e.event_type != "thread.created"]
         receipts = store.read_sync(lambda r: r.all("SELECT count(*) FROM command_receipts"))
         assert int(receipts[0][0]) == 6 + 3 + 3 + 1
+    finally:
+        store.set_commit_listener(None)
+        store.close()
+
+
+@pytest.mark.postgres
+def test_commands_and_replies_open_no_subtransaction(postgres_dsn: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command's block (undone when it is rejected) and each group member's block send their
+    ``SAVEPOINT`` only if their writes go out while they are open, which a message's command and
+    reply never do: alone or in a group, no ``SAVEPOINT`` is sent. A rejected command still keeps
+    none of its writes, and a group member that raises none of its."""
+    sent: list[bytes] = []
+    send = Batch._send
+
+    async def recording(self: Batch, queued: list[Statement]) -> None:
+        sent.extend(s.sql for s in queued)
+        await send(self, queued)
+
+    monkeypatch.setattr(Batch, "_send", recording)
+    store = PostgresStore(postgres_dsn)
+    store.open()
+    store.group_queue.writers = 1  # one group in flight: the rest queue behind it
+    seen: list[StoredEvent] = []
+    try:
+        def raising(thread: str) -> Callable[[Transaction], object]:
+            def apply(tx: Transaction) -> object:
+                _command(turn_start(thread, "half"))(tx)
+                raise ValueError("refused after writing")
+            return apply
+
+        async def run() -> tuple[list[object], object, int]:
+            store.set_commit_listener(seen.extend)
+            store.bind_loop(asyncio.get_running_loop())
+            for n in range(4):
+                await store.write(_command(create_thread(f"thr_{n}")), group=("u1", f"thr_{n}"))
+            started = await store.write(_command(turn_start("thr_0", "alone", message_id="m_0")))
+            plan = started.turn  # type: ignore[attr-defined]
+            assert await store.write(lambda tx: finish_turn(tx, plan, "", "done", None, None))
+            groups = store.groups
+            grouped = await asyncio.gather(
+                store.write(_command(turn_start("thr_0", "first")), group=("u1", "thr_0")),
+                store.write(_command(turn_start("thr_1", "kept")), group=("u1", "thr_1")),
+                store.write(raising("thr_2"), group=("u1", "thr_2")),
+                store.write(_command(turn_start("thr_3", "kept too")), group=("u1", "thr_3")),
+                return_exceptions=True)
+            rejected = await store.write(_command(turn_start(  # its message id is taken
+                "thr_new", "bootstrap", message_id="m_0", bootstrap=True)))
+            await _published(seen, 4 + 2 + 2 + 2 * 3)
+            return list(grouped), rejected, store.groups - groups
+
+        grouped, rejected, groups = asyncio.run(run())
+        assert groups == 1
+        assert isinstance(grouped[2], ValueError)
+        assert all(o.status == 200 for o in (grouped[0], grouped[1], grouped[3]))  # type: ignore[attr-defined]
+        assert rejected.status == 400  # type: ignore[attr-defined]
+        assert sent and not [sql for sql in sent if b"SAVEPOINT" in sql]
+        stored = store.read_sync(lambda r: r.events_after(0, "u1"))
+        assert [e.sequence for e in seen] == [e.sequence for e in stored]
+        assert not [e for e in stored if e.thread_id == "thr_new"
+                    or (e.thread_id == "thr_2" and e.event_type != "thread.created")]
+        assert store.read_sync(lambda r: r.thread("u1", "thr_new")) is None
+        receipts = store.read_sync(lambda r: r.all(
+            "SELECT status, count(*) FROM command_receipts GROUP BY status ORDER BY status"))
+        assert [(str(s), int(n)) for s, n in receipts] == [("accepted", 4 + 1 + 3),
+                                                           ("rejected", 1)]
     finally:
         store.set_commit_listener(None)
         store.close()

@@ -175,3 +175,79 @@ def test_past_the_limit_statements_run_unnamed(postgres_dsn: str) -> None:
         assert len(prepared.names) == PREPARED_LIMIT
 
     _on_connection(postgres_dsn, body)
+
+
+def _sent_savepoint_statements(prepared: Prepared) -> list[str]:
+    return sorted(sql.decode() for sql, _ in prepared.names
+                  if b"SAVEPOINT" in sql)
+
+
+@pytest.mark.postgres
+def test_a_savepoint_goes_out_only_when_its_block_s_statements_are_sent_inside_it(
+        postgres_dsn: str) -> None:
+    """A block whose statements are still queued when it ends is released by sending them as
+    they are and rolled back by dropping them: no ``SAVEPOINT`` (no subtransaction) at all. A
+    block whose statements are sent while it is open gets its ``SAVEPOINT`` in front of them, in
+    the same round trip, and its ``ROLLBACK TO`` undoes them on the server."""
+    insert = "INSERT INTO items (id, name) VALUES (?, ?)"
+
+    async def body(conn: psycopg.AsyncConnection[Any], prepared: Prepared) -> None:
+        def queued_only() -> int:
+            batch = Batch(conn, prepared)
+            batch("BEGIN", ())
+            batch(insert, (1, "kept"))
+            dropped = batch.savepoint()
+            batch(insert, (2, "dropped"))
+            inner = batch.savepoint()
+            batch(insert, (3, "dropped with its block"))
+            batch.release(inner)
+            batch.rollback(dropped)
+            kept = batch.savepoint()
+            batch(insert, (4, "kept"))
+            batch.release(kept)
+            batch("COMMIT", ())
+            batch.flush()
+            return batch.round_trips
+
+        assert await run_bridged(queued_only) == 1
+        assert await _names(conn) == ["kept", "kept"]
+        assert _sent_savepoint_statements(prepared) == []
+
+        def sent_inside() -> tuple[object, int]:
+            batch = Batch(conn, prepared)
+            batch("BEGIN", ())
+            outer = batch.savepoint()
+            batch(insert, (5, "undone on the server"))
+            inner = batch.savepoint()
+            batch(insert, (6, "undone on the server"))
+            seen = batch("SELECT count(*) FROM items", ()).fetchone()  # both placed, sent
+            late = batch.savepoint()  # opened after the send: never sent
+            batch(insert, (7, "dropped"))
+            batch.rollback(late)
+            batch.rollback(inner)
+            batch(insert, (8, "undone with the outer block"))
+            batch.rollback(outer)
+            batch(insert, (9, "kept"))
+            with pytest.raises(RuntimeError):
+                batch.release(outer)  # already ended
+            batch("COMMIT", ())
+            batch.flush()
+            return seen, batch.round_trips
+
+        assert await run_bridged(sent_inside) == ((4,), 2)
+        assert await _names(conn) == ["kept", "kept", "kept"]
+        assert _sent_savepoint_statements(prepared) == [
+            "RELEASE SAVEPOINT lazy_0", "RELEASE SAVEPOINT lazy_1",
+            "ROLLBACK TO SAVEPOINT lazy_0", "ROLLBACK TO SAVEPOINT lazy_1",
+            "SAVEPOINT lazy_0", "SAVEPOINT lazy_1"]
+
+        def not_innermost() -> None:
+            batch = Batch(conn, prepared)
+            outer = batch.savepoint()
+            batch.savepoint()
+            batch.release(outer)
+
+        with pytest.raises(RuntimeError):
+            await run_bridged(not_innermost)
+
+    _on_connection(postgres_dsn, body)
