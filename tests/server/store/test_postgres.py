@@ -151,6 +151,14 @@ def _command(body: dict[str, object]) -> Callable[[Transaction], object]:
     return apply
 
 
+def _raising(thread: str) -> Callable[[Transaction], object]:
+    """A write that starts a turn in ``thread`` and then raises (its caller refuses it)."""
+    def apply(tx: Transaction) -> object:
+        _command(turn_start(thread, "half"))(tx)
+        raise ValueError("refused after writing")
+    return apply
+
+
 async def _listen(dsn: str, payloads: list[str], ready: asyncio.Event) -> None:
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
         await conn.execute("LISTEN composer_events")
@@ -249,12 +257,6 @@ def test_a_failing_write_in_a_group_fails_alone(postgres_dsn: str) -> None:
     store.open()
     seen: list[StoredEvent] = []
     try:
-        def raising(thread: str) -> Callable[[Transaction], object]:
-            def apply(tx: Transaction) -> object:
-                _command(turn_start(thread, "half"))(tx)
-                raise ValueError("refused after writing")
-            return apply
-
         def bad_sql(tx: Transaction) -> object:
             tx.prefetch(user_id="u1", thread_id="thr_3", reserve=1)
             tx.append_event("u1", "thr_3", "thread.meta-updated", {"title": "x"})
@@ -269,7 +271,7 @@ def test_a_failing_write_in_a_group_fails_alone(postgres_dsn: str) -> None:
             first = await asyncio.gather(
                 store.write(_command(turn_start("thr_0", "alone")), group=("u1", "thr_0")),
                 store.write(_command(turn_start("thr_1", "kept")), group=("u1", "thr_1")),
-                store.write(raising("thr_2"), group=("u1", "thr_2")),
+                store.write(_raising("thr_2"), group=("u1", "thr_2")),
                 store.write(_command(turn_start("thr_4", "kept too")), group=("u1", "thr_4")),
                 return_exceptions=True)
             grouped = store.groups - groups
@@ -321,12 +323,6 @@ def test_commands_and_replies_open_no_subtransaction(postgres_dsn: str,
     store.group_queue.writers = 1  # one group in flight: the rest queue behind it
     seen: list[StoredEvent] = []
     try:
-        def raising(thread: str) -> Callable[[Transaction], object]:
-            def apply(tx: Transaction) -> object:
-                _command(turn_start(thread, "half"))(tx)
-                raise ValueError("refused after writing")
-            return apply
-
         async def run() -> tuple[list[object], object, int]:
             store.set_commit_listener(seen.extend)
             store.bind_loop(asyncio.get_running_loop())
@@ -339,7 +335,7 @@ def test_commands_and_replies_open_no_subtransaction(postgres_dsn: str,
             grouped = await asyncio.gather(
                 store.write(_command(turn_start("thr_0", "first")), group=("u1", "thr_0")),
                 store.write(_command(turn_start("thr_1", "kept")), group=("u1", "thr_1")),
-                store.write(raising("thr_2"), group=("u1", "thr_2")),
+                store.write(_raising("thr_2"), group=("u1", "thr_2")),
                 store.write(_command(turn_start("thr_3", "kept too")), group=("u1", "thr_3")),
                 return_exceptions=True)
             rejected = await store.write(_command(turn_start(  # its message id is taken
