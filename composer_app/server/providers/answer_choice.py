@@ -33,6 +33,7 @@ from composer_app.server.providers.answer_ranking import (
     score,
     shares_subject,
 )
+from composer_app.server.providers.condition_ranking import settle
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.term_forms import stems
@@ -98,7 +99,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     older: set[str] = set()
     conflict: str | None = None
     for part in parts:
-        ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+        ranked = settle(part, sorted((score(u, part) for u in units), key=lambda s: -s.score))
         ranked = rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
                          candidates=candidates)
         per_doc: dict[str, Scored] = {}

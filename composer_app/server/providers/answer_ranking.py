@@ -129,18 +129,22 @@ _QUANTITY = re.compile(
 # A price question: its answer states an amount of money (or that nothing is charged).
 _AMOUNT = re.compile(
     r"^\s*(?:how\s+much\b(?=.*\b(?:cost|costs|pay|paid|charge|charged|fee|price|owe)\b)|"
+    r"how\s+much\s+(?:is|are|was|were|will\s+be|would\s+be)\s+(?:a|an|the|my|our|one)\b"
+    r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage)\b)|"
     r"what\s+(?:does|do|will|would)\b.*\bcost\b|"
     r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:price|cost|fee|charge|deposit|"
     r"fine|penalty|surcharge|fare|rent)s?\b)", re.I)
 _MONEY = re.compile(
     r"[€$£]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|kronor|usd|gbp|chf)\b", re.I)
+_BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
 _NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+)?(?:charge|cost|fee)|nothing|included|"
                         r"at\s+no\s+(?:extra\s+)?cost|without\s+charge)\b", re.I)
 _NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
                     re.I)
 _PART_SPLIT = re.compile(
-    r"(?:\?\s+|[,;]?\s+and\s+(?=(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
-    r"must|should|will|would)\b))", re.I)
+    r"(?:\?\s+|[,;]?\s+and\s+(?=(?:(?:by|until|till|since|from|for|at|in|on|to|with)\s+"
+    r"(?:when|what|which|whom|how)\b|(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
+    r"must|should|will|would)\b)))", re.I)
 # An age written in words ("my eight-year-old") is read as its number, so ranges can hold it.
 _AGE_WORDS = re.compile(rf"\b({'|'.join(NUMBER_VALUES)})([- ](?:years?|months?)[- ]olds?\b)",
                         re.I)
@@ -494,8 +498,9 @@ def _adjacent(words: Sequence[str], a: str, b: str) -> bool:
 
 
 def _holds(sentence: Sentence, wants: str) -> bool:
-    if wants == "amount":
-        return _MONEY.search(sentence.text) is not None
+    if wants == "amount":  # a price table's row may leave out the currency: "1 week: 120"
+        return _MONEY.search(sentence.text) is not None or (
+            bool(sentence.row_entity) and _BARE_AMOUNT.search(sentence.text) is not None)
     if wants == "quantity":
         tokens = [x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)]
         return any(_DIGITS.search(w) or w in _NUMBER_WORDS or w in _TIME_WORDS

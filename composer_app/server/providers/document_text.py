@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 PDF_MAX_PAGES = 500
 _HTML_NAMES = (".html", ".htm", ".xhtml")
+_PLAIN_NAMES = (".txt", ".text")
 _BLOCK_TEXT = """p div section article header footer main aside nav blockquote pre table tr ul ol
     dl dt dd figure figcaption caption form fieldset address br hr body html title"""
 _BLOCK_TAGS = frozenset(_BLOCK_TEXT.split())
@@ -57,7 +58,10 @@ def read_document(name: str, data: bytes) -> DocumentText:
         if text is None:
             return DocumentText(None, "It is not a readable HTML file.")
         return DocumentText(html_text(text), prose=True)
-    return DocumentText(decode_text(data, name))
+    text = decode_text(data, name)
+    if text is not None and suffix in _PLAIN_NAMES:
+        return DocumentText(text_structure(text))
+    return DocumentText(text)
 
 
 def _pdf(data: bytes) -> DocumentText:
@@ -109,6 +113,66 @@ def _heading_like(line: str, previous: str | None, following: str | None) -> boo
     if not (start.isupper() or start.isdigit()):
         return False
     return previous is None or previous.rstrip().endswith((".", "!", "?", ":"))
+
+
+_LEADER = re.compile(r"\s*(?:\.{3,}|…{2,}|_{3,})\s*(?=\S)")  # "Beard trim ...... 12 euros"
+_MARKED = re.compile(r"^\s*(?:[-*+#>|]|\d+[.)]\s)")
+_NUMBERED = re.compile(r"^\s*\d{1,2}[.)]\s+(?=\S)")
+LIST_LINE_SHARE = 0.7  # of the widest line: shorter lines are not hard-wrapped prose
+LIST_MIN_WIDTH = 50
+
+
+def _caps_heading(line: str) -> bool:
+    text = line.strip()
+    named = re.sub(r"\s*\([^()]*\)$", "", text)  # "PRICES (every cut includes a wash)"
+    letters = [c for c in named if c.isalpha()]
+    return (len(letters) >= 2 and named.upper() == named and len(text) <= 2 * HEADING_MAX_CHARS
+            and len(text.split()) <= HEADING_MAX_WORDS and not text.endswith((".", ",", ";")))
+
+
+def text_structure(text: str) -> str:
+    """The structure a plain-text file shows by its layout, made explicit for the prose reader,
+    line for line (the result has exactly the lines of ``text``, so cited line numbers stay
+    those of the file):
+
+    * a line in capitals (a short one, not ending like a sentence; a closing remark in
+      parentheses may be in small letters) is a heading: ``#`` when it opens the file, ``##``
+      after that (*OPENING HOURS*, *PRICES (every cut includes wash and blow-dry)*, a numbered
+      *5. LOST PASSES*);
+    * in a paragraph of two or more lines that are all shorter than ``LIST_LINE_SHARE`` of the
+      file's widest line (a list, not hard-wrapped prose; files narrower than
+      ``LIST_MIN_WIDTH`` are left alone), every line is a ``-`` item of its own;
+    * a dot leader between a label and its value (*Beard trim ...... 12 euros*) reads as
+      ``label: value``;
+    * lines already marked as Markdown (``-``, ``#``, ``|``, ``1.``) are kept as they are.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    width = max((len(line.rstrip()) for line in lines), default=0)
+    out = [_LEADER.sub(": ", line) if not _MARKED.match(line) else line for line in lines]
+    seen_text = False
+    index = 0
+    while index < len(out):
+        if not out[index].strip():
+            index += 1
+            continue
+        end = index
+        while end < len(out) and out[end].strip():
+            end += 1
+        block = range(index, end)
+        for row in block:
+            bare = _NUMBERED.sub("", out[row])  # "5. LOST PASSES"
+            if (bare != out[row] or not _MARKED.match(out[row])) and _caps_heading(bare):
+                out[row] = f"{'##' if seen_text else '#'} {out[row].strip()}"
+                seen_text = True
+        items = [row for row in block if not out[row].lstrip().startswith("#")]
+        seen_text = True
+        if (width >= LIST_MIN_WIDTH and len(items) >= 2
+                and all(len(out[row].rstrip()) < LIST_LINE_SHARE * width for row in items)
+                and not any(_MARKED.match(out[row]) for row in items)):
+            for row in items:
+                out[row] = f"- {out[row].strip()}"
+        index = end
+    return "\n".join(out)
 
 
 def pdf_structure(text: str) -> str:

@@ -68,13 +68,17 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "membership": {
         "member": ("member members", ()),
         "outsider": ("non-member non-members nonmember nonmembers guest guests not-a-member "
-                     "not-members", ()),
+                     "not-members visiting", ()),
     },
     "customer": {
         "private": ("resident residents household households private-customer "
                     "private-customers private-individual private-individuals", ()),
         "business": ("business businesses company companies firm firms commercial trader "
                      "traders business-customer business-customers", ()),
+    },
+    "party": {
+        "individual": ("individual individuals single-person one-person", ()),
+        "group": ("group groups", ()),
     },
     "place": {
         "indoor": ("indoor indoors inside", ()),
@@ -102,7 +106,10 @@ SENIOR_AGE = 65
 _AGE = re.compile(rf"\b(\d{{1,3}}|{'|'.join(NUMBER_VALUES)})[- ]years?[- ]olds?\b")
 _TENURE = {
     "regular": re.compile(r"\b(?:been|come|visited|used)\b[^.?!]{0,40}\b(?P<word>before)\b"),
-    "new": re.compile(r"\b(?P<word>first[- ]time|first visit|never been|never visited)\b"),
+    "new": re.compile(r"\b(?P<word>first[- ]time|first visit|never been|never visited)\b"
+                      r"|\b(?:my|your|our|their|his|her|the)\s+(?P<first>first)\s+(?:[a-z]+\s+)?"
+                      r"(?:visit|appointment|treatment|lesson|session|order|booking|stay|class|"
+                      r"course|trip|purchase|rental|ride|consultation|check-up)s?\b"),
 }
 
 
@@ -135,7 +142,8 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
     for name, pattern in _TENURE.items():  # "I've been there before": a regular
         visit = pattern.search(lowered)
         if visit:
-            found.setdefault("tenure", {}).setdefault(name, visit.group("word"))
+            word = visit.group("word") or visit.groupdict().get("first") or "first"
+            found.setdefault("tenure", {}).setdefault(name, word)
     return found
 
 

@@ -26,6 +26,10 @@ def test_two_part_questions_are_read_as_two_parts_and_a_bare_second_part_keeps_t
     assert len(parts) == 2
     assert {t.word for t in parts[1].terms} >= {"paid", "referral", "bonus"}
     assert len(read_question("How often is the secondary backed up?", _weight)) == 1
+    breakfast = read_question("What time is breakfast on a Saturday, and by when do I have to "
+                              "order a packed lunch?", _weight)
+    assert [p.text for p in breakfast] == ["What time is breakfast on a Saturday",
+                                           "by when do I have to order a packed lunch"]
     assert read_question("what is it?", _weight) == []
 
 
@@ -157,6 +161,9 @@ def test_a_price_question_is_answered_by_the_sentence_that_states_an_amount() ->
     ("What does a day ticket cost?", "amount"),
     ("How much do I pay for a late return?", "amount"),
     ("What is the deposit for a bike?", "amount"),
+    ("How much is a tandem for a whole week?", "amount"),
+    ("How much is the entry fee?", "amount"),
+    ("How much is a bag of flour in weight?", "quantity"),
     ("How much water does the pool hold?", "quantity"),
     ("How many credits can a student take?", "quantity"),
     ("Who signs the form?", "name"),
@@ -282,3 +289,18 @@ def test_a_sentence_that_names_only_the_documents_topic_answers_nothing() -> Non
     assert topic.coverage < 0.6
     [where] = read_question("Where is the Harbour Museum of Navigation?", _weight)
     assert score(units[0], where).coverage >= 0.6  # asked about the topic itself: it answers
+
+
+PRICES = ("# Bike rental\n"
+          "All prices are in euros and include a lock.\n"
+          "Bike type: Tandem; 1 day: 29; 1 week: 120\n"
+          "Card: Credit card; Fee per payment: 1.39 %\n")
+
+
+def test_a_price_table_row_without_a_currency_still_states_an_amount() -> None:
+    part, units, _ = ranked_sentences("How much is a tandem for a whole week?", "bikes.md",
+                                      PRICES)
+    tandem = next(u for u in units if u.text.startswith("Bike type: Tandem"))
+    fee = next(u for u in units if u.text.startswith("Card:"))
+    assert answer_factor(tandem, part) == 1.0
+    assert answer_factor(fee, part) < 1.0  # a percentage is no amount of money

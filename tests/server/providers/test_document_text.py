@@ -5,8 +5,15 @@ from __future__ import annotations
 import io
 
 import docx
+from hypothesis import given
+from hypothesis import strategies as st
 
-from composer_app.server.providers.document_text import html_text, pdf_structure, read_document
+from composer_app.server.providers.document_text import (
+    html_text,
+    pdf_structure,
+    read_document,
+    text_structure,
+)
 
 
 def test_html_keeps_headings_paragraphs_and_items_and_drops_scripts():
@@ -80,3 +87,46 @@ def test_unreadable_documents_say_why_and_other_binaries_are_not_documents():
     image = read_document("a.png", b"\x89PNG\r\n\x1a\n\x00")
     assert image.text is None and image.problem is None
     assert read_document("a.txt", b"plain words").text == "plain words"
+
+
+SALON = """SALON KAMM & SCHERE
+Price list and salon rules, valid from 1 March 2026
+
+PRICES (every cut includes wash and blow-dry)
+
+Women's cut, short hair ........ 42 euros
+Beard trim ..................... 12 euros
+Children aged 10 to 14 ......... 22 euros
+
+5. LATE ARRIVAL
+
+If you arrive more than 15 minutes late, we may have to shorten your treatment or give you a
+new appointment. Appointments cancelled less than 24 hours in advance are charged at 50 percent.
+"""
+
+
+def test_plain_text_gets_its_capital_headings_and_price_lists_line_for_line():
+    text = read_document("salon.txt", SALON.encode()).text
+    assert text is not None
+    lines = text.split("\n")
+    assert len(lines) == len(SALON.split("\n"))  # cited line numbers stay the file's
+    assert lines[0] == "# SALON KAMM & SCHERE"
+    assert lines[3] == "## PRICES (every cut includes wash and blow-dry)"
+    assert lines[5:8] == ["- Women's cut, short hair: 42 euros", "- Beard trim: 12 euros",
+                          "- Children aged 10 to 14: 22 euros"]
+    assert lines[9] == "## 5. LATE ARRIVAL"
+    assert lines[11].startswith("If you arrive") and lines[12].startswith("new appointment")
+
+
+def test_markdown_and_code_files_are_not_restructured():
+    assert read_document("notes.md", SALON.encode()).text == SALON
+    assert read_document("main.py", b"X = 1\nY = 2\n").text == "X = 1\nY = 2\n"
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r"),
+               max_size=400))
+def test_plain_text_structure_keeps_every_line(text: str) -> None:
+    structured = text_structure(text)
+    assert len(structured.split("\n")) == len(text.split("\n"))
+    for before, after in zip(text.split("\n"), structured.split("\n"), strict=True):
+        assert not before.strip() or after.strip()  # no line loses its text

@@ -95,6 +95,16 @@ def test_the_sentence_about_the_day_asked_beats_the_one_about_other_days() -> No
     ("Until when can the DJ play inside the barn?", "Music outside the barn must end at 22:00.",
      True),
     ("Until when can the DJ play inside the barn?", "Music indoors must end at 23:00.", False),
+    ("I'm visiting my daughter at uni. What do I pay for lunch?",
+     "Guests pay 3 euros more per main dish.", False),
+    ("I'm visiting my daughter at uni. What do I pay for lunch?",
+     "Members of staff pay 1.50 euros more.", True),
+    ("Do I need a skin test before my first colour treatment?",
+     "Returning customers do not need another skin test.", True),
+    ("Our youth group has to cancel. Will that cost us anything?",
+     "Individual guests can cancel free of charge until two days before arrival.", True),
+    ("Our youth group has to cancel. Will that cost us anything?",
+     "Groups pay 50 percent of the booked price.", False),
 ])
 def test_ages_visits_and_customers_name_their_group(question: str, sentence: str,
                                                     contrasted: bool) -> None:

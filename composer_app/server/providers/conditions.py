@@ -1,0 +1,322 @@
+"""Conditions a sentence sets on a time, a date, a duration or a count, held against the
+situation a question describes.
+
+Rules documents give different answers for different situations: *orders before 11:00* and
+*orders after 11:00*, *from April to October* and *from November to March*, *cancelled up to 7
+days before* and *less than 7 days before*, *within two months of birth*, *three or more bikes*.
+A question often states its situation instead of naming the rule (*I sent it at half past
+eleven*, *a Monday in January*, *we cancel three days before*, *born ten weeks ago*, *we're four
+people*). ``read`` finds the situation's values in the question and the conditions in the
+sentence, and tells whether some condition of the sentence holds for the question's situation
+and none of the same kind fails.
+
+The values, each of its own kind (only values of the same kind are compared):
+
+* ``clock``: minutes after midnight (*11:30*, *half past eleven*, *7 pm*, *2 in the morning*);
+* ``day``: a day of the year as ``month * 100 + day`` (*15 October*, *mid-February*: the 15th);
+  a month alone (*in January*) is the kind ``month``;
+* ``ahead`` and ``span``: a duration in minutes, ``ahead`` when the question counts it before an
+  event (*three days before moving day*, *in advance*), ``span`` otherwise (*ten weeks ago*,
+  *for a month*, *three months old*);
+* ``count``: a number of people or things (*four people*, *3 bikes*).
+
+Invariants: a sentence with no condition of a kind the question states is never ``met`` (the
+reading depends on the two texts only); a condition is read from words that make it one (*before*,
+*after*, *by*, *until*, *within*, *up to*, *at least*, *less than*, *or more*, a range *from … to*),
+never from a bare value; a range may wrap (*23:00 to 8:00*, *November to March*).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from composer_app.server.providers.term_forms import NUMBER_VALUES
+
+__all__ = ["Reading", "read", "situation"]
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_MONTH = rf"(?:{'|'.join(_MONTHS)})"
+_NUMBER = rf"(?:\d{{1,4}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))}|an?|one)"
+_UNITS = {"minute": 1, "hour": 60, "day": 1440, "night": 1440, "week": 10080, "month": 43200,
+          "year": 525600, "working day": 1440, "business day": 1440}
+_UNIT = r"(?:working\s+day|business\s+day|minute|hour|day|night|week|month|year)s?"
+_AHEAD = r"(?:before|in\s+advance|ahead|prior|beforehand|earlier)"
+_AMPM = r"(?:a\.?m\.?|p\.?m\.?)"
+_HOUR_WORD = rf"(?:\d{{1,2}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))})"
+_CLOCK = re.compile(
+    rf"\b(?P<h>\d{{1,2}})(?::(?P<m>\d{{2}}))?\s*(?P<ampm>{_AMPM})(?![\w])"
+    rf"|\b(?P<h2>\d{{1,2}}):(?P<m2>\d{{2}})\b(?:\s*(?:h|hrs|o['’]clock)\b)?"
+    rf"|\b(?P<part>half|quarter)\s+(?P<dir>past|to)\s+(?P<h3>{_HOUR_WORD})\b"
+    rf"|\b(?P<h4>{_HOUR_WORD})\s+o['’]clock\b"
+    rf"|\b(?:at\s+)?(?P<h5>{_HOUR_WORD})\s+(?=in\s+the\s+(?:morning|afternoon|evening)|at\s+night)")
+_DAYTIME = re.compile(r"\b(?:in\s+the\s+(?P<when>morning|afternoon|evening)|at\s+(?P<night>night)"
+                      r"|(?P<pm>tonight))\b")
+_DATE = re.compile(
+    rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m>{_MONTH})\b"
+    rf"|\b(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)"
+    rf"|\b(?P<pos>mid|early|late|end\s+of|beginning\s+of|start\s+of)[- ](?:of\s+)?"
+    rf"(?P<m3>{_MONTH})\b"
+    rf"|\b(?P<m4>{_MONTH})\b")
+_DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+(?P<unit>{_UNIT})\b"
+                       rf"(?P<after>(?:\s+[\w’']+){{0,6}})")
+_COUNT = re.compile(rf"\b(?P<n>{_NUMBER})\s+(?P<more>or\s+(?:more|fewer|less)\s+)?"
+                    rf"(?:[a-z’'-]+\s+)?(?P<noun>[a-z’'-]+s|people|persons)\b")
+_NOT_COUNTED = re.compile(rf"^(?:{_UNIT}|euros?|cents?|dollars?|pounds?|percent|years?|olds?|"
+                          r"times|ones|others|kilometres|kilometers|km|metres|meters|kilos|"
+                          r"kilograms|litres|liters|pages|minutes|hours|days|weeks|months|nights)$")
+
+# Sentence conditions: (pattern, relation) where relation tells how the question's value must
+# stand to the bound: "<", "<=", ">", ">=".
+_BEFORE_WORDS = r"(?:before|by|until|till|up\s+to|no\s+later\s+than|not\s+later\s+than)"
+_AFTER_WORDS = r"(?:after|from|later\s+than|past|as\s+of|starting)"
+_UPPER = r"(?:within|up\s+to|until|no\s+later\s+than|not\s+later\s+than|at\s+most|less\s+than|" \
+         r"fewer\s+than|under|no\s+more\s+than|not\s+more\s+than|maximum\s+of|a\s+maximum\s+of)"
+_LOWER = r"(?:more\s+than|over|at\s+least|after|longer\s+than|a\s+minimum\s+of|minimum\s+of|" \
+         r"no\s+less\s+than|not\s+less\s+than|from)"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """Whether a sentence's conditions hold for the question's situation."""
+
+    met: bool  # some condition of a kind the question states holds, and none of that kind fails
+    failed: bool  # some condition of a kind the question states fails
+
+
+@dataclass(frozen=True, slots=True)
+class _Condition:
+    kind: str
+    holds: Callable[[int], bool]
+
+
+def _number(word: str) -> int | None:
+    word = word.casefold().strip()
+    if word.isdigit():
+        return int(word)
+    if word in ("a", "an", "one"):
+        return 1
+    return NUMBER_VALUES.get(word)
+
+
+def _clock_values(text: str) -> Iterator[tuple[int, int, int]]:
+    """(start, end, minutes) of each clock time in ``text`` (casefolded)."""
+    for match in _CLOCK.finditer(text):
+        g = match.groupdict()
+        hour_word = g["h"] or g["h2"] or g["h3"] or g["h4"] or g["h5"]
+        hour = _number(hour_word or "")
+        if hour is None or hour > 24:
+            continue
+        minute = int(g["m"] or g["m2"] or 0)
+        if g["part"]:
+            minute = 30 if g["part"] == "half" else 15
+            if g["dir"] == "to":
+                hour, minute = (hour - 1) % 24, 60 - minute
+        if minute > 59:
+            continue
+        if g["ampm"]:
+            pm = g["ampm"].startswith("p")
+            hour = hour % 12 + (12 if pm else 0)
+        elif not g["h2"]:
+            daytime = _DAYTIME.match(text, match.end() + 1) or _DAYTIME.search(
+                text[match.end(): match.end() + 30])
+            later = daytime is not None and (daytime.group("when") in ("afternoon", "evening")
+                                             or daytime.group("pm") is not None)
+            if later and hour < 12:
+                hour += 12
+        yield match.start(), match.end(), hour * 60 + minute
+
+
+def _dates(text: str) -> Iterator[tuple[int, int, str, int]]:
+    """(start, end, kind, value) of each date or month in ``text`` (casefolded)."""
+    for match in _DATE.finditer(text):
+        g = match.groupdict()
+        if g["m4"]:
+            if g["m4"] == "may" and not re.search(r"\b(?:in|of|from|to|until|since|and|"
+                                                 r"through|between|by)\s+$",
+                                                 text[max(0, match.start() - 9): match.start()]):
+                continue  # "you may ..." is no month
+            yield match.start(), match.end(), "month", _MONTHS.index(g["m4"]) + 1
+            continue
+        month = _MONTHS.index(g["m"] or g["m2"] or g["m3"]) + 1
+        if g["pos"]:
+            day = {"mid": 15, "early": 5, "beginning of": 1, "start of": 1}.get(
+                re.sub(r"\s+", " ", g["pos"]), 25)
+        else:
+            day = int(g["d"] or g["d2"])
+            if not 1 <= day <= 31:
+                continue
+        yield match.start(), match.end(), "day", month * 100 + day
+
+
+def _durations(text: str) -> Iterator[tuple[int, int, str, int]]:
+    """(start, end, kind, minutes) of each duration in ``text`` (casefolded)."""
+    for match in _DURATION.finditer(text):
+        count = 0.5 if match.group("n").startswith("half") else _number(match.group("n"))
+        if count is None:
+            continue
+        unit = re.sub(r"\s+", " ", match.group("unit")).rstrip("s")
+        kind = "ahead" if re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b",
+                                   match.group("after")) else "span"
+        yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
+
+
+@lru_cache(maxsize=2048)
+def situation(question: str) -> dict[str, tuple[int, ...]]:
+    """kind -> the values the question states (see the module docstring)."""
+    text = question.casefold()
+    found: dict[str, list[int]] = {}
+    taken: list[tuple[int, int]] = []
+    for start, end, value in _clock_values(text):
+        found.setdefault("clock", []).append(value)
+        taken.append((start, end))
+    for start, end, kind, value in _dates(text):
+        found.setdefault(kind, []).append(value)
+        if kind == "day":
+            found.setdefault("month", []).append(value // 100)
+        taken.append((start, end))
+    for start, end, kind, value in _durations(text):
+        found.setdefault(kind, []).append(value)
+        taken.append((start, end))
+    for match in _COUNT.finditer(text):
+        count = _number(match.group("n"))
+        if count is None or _NOT_COUNTED.match(match.group("noun")) or \
+                any(s < match.end() and match.start() < e for s, e in taken):
+            continue
+        if re.match(r"[- ]years?[- ]old", text[match.end("n"):]):
+            continue
+        found.setdefault("count", []).append(count)
+    return {kind: tuple(values) for kind, values in found.items()}
+
+
+def _relation(relation: str, bound: int) -> Callable[[int], bool]:
+    return {"<": lambda v: v < bound, "<=": lambda v: v <= bound,
+            ">": lambda v: v > bound, ">=": lambda v: v >= bound}[relation]
+
+
+def _within(low: int, high: int) -> Callable[[int], bool]:
+    if low <= high:
+        return lambda v: low <= v <= high
+    return lambda v: v >= low or v <= high  # wraps: 23:00 to 8:00, November to March
+
+
+def _relation_of(words: str, upper: str, lower: str, exclusive: tuple[str, ...] = ()) -> str | None:
+    words = re.sub(r"\s+", " ", words)
+    if re.fullmatch(upper, words):
+        return "<" if words in exclusive else "<="
+    if re.fullmatch(lower, words):
+        return ">" if words in ("more than", "over", "after", "longer than", "later than") else ">="
+    return None
+
+
+_CLOCK_RANGE = re.compile(
+    r"(?:from|between|begins?\s+at|starts?\s+at)?\s*(?P<a>\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?"
+    r"|\d{1,2}:\d{2})\s*(?:to|-|–|and|until|till|and\s+ends?\s+at)\s*"
+    r"(?P<b>\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)|\d{1,2}:\d{2})")
+_MONTH_RANGE = re.compile(
+    rf"\b(?P<a>{_MONTH})\s*(?:to|-|–|until|till|through)\s*(?P<b>{_MONTH})\b"
+    rf"|\bbetween\s+(?P<a2>{_MONTH})\s+and\s+(?P<b2>{_MONTH})\b")
+_DAY_RANGE = re.compile(
+    rf"\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?P<m1>{_MONTH}))?\s*(?:to|-|–|until|till|and)\s*"
+    rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\b")
+_BEFORE = re.compile(rf"\b(?P<words>{_BEFORE_WORDS}|{_AFTER_WORDS})\s+(?:the\s+)?$")
+
+
+@lru_cache(maxsize=8192)
+def _conditions(sentence: str) -> tuple[_Condition, ...]:
+    """The conditions ``sentence`` sets (see the module invariant)."""
+    text = sentence.casefold()
+    found: list[_Condition] = []
+    used: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in used)
+
+    for match in _CLOCK_RANGE.finditer(text):
+        a = list(_clock_values(match.group("a")))
+        b = list(_clock_values(match.group("b")))
+        if a and b:
+            found.append(_Condition("clock", _within(a[0][2], b[0][2])))
+            used.append(match.span())
+    for match in _MONTH_RANGE.finditer(text):
+        low = _MONTHS.index(match.group("a") or match.group("a2")) + 1
+        high = _MONTHS.index(match.group("b") or match.group("b2")) + 1
+        found.append(_Condition("month", _within(low, high)))
+        used.append(match.span())
+    for match in _DAY_RANGE.finditer(text):
+        if not free(*match.span()):
+            continue
+        m2 = _MONTHS.index(match.group("m2")) + 1
+        m1 = _MONTHS.index(match.group("m1")) + 1 if match.group("m1") else m2
+        found.append(_Condition("day", _within(m1 * 100 + int(match.group("d1")),
+                                               m2 * 100 + int(match.group("d2")))))
+        used.append(match.span())
+    points = [(s, e, "clock", v) for s, e, v in _clock_values(text)]
+    points += [(s, e, k, v) for s, e, k, v in _dates(text) if k == "day"]
+    for start, end, kind, value in points:
+        if not free(start, end):
+            continue
+        lead = _BEFORE.search(text[max(0, start - 24): start])
+        if lead is None:
+            continue
+        words = re.sub(r"\s+", " ", lead.group("words"))
+        point = (("<" if words == "before" else "<=")
+                 if re.fullmatch(_BEFORE_WORDS, words) else
+                 (">" if words in ("after", "later than", "past") else ">="))
+        found.append(_Condition(kind, _relation(point, value)))
+    relation: str | None
+    for start, end, kind, minutes in _durations(text):
+        lead = re.search(rf"\b(?P<words>{_UPPER}|{_LOWER})\s+$", text[max(0, start - 24): start])
+        tail = re.match(r"\s+or\s+(?P<words>more|longer|less|fewer|shorter)\b", text[end:])
+        if lead:
+            relation = _relation_of(lead.group("words"), _UPPER, _LOWER,
+                                    ("less than", "fewer than", "under"))
+        elif tail:
+            relation = ">=" if tail.group("words") in ("more", "longer") else "<="
+        else:
+            continue
+        if relation is None:
+            continue
+        if kind == "ahead" and relation in ("<=", "<") and lead and \
+                re.sub(r"\s+", " ", lead.group("words")) in ("up to", "until", "no later than",
+                                                             "not later than"):
+            relation = ">="  # "cancel up to 7 days before": at 7 days' notice or more
+        found.append(_Condition(kind, _relation(relation, minutes)))
+    for match in _COUNT.finditer(text):
+        bound = _number(match.group("n"))
+        if bound is None or _NOT_COUNTED.match(match.group("noun")):
+            continue
+        lead = re.search(rf"\b(?P<words>{_UPPER}|{_LOWER}|groups\s+of)\s+$",
+                         text[max(0, match.start() - 24): match.start()])
+        if match.group("more"):
+            relation = ">=" if "more" in match.group("more") else "<="
+        elif lead and lead.group("words") != "groups of":
+            relation = _relation_of(lead.group("words"), _UPPER, _LOWER,
+                                    ("less than", "fewer than", "under"))
+        else:
+            continue
+        if relation is not None:
+            found.append(_Condition("count", _relation(relation, bound)))
+    return tuple(found)
+
+
+@lru_cache(maxsize=8192)
+def read(question: str, sentence: str) -> Reading:
+    """Whether the conditions of ``sentence`` hold for the situation ``question`` states (see
+    the module invariant)."""
+    asked = situation(question)
+    if not asked:
+        return Reading(False, False)
+    met = failed = False
+    for condition in _conditions(sentence):
+        values = asked.get(condition.kind)
+        if not values:
+            continue
+        if any(condition.holds(v) for v in values):
+            met = True
+        else:
+            failed = True
+    return Reading(met and not failed, failed)

@@ -1,0 +1,55 @@
+"""The sentence whose condition holds for the question's situation ranks first (passages as
+the prose reader gives them: one paragraph per line)."""
+
+from __future__ import annotations
+
+from composer_app.server.providers.condition_ranking import settle
+from tests.server.providers.support import ranked_sentences
+
+PHARMACY = """# Pharmacy services
+
+## Orders
+
+You can send us your prescription through our app. If you order a medicine in the app \
+before 11:00, it will be ready for collection the same day from 15:00. Orders received after \
+11:00 are ready the next working day from 10:00.
+"""
+
+CLUB = """# Chess club
+
+## Leaving the club
+
+Membership can be cancelled in writing by 30 September with effect from the end of the \
+year. Cancellations received later take effect at the end of the following year.
+"""
+
+
+def test_the_rule_whose_condition_holds_beats_its_closer_sibling() -> None:
+    part, _, ranked = ranked_sentences(
+        "I ordered in the app at half past eleven. When can I collect my medicine?",
+        "pharmacy.md", PHARMACY)
+    settled = settle(part, ranked)
+    assert settled[0].sentence.text.startswith("Orders received after 11:00")
+    before = {s.sentence.text: s.coverage for s in ranked}
+    assert all(s.coverage == before[s.sentence.text] for s in settled)  # ranking only
+
+
+def test_the_sentence_after_a_failed_deadline_states_the_other_side() -> None:
+    part, _, ranked = ranked_sentences(
+        "I sent my cancellation letter on 15 October. When does my membership end?",
+        "chess-club.md", CLUB)
+    settled = settle(part, ranked)
+    assert settled[0].sentence.text.startswith("Cancellations received later")
+
+
+def test_a_failing_rule_without_a_holding_sibling_keeps_its_place() -> None:
+    text = "# Dog daycare\n\nDogs must be at least four months old to join the daycare group.\n"
+    part, _, ranked = ranked_sentences("Our puppy is three months old. Can he join?",
+                                       "daycare.md", text)
+    assert settle(part, ranked) == ranked
+
+
+def test_a_question_without_a_situation_leaves_the_ranking_alone() -> None:
+    part, _, ranked = ranked_sentences("When can I collect my medicine?", "pharmacy.md",
+                                       PHARMACY)
+    assert settle(part, ranked) == ranked

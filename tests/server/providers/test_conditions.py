@@ -1,0 +1,80 @@
+"""Conditions a sentence sets on a time, a date, a duration or a count, held against the
+situation a question states."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.server.providers.conditions import read, situation
+
+
+@pytest.mark.parametrize(("question", "kind", "values"), [
+    ("I ordered at half past eleven. When can I collect it?", "clock", (690,)),
+    ("It's 2 in the morning. Can I still ride?", "clock", (120,)),
+    ("We arrive at 7 pm. Is reception open?", "clock", (1140,)),
+    ("I sent the letter on 15 October.", "day", (1015,)),
+    ("It's now mid-February.", "day", (215,)),
+    ("Is the shop open on a Monday in January?", "month", (1,)),
+    ("We cancel three days before moving day.", "ahead", (3 * 1440,)),
+    ("Our baby was born ten weeks ago.", "span", (10 * 10080,)),
+    ("We're four people staying in a flat.", "count", (4,)),
+])
+def test_the_situation_a_question_states_is_read(question: str, kind: str,
+                                                 values: tuple[int, ...]) -> None:
+    assert situation(question)[kind] == values
+
+
+def test_an_age_and_a_may_are_not_a_count_or_a_month() -> None:
+    found = situation("My 8-year-old may come along?")
+    assert "count" not in found and "month" not in found
+
+
+@pytest.mark.parametrize(("question", "sentence", "met", "failed"), [
+    ("I ordered in the app at half past eleven. When can I pick it up?",
+     "Orders received after 11:00 are ready the next working day from 10:00.", True, False),
+    ("I ordered in the app at half past eleven. When can I pick it up?",
+     "If you order before 11:00, it is ready the same day from 15:00.", False, True),
+    ("Is the shop open on a Monday in January?",
+     "From November to March, it is open from Tuesday to Saturday.", True, False),
+    ("Is the shop open on a Monday in January?",
+     "From April to October, the shop is open daily.", False, True),
+    ("We're four people. What does delivery cost?",
+     "Delivery is free of charge for three or more bikes.", True, False),
+    ("If I cancel three days before moving day, what do I pay?",
+     "You can cancel free of charge up to 7 days before the moving date.", False, True),
+    ("If I cancel three days before moving day, what do I pay?",
+     "Cancellations less than 7 days but more than 48 hours before the move cost 25 percent.",
+     True, False),
+    ("Our baby was born ten weeks ago. Do we answer health questions?",
+     "Newborns are accepted if they are registered within two months of birth.", False, True),
+    ("I sent my letter on 15 October. When does my membership end?",
+     "Membership can be cancelled in writing by 30 September.", False, True),
+    ("How long is it quiet on a Saturday at 1 am?",
+     "Night rest begins at 23:00 and ends at 8:00.", True, False),
+    ("The canteen in January?", "It opens on Saturdays in February and July.", False, False),
+    ("When does the shop open?", "It is open from 9:00 to 19:00.", False, False),
+])
+def test_a_sentences_condition_holds_or_fails_for_the_situation(question: str, sentence: str,
+                                                                met: bool, failed: bool) -> None:
+    reading = read(question, sentence)
+    assert (reading.met, reading.failed) == (met, failed)
+
+
+@given(st.integers(0, 23), st.integers(0, 59), st.integers(0, 23))
+def test_a_clock_time_is_before_or_after_a_bound_never_both(hour: int, minute: int,
+                                                            bound: int) -> None:
+    question = f"I ordered at {hour}:{minute:02d}. When is it ready?"
+    before = read(question, f"Orders before {bound}:00 are ready the same day.")
+    after = read(question, f"Orders received after {bound}:00 are ready the next day.")
+    asked = hour * 60 + minute
+    assert before.met == (asked < bound * 60) and before.failed == (not before.met)
+    assert after.met == (asked > bound * 60) and after.failed == (not after.met)
+
+
+@given(st.text(max_size=80), st.text(max_size=80))
+def test_any_text_reads_without_error_and_never_both_met_and_failed(question: str,
+                                                                    sentence: str) -> None:
+    reading = read(question, sentence)
+    assert not (reading.met and reading.failed)
