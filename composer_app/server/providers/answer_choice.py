@@ -99,9 +99,9 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     older: set[str] = set()
     conflict: str | None = None
     for part in parts:
-        ranked = settle(part, sorted((score(u, part) for u in units), key=lambda s: -s.score))
-        ranked = rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
-                         candidates=candidates)
+        ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
+        ranked = settle(part, rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
+                                      candidates=candidates), USED_THRESHOLD)
         per_doc: dict[str, Scored] = {}
         for scored in ranked:
             per_doc.setdefault(scored.sentence.key, scored)

@@ -23,7 +23,8 @@ The values, each of its own kind (only values of the same kind are compared):
 Invariants: a sentence with no condition of a kind the question states is never ``met`` (the
 reading depends on the two texts only); a condition is read from words that make it one (*before*,
 *after*, *by*, *until*, *within*, *up to*, *at least*, *less than*, *or more*, a range *from … to*),
-never from a bare value; a range may wrap (*23:00 to 8:00*, *November to March*).
+never from a bare value, nor from the dates a document is *valid from* (its own validity, not a
+rule); a range may wrap (*23:00 to 8:00*, *November to March*).
 """
 
 from __future__ import annotations
@@ -222,6 +223,7 @@ _MONTH_RANGE = re.compile(
 _DAY_RANGE = re.compile(
     rf"\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?P<m1>{_MONTH}))?\s*(?:to|-|–|until|till|and)\s*"
     rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\b")
+_VALIDITY = re.compile(r"\b(?:valid|effective|in\s+force)\s+(?:from|as\s+of|until|till)\s+$")
 _BEFORE = re.compile(rf"\b(?P<words>{_BEFORE_WORDS}|{_AFTER_WORDS})\s+(?:the\s+)?$")
 
 
@@ -260,7 +262,7 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         if not free(start, end):
             continue
         lead = _BEFORE.search(text[max(0, start - 24): start])
-        if lead is None:
+        if lead is None or _VALIDITY.search(text[max(0, start - 40): start]):
             continue
         words = re.sub(r"\s+", " ", lead.group("words"))
         point = (("<" if words == "before" else "<=")

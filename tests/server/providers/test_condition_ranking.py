@@ -28,7 +28,7 @@ def test_the_rule_whose_condition_holds_beats_its_closer_sibling() -> None:
     part, _, ranked = ranked_sentences(
         "I ordered in the app at half past eleven. When can I collect my medicine?",
         "pharmacy.md", PHARMACY)
-    settled = settle(part, ranked)
+    settled = settle(part, ranked, 0.0)
     assert settled[0].sentence.text.startswith("Orders received after 11:00")
     before = {s.sentence.text: s.coverage for s in ranked}
     assert all(s.coverage == before[s.sentence.text] for s in settled)  # ranking only
@@ -38,7 +38,7 @@ def test_the_sentence_after_a_failed_deadline_states_the_other_side() -> None:
     part, _, ranked = ranked_sentences(
         "I sent my cancellation letter on 15 October. When does my membership end?",
         "chess-club.md", CLUB)
-    settled = settle(part, ranked)
+    settled = settle(part, ranked, 0.6)
     assert settled[0].sentence.text.startswith("Cancellations received later")
 
 
@@ -46,10 +46,23 @@ def test_a_failing_rule_without_a_holding_sibling_keeps_its_place() -> None:
     text = "# Dog daycare\n\nDogs must be at least four months old to join the daycare group.\n"
     part, _, ranked = ranked_sentences("Our puppy is three months old. Can he join?",
                                        "daycare.md", text)
-    assert settle(part, ranked) == ranked
+    assert settle(part, ranked, 0.6) == ranked
 
 
 def test_a_question_without_a_situation_leaves_the_ranking_alone() -> None:
     part, _, ranked = ranked_sentences("When can I collect my medicine?", "pharmacy.md",
                                        PHARMACY)
-    assert settle(part, ranked) == ranked
+    assert settle(part, ranked, 0.6) == ranked
+
+
+def test_a_sentence_below_the_threshold_is_never_raised_above_one_that_answers() -> None:
+    text = ("# Hostel\n\nOn the day of departure, guests may stay in their rooms until 11:00.\n\n"
+            "From November to March, the bike shop is open from 10:00 to 17:00.\n")
+    part, _, ranked = ranked_sentences("We're checking out in January. Until what time can we "
+                                       "stay in our room?", "hostel.md", text)
+    assert ranked[0].sentence.text.startswith("On the day of departure")
+    threshold = ranked[0].coverage
+    assert settle(part, ranked, threshold)[0] == ranked[0]
+    shop = next(s for s in ranked if s.sentence.text.startswith("From November"))
+    raised = next(s for s in settle(part, ranked, threshold) if s.sentence == shop.sentence)
+    assert raised.score > shop.score  # its month holds, yet it stays below the answer
