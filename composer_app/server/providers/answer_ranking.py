@@ -21,7 +21,9 @@ sentence of every retrieved prose passage is scored against each part:
   question's phrasal verbs are read as single verbs (*taken home* → *borrow*); a number of the
   question missing
   from the sentence halves the coverage unless the sentence states a range that holds it (*my
-  15-year-old*: *aged 14 to 17*; ``within_range``), and so does (by ``MISSING_FOCUS_FACTOR``) a
+  15-year-old*: *aged 14 to 17*; ``within_range``) or a condition on the value it states,
+  held or not (*three months old*: *at least 16 weeks old*; ``conditions.addressed``), and so
+  does (by ``MISSING_FOCUS_FACTOR``) a
   sentence that lacks, even in its headings, a word of the thing asked for (the *focus*:
   ``phone number`` in *What is the phone number of the main reception?*, ``electricity`` in *How
   much electricity …?*), and so does (by ``TOPIC_ONLY_FACTOR``) a sentence that holds none of
@@ -52,6 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
+from composer_app.server.providers.conditions import addressed
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
@@ -359,8 +362,9 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
         credit = _credit(term, own)
         if credit < SYNONYM_CREDIT and term.word in qualified:  # "Saturday": "at weekends"
             credit = SYNONYM_CREDIT
-        if term.number and credit < 1.0 and within_range(term.word, sentence.text):
-            credit = 1.0  # "my 15-year-old": "aged 14 to 17"
+        if term.number and credit < 1.0 and (within_range(term.word, sentence.text)
+                                             or addressed(part.text, term.word, sentence.text)):
+            credit = 1.0  # "my 15-year-old": "aged 14 to 17"; "3 months old": "16 weeks old"
         if credit < 1.0 and term.stem in part.negated and _unprefixed(term, own):
             credit = 1.0  # "the rolls we didn't sell": "unsold goods"
         polarity = _polarity(term, sentence, part) if credit > 0.0 else 1.0
@@ -399,7 +403,8 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     total = sum(t.weight for t in part.terms) or 1.0
     coverage = sum(t.weight * c for t, c in zip(part.terms, credits, strict=True)) / total
     if any(t.number and t.stem not in own and t.stem not in sentence.heading
-           and not within_range(t.word, sentence.text) for t in part.terms):
+           and not within_range(t.word, sentence.text)
+           and not addressed(part.text, t.word, sentence.text) for t in part.terms):
         coverage *= MISSING_NUMBER_FACTOR
     if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
                           for f in part.focus):

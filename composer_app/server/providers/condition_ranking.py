@@ -11,16 +11,19 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   (*Cancellations received later take effect at the end of the following year* after *… by 30
   September …*, for a letter sent on 15 October), is the rule for the situation: it takes that
   sentence's coverage and score (when higher than its own) plus ``MET_BONUS``;
+* an exception for the group the question asks about, right after the general rule it qualifies
+  (*At weekends, departure is possible until 13:00* after *Guests must leave their pitch by
+  11:00*, for a Sunday), takes that rule's coverage and score plus ``MET_BONUS``;
 * a sentence whose condition fails loses ``FAILED_PENALTY``, but only when some sentence of the
   same document holds for the situation: without such a sibling, the failing rule may be the
   answer itself (*Dogs must be at least four months old* for a three-month-old puppy).
 
-Invariants: only the other side of a failed rule changes its ``coverage`` (to that rule's, its
-relevance being the same rule's); every other sentence keeps its coverage and only its ``score``
-(the ranking) changes; whether the first sentence reaches the threshold to answer never
-changes (a situation never turns an answer into "not found": a sentence below the threshold is
-not raised above one that reaches it); a question that states no situation leaves the ranking
-as it was; ties keep the given order.
+Invariants: only the other side of a failed rule and an exception after its rule change their
+``coverage`` (to that rule's, their relevance being the same rule's); every other sentence keeps
+its coverage and only its ``score`` (the ranking) changes; whether the first sentence reaches
+the threshold to answer never changes (a situation never turns an answer into "not found": a
+sentence below the threshold is not raised above one that reaches it); a question that states
+no situation and names no group leaves the ranking as it was; ties keep the given order.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from dataclasses import replace
 
 from composer_app.server.providers.answer_ranking import Part, Scored
 from composer_app.server.providers.conditions import read, situation
+from composer_app.server.providers.qualifiers import read as read_qualifiers
+from composer_app.server.providers.questions import STOP_WORDS
 
 MET_BONUS = 0.2
 FAILED_PENALTY = 0.25
@@ -45,7 +50,7 @@ def _place(scored: Scored, offset: int) -> tuple[str, int, int]:
 def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Scored]:
     """``ranked`` (best first) re-ranked by the situation ``part`` states (see the module
     invariant); ``threshold`` is the coverage a sentence needs to answer."""
-    if not ranked or not situation(part.text):
+    if not ranked or not (situation(part.text) or _asks_a_group(part)):
         return list(ranked)
     readings = [read(part.text, s.sentence.text) for s in ranked]
     failed_at: dict[tuple[str, int, int], Scored] = {}
@@ -65,7 +70,43 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
         change = MET_BONUS if reading.met else (
             -FAILED_PENALTY if reading.failed and scored.sentence.key in holding else 0.0)
         settled.append(replace(scored, score=scored.score + change) if change else scored)
+    settled = _exceptions(part, settled)
     reached = ranked[0].coverage >= threshold  # then what reaches it stays ahead of the rest
     order = sorted(range(len(settled)), key=lambda i: (
         reached and settled[i].coverage < threshold, -settled[i].score, i))
     return [settled[i] for i in order]
+
+
+def _asks_a_group(part: Part) -> bool:
+    return bool(read_qualifiers(part.text, part.text).matched)
+
+
+def _exceptions(part: Part, ranked: list[Scored]) -> list[Scored]:
+    """``ranked`` with each exception for the group asked about raised to the general rule it
+    qualifies: a sentence about that group (*At weekends, departure is possible until 13:00*)
+    right after a sentence of the same subject that names no group of that kind (*Guests must
+    leave their pitch by 11:00 on the day of departure*) takes that rule's coverage and score,
+    when higher, plus ``MET_BONUS``."""
+    by_place = {_place(s, 0): s for s in ranked}
+    raised = []
+    for scored in ranked:
+        own = read_qualifiers(part.text, scored.sentence.text)
+        best = scored
+        if own.matched and not own.contrasted:
+            general = by_place.get(_place(scored, -1))
+            if general is not None and general.score > best.score:
+                other = read_qualifiers(part.text, general.sentence.text)
+                if not other.matched and not other.contrasted and \
+                        _same_subject(scored, general):
+                    best = general
+        raised.append(scored if best is scored else replace(
+            scored, coverage=max(scored.coverage, best.coverage),
+            score=best.score + MET_BONUS))
+    return raised
+
+
+def _same_subject(first: Scored, second: Scored) -> bool:
+    def content(scored: Scored) -> set[str]:
+        return {w for w in scored.sentence.stems
+                if w not in STOP_WORDS and not any(c.isdigit() for c in w) and len(w) > 2}
+    return not content(first).isdisjoint(content(second))

@@ -36,7 +36,7 @@ from functools import lru_cache
 
 from composer_app.server.providers.term_forms import NUMBER_VALUES
 
-__all__ = ["Reading", "read", "situation"]
+__all__ = ["Reading", "addressed", "read", "situation"]
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
@@ -75,8 +75,10 @@ _NOT_COUNTED = re.compile(rf"^(?:{_UNIT}|euros?|cents?|dollars?|pounds?|percent|
 _BEFORE_WORDS = r"(?:before|by|until|till|up\s+to|no\s+later\s+than|not\s+later\s+than)"
 _AFTER_WORDS = r"(?:after|from|later\s+than|past|as\s+of|starting)"
 _UPPER = r"(?:within|up\s+to|until|no\s+later\s+than|not\s+later\s+than|at\s+most|less\s+than|" \
-         r"fewer\s+than|under|no\s+more\s+than|not\s+more\s+than|maximum\s+of|a\s+maximum\s+of)"
-_LOWER = r"(?:more\s+than|over|at\s+least|after|longer\s+than|a\s+minimum\s+of|minimum\s+of|" \
+         r"fewer\s+than|under|younger\s+than|no\s+more\s+than|not\s+more\s+than|maximum\s+of|" \
+         r"a\s+maximum\s+of)"
+_LOWER = r"(?:more\s+than|over|at\s+least|after|longer\s+than|older\s+than|a\s+minimum\s+of|" \
+         r"minimum\s+of|" \
          r"no\s+less\s+than|not\s+less\s+than|from)"
 
 
@@ -160,6 +162,8 @@ def _durations(text: str) -> Iterator[tuple[int, int, str, int]]:
         if count is None:
             continue
         unit = re.sub(r"\s+", " ", match.group("unit")).rstrip("s")
+        if unit == "year" and re.match(r"[- ]old\b", text[match.end("unit"):]):
+            continue  # a person's age: the qualifiers' adult, child or senior
         kind = "ahead" if re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b",
                                    match.group("after")) else "span"
         yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
@@ -209,7 +213,8 @@ def _relation_of(words: str, upper: str, lower: str, exclusive: tuple[str, ...] 
     if re.fullmatch(upper, words):
         return "<" if words in exclusive else "<="
     if re.fullmatch(lower, words):
-        return ">" if words in ("more than", "over", "after", "longer than", "later than") else ">="
+        return ">" if words in ("more than", "over", "after", "longer than", "later than",
+                                "older than") else ">="
     return None
 
 
@@ -275,7 +280,7 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         tail = re.match(r"\s+or\s+(?P<words>more|longer|less|fewer|shorter)\b", text[end:])
         if lead:
             relation = _relation_of(lead.group("words"), _UPPER, _LOWER,
-                                    ("less than", "fewer than", "under"))
+                                    ("less than", "fewer than", "under", "younger than"))
         elif tail:
             relation = ">=" if tail.group("words") in ("more", "longer") else "<="
         else:
@@ -297,7 +302,7 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
             relation = ">=" if "more" in match.group("more") else "<="
         elif lead and lead.group("words") != "groups of":
             relation = _relation_of(lead.group("words"), _UPPER, _LOWER,
-                                    ("less than", "fewer than", "under"))
+                                    ("less than", "fewer than", "under", "younger than"))
         else:
             continue
         if relation is not None:
@@ -322,3 +327,17 @@ def read(question: str, sentence: str) -> Reading:
         else:
             failed = True
     return Reading(met and not failed, failed)
+
+
+@lru_cache(maxsize=8192)
+def addressed(question: str, number: str, sentence: str) -> bool:
+    """Whether ``sentence`` sets a condition on the value the question's ``number`` states
+    (*three months old* against *at least 16 weeks old*, held or not): the sentence then
+    speaks to that number even without repeating it."""
+    text = question.casefold()
+    kinds = {kind for start, end, kind, _ in _durations(text) if number in text[start:end]}
+    kinds |= {"clock" for start, end, _ in _clock_values(text) if number in text[start:end]}
+    kinds |= {kind for start, end, kind, _ in _dates(text) if number in text[start:end]}
+    if not kinds:
+        kinds = {"count"} if "count" in situation(question) else set()
+    return any(condition.kind in kinds for condition in _conditions(sentence))

@@ -14,7 +14,9 @@ For a question and a sentence, per dimension the question names:
 * the sentence is *contrasted* when it names only other classes of that dimension.
 
 Invariants: classes are matched on whole words of the casefolded text (``non-members`` is never
-``members``); a sentence that names no class of a dimension is neither matched nor contrasted
+``members``), and *guest*, *member* and *resident* never as the first word of a compound naming
+a thing (``guest rooms``, ``member area``, ``resident parking``; but ``adult cards`` are the
+adults' own); a sentence that names no class of a dimension is neither matched nor contrasted
 there (a general rule may still apply to everyone); results depend only on the two texts. Besides
 class words, an age in years (*my 8-year-old*) names the child, adult or senior class, and a
 visit *before* (*I've been there before*) or a *first visit* names the regular or new class.
@@ -99,6 +101,9 @@ _CLASS_OF = {word: (dimension, name)
              for word in spec[0].split()}  # "non-member" -> ("membership", "outsider")
 _ANY = re.compile(r"(?<![\w-])(?:" + _words(" ".join(sorted(_CLASS_OF, key=len, reverse=True)))
                   + r")(?![\w-])")  # one scan finds every class word, longest first
+_COMPOUND = re.compile(r"[- ](?:rooms?|houses?|cards?|lists?|books?|beds?|apartments?|suites?|"
+                       r"toilets?|bathrooms?|wifi|wi-fi|networks?|accounts?|areas?|portal|"
+                       r"numbers?|ids?|login|logins|parking|permits?)\b")
 _DAY = f"({'|'.join(_DAYS)})s?"
 _RANGE = re.compile(rf"\b{_DAY}\s*(?:to|-|–|until|through)\s*{_DAY}\b")
 ADULT_AGE = 18
@@ -128,6 +133,9 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
     found: dict[str, dict[str, str]] = {}
     for match in _ANY.finditer(lowered):
         word = match.group(0)
+        if word.startswith(("guest", "member", "resident")) and \
+                _COMPOUND.match(lowered, match.end()):
+            continue  # "guest rooms", "member area": a thing, not a group
         dimension, name = _CLASS_OF[word.replace(" ", "-")]
         found.setdefault(dimension, {}).setdefault(name, word)
     for first, last in _RANGE.findall(lowered):

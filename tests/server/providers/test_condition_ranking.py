@@ -3,6 +3,8 @@ the prose reader gives them: one paragraph per line)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from composer_app.server.providers.condition_ranking import settle
 from tests.server.providers.support import ranked_sentences
 
@@ -66,3 +68,40 @@ def test_a_sentence_below_the_threshold_is_never_raised_above_one_that_answers()
     shop = next(s for s in ranked if s.sentence.text.startswith("From November"))
     raised = next(s for s in settle(part, ranked, threshold) if s.sentence == shop.sentence)
     assert raised.score > shop.score  # its month holds, yet it stays below the answer
+
+
+CAMPSITE = """# Campsite rules
+
+## Arrival and departure
+
+Reception is open from 08:00 to 20:00. Guests must leave their pitch by 11:00 on the day of \
+departure. At weekends, departure is possible until 13:00 at no extra charge.
+"""
+
+
+def test_the_exception_for_the_day_asked_about_takes_the_place_of_its_general_rule() -> None:
+    part, _, ranked = ranked_sentences(
+        "By what time do we have to leave our pitch if we go home on a Sunday?",
+        "campsite.md", CAMPSITE)
+    general = next(s for s in ranked if s.sentence.text.startswith("Guests must leave"))
+    judged = replace(general, coverage=0.74, score=0.9)  # as its meaning may judge it
+    ranked = [judged, *(s for s in ranked if s is not general)]
+    settled = settle(part, ranked, 0.6)
+    assert settled[0].sentence.text.startswith("At weekends")
+    assert settled[0].coverage == 0.74 and settled[0].score > 0.9
+
+
+def test_an_exception_for_another_group_is_not_raised() -> None:
+    part, _, ranked = ranked_sentences(
+        "By what time do we have to leave our pitch if we go home on a Tuesday?",
+        "campsite.md", CAMPSITE)
+    assert settle(part, ranked, 0.6)[0].sentence.text.startswith("Guests must leave")
+
+
+def test_a_number_the_sentence_sets_a_condition_on_is_not_missing() -> None:
+    text = "# Dog daycare\n\nPuppies can join once they are at least 16 weeks old.\n"
+    _, _, ranked = ranked_sentences("Our puppy is three months old. Can he join?",
+                                    "daycare.md", text)
+    without = ranked_sentences("Our puppy is three months old. Can he join?", "daycare.md",
+                               "# Dog daycare\n\nPuppies can join once they are vaccinated.\n")[2]
+    assert ranked[0].coverage > without[0].coverage

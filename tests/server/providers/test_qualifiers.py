@@ -42,6 +42,13 @@ def test_a_sentence_about_another_group_is_contrasted(question: str, sentence: s
     assert reading.contrasted is contrasted
 
 
+def test_a_compound_that_names_a_thing_is_no_group() -> None:
+    assert not read("How much is a guest room per night?", "Members pay 10 euros.").contrasted
+    assert not read("How long is a resident parking permit valid?",
+                    "Businesses may apply for a permit.").contrasted
+    assert read("What do seniors pay?", "Overdue items on adult cards cost 30 cents.").contrasted
+
+
 def test_words_inside_other_words_are_not_qualifiers() -> None:
     assert not read("Is the membership fee refunded?", "Non-members pay more.").contrasted
     assert not read("What does a member pay?", "The testament is read aloud.").contrasted
