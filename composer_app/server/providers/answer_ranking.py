@@ -135,6 +135,9 @@ _AMOUNT = re.compile(
     r"how\s+much\s+(?:is|are|was|were|will\s+be|would\s+be)\s+(?:a|an|the|my|our|one)\b"
     r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage)\b)|"
     r"what\s+(?:does|do|will|would)\b.*\bcost\b|"
+    r"(?:will|would|does|do|did)\s+(?:it|this|that|they|these|those)\s+cost\b|"
+    r"(?:do|will|would|must)\s+(?:i|we|you|they)\s+(?:have\s+to\s+|need\s+to\s+)?pay\b|"
+    r"is\s+(?:it|this|that|there)\s+(?:free|a\s+(?:fee|charge|cost))\b|"
     r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:price|cost|fee|charge|deposit|"
     r"fine|penalty|surcharge|fare|rent)s?\b)", re.I)
 _MONEY = re.compile(

@@ -6,14 +6,17 @@ the next working day*), not by its sibling with the condition that fails (*order
 are ready the same day*), however much closer that sibling's words or meaning are. ``settle``
 re-ranks scored sentences of one question part by ``conditions.read``:
 
-* a sentence whose conditions hold gains ``MET_BONUS``;
+* a sentence whose conditions hold gains ``MET_BONUS``, and so does one that refers back to
+  such a sentence just before it (*We lend helmets to them free of charge* after *Children
+  under 12 must wear a helmet*, for a ten-year-old);
 * a sentence that states the other side of the sentence just before it, whose condition fails
   (*Cancellations received later take effect at the end of the following year* after *… by 30
   September …*, for a letter sent on 15 October), is the rule for the situation: it takes that
   sentence's coverage and score (when higher than its own) plus ``MET_BONUS``;
 * an exception for the group the question asks about, right after the general rule it qualifies
   (*At weekends, departure is possible until 13:00* after *Guests must leave their pitch by
-  11:00*, for a Sunday), takes that rule's coverage and score plus ``MET_BONUS``;
+  11:00*, for a Sunday), takes that rule's coverage and score plus ``MET_BONUS`` (*new* alone
+  names no group here: *a new one*);
 * a sentence whose condition fails loses ``FAILED_PENALTY``, but only when some sentence of the
   same document holds for the situation: without such a sibling, the failing rule may be the
   answer itself (*Dogs must be at least four months old* for a three-month-old puppy).
@@ -33,11 +36,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from composer_app.server.providers.answer_ranking import Part, Scored
-from composer_app.server.providers.conditions import read, situation
+from composer_app.server.providers.conditions import Reading, read, situation
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS
 
 MET_BONUS = 0.2
+_AMBIGUOUS = frozenset({"new"})  # "a new one", "the new card": rarely the group of newcomers
 FAILED_PENALTY = 0.25
 _OTHER_SIDE = re.compile(r"\b(?:later|after\s+(?:that|this|the\s+deadline)|afterwards|thereafter|"
                          r"otherwise|if\s+not|past\s+that|beyond\s+that|any\s+later)\b", re.I)
@@ -53,6 +57,10 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     if not ranked or not (situation(part.text) or _asks_a_group(part)):
         return list(ranked)
     readings = [read(part.text, s.sentence.text) for s in ranked]
+    met_at = {_place(s, 0) for s, r in zip(ranked, readings, strict=True) if r.met}
+    readings = [Reading(True, False) if not r.met and not r.failed and s.sentence.back_reference
+                and _place(s, -1) in met_at else r  # "We lend helmets to them" after "under 12"
+                for s, r in zip(ranked, readings, strict=True)]
     failed_at: dict[tuple[str, int, int], Scored] = {}
     for scored, reading in zip(ranked, readings, strict=True):
         if reading.failed:
@@ -72,6 +80,10 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
         settled.append(replace(scored, score=scored.score + change) if change else scored)
     settled = _exceptions(part, settled)
     reached = ranked[0].coverage >= threshold  # then what reaches it stays ahead of the rest
+    if reached:  # the rule for the situation in the answering document answers too
+        settled = [replace(s, coverage=threshold)
+                   if good and s.coverage < threshold and s.sentence.key == ranked[0].sentence.key
+                   else s for s, good in zip(settled, [r.met for r in readings], strict=True)]
     order = sorted(range(len(settled)), key=lambda i: (
         reached and settled[i].coverage < threshold, -settled[i].score, i))
     return [settled[i] for i in order]
@@ -92,7 +104,7 @@ def _exceptions(part: Part, ranked: list[Scored]) -> list[Scored]:
     for scored in ranked:
         own = read_qualifiers(part.text, scored.sentence.text)
         best = scored
-        if own.matched and not own.contrasted:
+        if own.matched - _AMBIGUOUS and not own.contrasted:
             general = by_place.get(_place(scored, -1))
             if general is not None and general.score > best.score:
                 other = read_qualifiers(part.text, general.sentence.text)

@@ -18,7 +18,9 @@ The values, each of its own kind (only values of the same kind are compared):
 * ``ahead`` and ``span``: a duration in minutes, ``ahead`` when the question counts it before an
   event (*three days before moving day*, *in advance*), ``span`` otherwise (*ten weeks ago*,
   *for a month*, *three months old*);
-* ``count``: a number of people or things (*four people*, *3 bikes*).
+* ``count``: a number of people or things (*four people*, *3 bikes*);
+* ``age``: a person's age in years (*I'm 19*, *my son is 10*, *my 8-year-old*), held against
+  the ages a sentence about people sets (*under 24*, *aged 6 to 11*, *65 and over*).
 
 Invariants: a sentence with no condition of a kind the question states is never ``met`` (the
 reading depends on the two texts only); a condition is read from words that make it one (*before*,
@@ -69,6 +71,28 @@ _COUNT = re.compile(rf"\b(?P<n>{_NUMBER})\s+(?P<more>or\s+(?:more|fewer|less)\s+
 _NOT_COUNTED = re.compile(rf"^(?:{_UNIT}|euros?|cents?|dollars?|pounds?|percent|years?|olds?|"
                           r"times|ones|others|kilometres|kilometers|km|metres|meters|kilos|"
                           r"kilograms|litres|liters|pages|minutes|hours|days|weeks|months|nights)$")
+
+_PERSON = (r"(?:i|he|she|we|they|son|daughter|child|kid|boy|girl|grandson|granddaughter|"
+           r"nephew|niece|brother|sister|wife|husband|partner|friend|mother|father|mum|mom|dad)")
+_NOT_YEARS = (r"(?![:.,]\d)(?!\s*(?:%|percent|euros?|cents?|minutes?|hours?|days?|nights?|weeks?|"
+              r"months?|km|kg|cm|people|persons|of\b|times|in\b|o['’]clock|am\b|pm\b|a\.m|p\.m))")
+_AGE = re.compile(
+    rf"\b{_PERSON}(?:['’]s|['’]m|\s+is|\s+am|\s+are|\s+was|\s+turned|\s+turns)\s+(?:now\s+|just\s+)?"
+    rf"(?P<n>\d{{1,3}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))}){_NOT_YEARS}\b"
+    rf"|\b(?P<n2>\d{{1,3}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))})"
+    r"[- ]years?[- ]olds?\b")
+_AGE_RANGE = re.compile(r"\b(?:aged|ages?)\s+(?P<a>\d{1,3})\s*(?:to|-|–|and|until)\s*"
+                        r"(?P<b>\d{1,3})\b"
+                        r"|\b(?P<a2>\d{1,3})\s*(?:to|-|–)\s*(?P<b2>\d{1,3})[- ]years?[- ]olds?\b")
+_AGE_LOWER = re.compile(r"\b(?:aged\s+|age\s+of\s+)?(?P<n>\d{1,3})\s*(?:\+|(?:years\s+)?"
+                        r"(?:or|and)\s+(?:older|over|above)\b)"
+                        r"|\b(?:from\s+the\s+age\s+of|older\s+than|over\s+the\s+age\s+of|"
+                        r"at\s+least)\s+(?P<n2>\d{1,3})(?:\s+years)?(?=\s+(?:old|of\s+age)|[,;.]|\s)")
+_AGE_UPPER = re.compile(r"\b(?:under|below|younger\s+than|up\s+to\s+the\s+age\s+of|"
+                        r"under\s+the\s+age\s+of)\s+(?P<n>\d{1,3})" + _NOT_YEARS + r"\b")
+_AGE_WORDS = re.compile(r"\b(?:aged?|ages|years?|old|older|younger|children|child|kids|adults?|"
+                        r"juniors?|seniors?|persons?|people|pupils|students|riders|players|"
+                        r"applicants|visitors|guests|members|teenagers|minors|babies|infants)\b")
 
 # Sentence conditions: (pattern, relation) where relation tells how the question's value must
 # stand to the bound: "<", "<=", ">", ">=".
@@ -163,10 +187,18 @@ def _durations(text: str) -> Iterator[tuple[int, int, str, int]]:
             continue
         unit = re.sub(r"\s+", " ", match.group("unit")).rstrip("s")
         if unit == "year" and re.match(r"[- ]old\b", text[match.end("unit"):]):
-            continue  # a person's age: the qualifiers' adult, child or senior
+            continue  # a person's age (the kind "age")
         kind = "ahead" if re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b",
                                    match.group("after")) else "span"
         yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
+
+
+def _ages(text: str) -> Iterator[tuple[int, int, int]]:
+    """(start, end, years) of each person's age in ``text`` (casefolded)."""
+    for match in _AGE.finditer(text):
+        years = _number(match.group("n") or match.group("n2") or "")
+        if years is not None and years <= 120:
+            yield match.start(), match.end(), years
 
 
 @lru_cache(maxsize=2048)
@@ -177,6 +209,9 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
     taken: list[tuple[int, int]] = []
     for start, end, value in _clock_values(text):
         found.setdefault("clock", []).append(value)
+        taken.append((start, end))
+    for start, end, value in _ages(text):
+        found.setdefault("age", []).append(value)
         taken.append((start, end))
     for start, end, kind, value in _dates(text):
         found.setdefault(kind, []).append(value)
@@ -261,6 +296,16 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         found.append(_Condition("day", _within(m1 * 100 + int(match.group("d1")),
                                                m2 * 100 + int(match.group("d2")))))
         used.append(match.span())
+    if _AGE_WORDS.search(text):
+        for match in _AGE_RANGE.finditer(text):
+            low = int(match.group("a") or match.group("a2"))
+            high = int(match.group("b") or match.group("b2"))
+            found.append(_Condition("age", _within(low, high)))
+        for match in _AGE_LOWER.finditer(text):
+            bound = int(match.group("n") or match.group("n2"))
+            found.append(_Condition("age", _relation(">=", bound)))
+        for match in _AGE_UPPER.finditer(text):
+            found.append(_Condition("age", _relation("<", int(match.group("n")))))
     points = [(s, e, "clock", v) for s, e, v in _clock_values(text)]
     points += [(s, e, k, v) for s, e, k, v in _dates(text) if k == "day"]
     for start, end, kind, value in points:
@@ -293,8 +338,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
             relation = ">="  # "cancel up to 7 days before": at 7 days' notice or more
         found.append(_Condition(kind, _relation(relation, minutes)))
     for match in _COUNT.finditer(text):
-        bound = _number(match.group("n"))
-        if bound is None or _NOT_COUNTED.match(match.group("noun")):
+        counted = _number(match.group("n"))
+        if counted is None or _NOT_COUNTED.match(match.group("noun")):
             continue
         lead = re.search(rf"\b(?P<words>{_UPPER}|{_LOWER}|groups\s+of)\s+$",
                          text[max(0, match.start() - 24): match.start()])
@@ -306,7 +351,7 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         else:
             continue
         if relation is not None:
-            found.append(_Condition("count", _relation(relation, bound)))
+            found.append(_Condition("count", _relation(relation, counted)))
     return tuple(found)
 
 

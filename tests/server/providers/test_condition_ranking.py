@@ -105,3 +105,21 @@ def test_a_number_the_sentence_sets_a_condition_on_is_not_missing() -> None:
     without = ranked_sentences("Our puppy is three months old. Can he join?", "daycare.md",
                                "# Dog daycare\n\nPuppies can join once they are vaccinated.\n")[2]
     assert ranked[0].coverage > without[0].coverage
+
+
+def test_new_alone_names_no_group_to_raise_an_exception_for() -> None:
+    text = ("# ID cards\n\nFor applicants under 24, the ID card costs 22.80 euros. It takes about "
+            "three weeks until the new card is ready.\n")
+    part, _, ranked = ranked_sentences("I'm 19 and my ID card has expired. What will a new one "
+                                       "cost me?", "citizens-office.md", text)
+    assert settle(part, ranked, 0.0)[0].sentence.text.startswith("For applicants under 24")
+
+
+def test_a_sentence_referring_back_to_a_rule_that_holds_is_raised_with_it() -> None:
+    text = ("# Ice rink\n\nAdults can borrow a helmet for 1 euro per session. Children under 12 "
+            "must wear a helmet on the ice. We lend helmets to them free of charge.\n")
+    part, _, ranked = ranked_sentences("My son is 10. Will it cost us anything to get a helmet?",
+                                       "ice-rink.md", text)
+    before = {s.sentence.text: s.score for s in ranked}
+    lent = next(s for s in settle(part, ranked, 0.0) if s.sentence.text.startswith("We lend"))
+    assert lent.score > before[lent.sentence.text]

@@ -80,3 +80,24 @@ def test_any_text_reads_without_error_and_never_both_met_and_failed(question: st
                                                                     sentence: str) -> None:
     reading = read(question, sentence)
     assert not (reading.met and reading.failed)
+
+
+@pytest.mark.parametrize(("question", "sentence", "met", "failed"), [
+    ("I'm 19 and my ID card has expired. What will a new one cost?",
+     "For applicants under 24, the ID card costs 22.80 euros.", True, False),
+    ("I'm 19 and my ID card has expired. What will a new one cost?",
+     "An ID card for a person aged 24 or older costs 37 euros.", False, True),
+    ("How much is a lesson for my 8-year-old daughter?",
+     "Children aged 6 to 11 ride our ponies in lead-rein lessons.", True, False),
+    ("My son is 10. Does he need a helmet?", "From the age of 12, riders join group lessons.",
+     False, True),
+    ("I'm 19. What does a card cost?", "Deliveries under 24 hours cost 5 euros.", False, False),
+])
+def test_a_persons_age_is_held_against_the_ages_a_sentence_sets(question: str, sentence: str,
+                                                                met: bool, failed: bool) -> None:
+    reading = read(question, sentence)
+    assert (reading.met, reading.failed) == (met, failed)
+
+
+def test_a_number_that_is_no_age_is_not_read_as_one() -> None:
+    assert "age" not in situation("We arrive at 10 tomorrow. I'm 5 minutes late.")
