@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Eight question sets, each a knowledge folder with its questions:
+Nine question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -49,7 +49,13 @@ Eight question sets, each a knowledge folder with its questions:
   page in HTML with a price table, managed web hosting with staging against production rules, a
   laundrette as plain text, airport parking conditions with a later notice that changes two of
   them, a riding stable, a citizens' office, self-storage with a price table, escape rooms, a
-  tyre change and storage service) and 45 questions of the same kinds.
+  tyre change and storage service) and 45 questions of the same kinds;
+* ``heldout8`` (``benchmarks/answers/heldout8``): written blind like ``heldout3`` and never tuned
+  against — twelve documents (a pottery studio, a bowling centre's price page in HTML with a
+  table, public EV charging tariffs with a later notice that changes two of them, an optician, a
+  chimney sweep's information as plain text, guided old town walks, rules for market traders, a
+  car wash with a price table, a meal delivery service, theatre subscriptions, a golf course with
+  a green fee table) and 45 questions of the same kinds.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -62,7 +68,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout7]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout8]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -94,7 +100,7 @@ HERE = Path(__file__).resolve().parent / "answers"
 SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout3": HERE / "heldout3", "heldout4": HERE / "heldout4",
         "heldout5": HERE / "heldout5", "heldout6": HERE / "heldout6",
-        "heldout7": HERE / "heldout7"}
+        "heldout7": HERE / "heldout7", "heldout8": HERE / "heldout8"}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 
