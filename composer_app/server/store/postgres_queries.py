@@ -58,9 +58,14 @@ from composer_app.server.store.sql import (
     stored_payload,
 )
 
+EVENTS_SEQUENCE = "events_sequence_seq"
+"""The identity sequence of ``events.sequence`` (the name PostgreSQL gave it when migration 0001
+created the column). Named as a constant, it is resolved once, when a connection prepares the
+statement, where ``pg_get_serial_sequence`` would look it up in the catalogs on every call."""
+_NEXT = f"nextval('{EVENTS_SEQUENCE}')"
 _APPEND = (
     "WITH t AS (UPDATE threads SET stream_version = stream_version + 1, "
-    "last_sequence = nextval(pg_get_serial_sequence('events', 'sequence')) "
+    f"last_sequence = {_NEXT} "
     "WHERE user_id = ? AND thread_id = ? RETURNING stream_version, last_sequence) "
     "INSERT INTO events (sequence, event_id, user_id, thread_id, stream_version, event_type, "
     "occurred_at, device_id, command_id, message_id, payload_json) OVERRIDING SYSTEM VALUE "
@@ -73,10 +78,8 @@ _EVENT_INSERT = (
 )
 _APPEND_LOCKED = _EVENT_INSERT + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _APPEND_LOCKED_NEXT = (
-    _EVENT_INSERT + "VALUES (nextval(pg_get_serial_sequence('events', 'sequence')), "
-    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING sequence")
-_RESERVE = ("SELECT nextval(pg_get_serial_sequence('events', 'sequence')) "
-            "FROM generate_series(1, ?)")
+    _EVENT_INSERT + f"VALUES ({_NEXT}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING sequence")
+_RESERVE = f"SELECT {_NEXT} FROM generate_series(1, ?)"
 _DEVICE_ACTIVE = "SELECT 1 FROM devices WHERE device_id = ? AND revoked_at IS NULL"
 _RECEIPT = ("SELECT command_type, request_hash, status, result_sequence, error_json "
             "FROM command_receipts WHERE device_id = ? AND command_id = ?")

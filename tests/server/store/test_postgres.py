@@ -20,6 +20,7 @@ from composer_app.server.store.base import Device, StoredEvent, Transaction
 from composer_app.server.store.commit_notification import announced_events
 from composer_app.server.store.postgres import PARK_IDLE, PostgresStore
 from composer_app.server.store.postgres_batch import Batch, Statement
+from composer_app.server.store.postgres_queries import EVENTS_SEQUENCE
 from composer_app.server.turns import TurnRunner
 from tests.server.harness import create_thread, skill, turn_start
 
@@ -98,6 +99,26 @@ def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str,
         assert all(e.user_id == "u1" for e in seen)
     finally:
         store.set_commit_listener(None)
+        store.close()
+
+
+@pytest.mark.postgres
+def test_appends_number_their_events_from_the_events_identity_sequence(postgres_dsn: str) -> None:
+    """The sequence the appends name is the one behind ``events.sequence``: an event appended
+    without a number of its own gets the next one of the same sequence."""
+    store = PostgresStore(postgres_dsn)
+    store.open()
+    try:
+        named = store.read_sync(lambda r: r.one(  # type: ignore[attr-defined]
+            "SELECT pg_get_serial_sequence('events', 'sequence')"))[0]
+        assert named == f"public.{EVENTS_SEQUENCE}"
+        store.write_sync(lambda tx: tx.insert_thread("thr_a", "u1", None, "t"))
+        appended = store.write_sync(lambda tx: [tx.append_event(
+            "u1", "thr_a", "thread.meta-updated", {"title": str(n)}) for n in range(3)])
+        taken = store.write_sync(lambda tx: tx.one(  # type: ignore[attr-defined]
+            f"SELECT nextval('{EVENTS_SEQUENCE}')"))[0]
+        assert [e.sequence for e in appended] == [taken - 3, taken - 2, taken - 1]
+    finally:
         store.close()
 
 
