@@ -101,9 +101,11 @@ class Unsettled(Exception):
 class PostgresTransaction(SqlTransaction):
     """``SqlTransaction`` with single-statement appends and prefetched command reads."""
 
-    def __init__(self, execute: Execute, on_allocate: Callable[[int], None] | None = None
-                 ) -> None:
+    def __init__(self, execute: Execute, on_allocate: Callable[[int], None] | None = None,
+                 *, keyed_new_messages: bool = False) -> None:
         super().__init__(execute)
+        # True: a new message's id is checked by the primary key alone (``message_id_taken``)
+        self.keyed_new_messages = keyed_new_messages
         self.allocated: list[int] = []
         self._on_allocate = on_allocate
         self._receipts: dict[tuple[str, str], Receipt | None] = {}
@@ -124,9 +126,12 @@ class PostgresTransaction(SqlTransaction):
 
     def prefetch(self, *, receipt: tuple[str, str] | None = None, user_id: str | None = None,
                  thread_id: str | None = None, message_id: str | None = None, reserve: int = 0,
-                 device_id: str | None = None, recent_material_messages: int = 0) -> None:
+                 device_id: str | None = None, recent_material_messages: int = 0,
+                 new_message_id: str | None = None) -> None:
         pending: list[tuple[str, Any, Any]] = []
         thread = None if user_id is None or thread_id is None else (user_id, thread_id)
+        if message_id is None and not self.keyed_new_messages:
+            message_id = new_message_id  # checked by a read, not by the key
         message = None if user_id is None or message_id is None else (user_id, message_id)
         if thread is None or thread in self._reserved:
             reserve = 0  # one reservation per thread and transaction
@@ -287,6 +292,11 @@ class PostgresTransaction(SqlTransaction):
                              workspace: JsonObject | None) -> None:
         self._threads.pop((user_id, thread_id), None)
         super().set_thread_workspace(user_id, thread_id, workspace)
+
+    def message_id_taken(self, user_id: str, message_id: str) -> bool:
+        if self.keyed_new_messages:
+            return False  # an insert of a taken id fails on messages_pkey (see PostgresStore)
+        return super().message_id_taken(user_id, message_id)
 
     def message(self, user_id: str, message_id: str) -> MessageRow | None:
         if (user_id, message_id) in self._messages:
