@@ -110,7 +110,8 @@ def prefetch_command(tx: Transaction, device: Device, command: Command) -> None:
     message = getattr(command, "message", None)
     tx.prefetch(receipt=(device.device_id, command.command_id), user_id=device.user_id,
                 thread_id=command.thread_id,
-                message_id=getattr(message, "message_id", None), reserve=_appends_of(command),
+                new_message_id=getattr(message, "message_id", None),
+                reserve=_appends_of(command),
                 device_id=device.device_id,
                 recent_material_messages=EARLIER_MESSAGES if isinstance(
                     command, ThreadTurnStartCommand) else 0)
@@ -211,7 +212,7 @@ def _start_turn(tx: Transaction, device: Device, command: ThreadTurnStartCommand
         _owned_thread(tx, device, command.thread_id, existing)
     message = command.message
     owner = device.user_id
-    if tx.message(owner, message.message_id) is not None:
+    if tx.message_id_taken(owner, message.message_id):
         raise invalid("This messageId is already used.")
     # read before this message is stored: every row it returns is an earlier one
     earlier = gather_material(

@@ -185,14 +185,25 @@ class Transaction(ABC):
 
     def prefetch(self, *, receipt: tuple[str, str] | None = None, user_id: str | None = None,
                  thread_id: str | None = None, message_id: str | None = None, reserve: int = 0,
-                 device_id: str | None = None, recent_material_messages: int = 0) -> None:
+                 device_id: str | None = None, recent_material_messages: int = 0,
+                 new_message_id: str | None = None) -> None:
         """Hint the reads a command is about to make: the receipt of ``(device, commandId)``, a
         thread and a message of ``user_id``, whether a device is active (``device_id``), the
         material messages among the thread's newest ``recent_material_messages`` user messages,
-        and how many events it will likely append to that thread (``reserve``, once per thread
-        and transaction). A store may fetch them together and take sequence numbers ahead;
-        answers and the appended events' order are unchanged by it."""
+        how many events it will likely append to that thread (``reserve``, once per thread and
+        transaction), and the id of a message it will insert (``new_message_id``, asked about
+        with ``message_id_taken``). A store may fetch them together and take sequence numbers
+        ahead; answers and the appended events' order are unchanged by it."""
         return None
+
+    def message_id_taken(self, user_id: str, message_id: str) -> bool:
+        """Whether the user already has a message ``message_id`` (a new message may not take it).
+
+        A store may answer False and leave the check to the messages' primary key: an insert of
+        a taken id then fails the transaction, and the store runs it again with the check made
+        (PostgreSQL while serving), so the outcome is the one the check would have given.
+        """
+        return self.message(user_id, message_id) is not None
 
     @abstractmethod
     def recent_material_messages(self, user_id: str, thread_id: str, limit: int

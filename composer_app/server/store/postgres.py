@@ -13,6 +13,9 @@ Invariants:
   is parked with the finished read-only transaction, whose ``ROLLBACK`` goes in front of the next
   transaction's first statements on it (or is sent after ``park_idle`` unused). Before
   ``bind_loop`` (administration, tests) the same transactions run on blocking connections.
+  Serving, a new message's id is not read first: the insert's primary key checks it, and a
+  transaction whose insert finds the id taken runs once more with the id read first
+  (``keyed_new_messages``), which rejects the command as the read always did.
 * Group commit (``group_queue``): writes that name their thread (``group``) and arrive while
   ``GROUP_WRITERS`` group transactions are in flight wait, then run together in one transaction
   (at most one per thread, at most ``GROUP_MAX``, sorted by thread so every group locks rows in
@@ -85,6 +88,12 @@ SETTLE_AFTER = 0.05  # a missing number waits this long for its notification bef
 GROUP_MAX = 32  # writes of different threads run together in one transaction at most
 GROUP_WRITERS = 2  # group transactions of one process in flight at once (the others queue)
 
+
+
+def _message_id_taken(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is an insert of a message whose ``(message_id, user_id)`` is taken."""
+    return isinstance(exc, psycopg.errors.UniqueViolation) and \
+        exc.diag.constraint_name == "messages_pkey"
 
 def conninfo_of(database_url: str) -> str:
     """A psycopg conninfo from ``postgresql+psycopg://…`` (SQLAlchemy-style) or plain URLs."""
@@ -321,7 +330,8 @@ class PostgresStore(ExecutorStore):
         members.sort(key=lambda m: m.key)
         conn, end_read = await self._lease()
         batch = Batch(conn, self._prepared_on(conn), end_read=end_read)
-        txs = [PostgresTransaction(batch, order.allocated) for _ in members]
+        txs = [PostgresTransaction(batch, order.allocated, keyed_new_messages=True)
+               for _ in members]
         calls: list[SteppedCall | None] = []
         outcomes: list[tuple[bool, Any]] = []
         try:
@@ -404,7 +414,18 @@ class PostgresStore(ExecutorStore):
         return outcomes
 
     async def _write_alone(self, fn: Callable[[Transaction], T]) -> T:
-        """``fn`` in a transaction of its own."""
+        """``fn`` in a transaction of its own: first with new messages' ids checked by the
+        primary key alone, and again with them read first if an insert found its id taken."""
+        try:
+            return await self._write_once(fn, keyed_new_messages=True)
+        except StorageError as exc:
+            if not _message_id_taken(exc.__cause__):
+                raise
+        return await self._write_once(fn, keyed_new_messages=False)
+
+    async def _write_once(self, fn: Callable[[Transaction], T], *,
+                          keyed_new_messages: bool) -> T:
+        """``fn`` in a transaction of its own (``PostgresTransaction.keyed_new_messages``)."""
         assert self._pool is not None and self._order is not None
         order = self._order
         tx: PostgresTransaction | None = None
@@ -414,7 +435,8 @@ class PostgresStore(ExecutorStore):
             execute = Batch(conn, self._prepared_on(conn), end_read=end_read)
             execute("BEGIN", ())
             execute("SELECT pg_current_xact_id()", ())  # before any sequence number
-            tx = PostgresTransaction(execute, order.allocated)
+            tx = PostgresTransaction(execute, order.allocated,
+                                     keyed_new_messages=keyed_new_messages)
             try:
                 result = fn(tx)
                 tx.finalize()

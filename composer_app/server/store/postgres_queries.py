@@ -58,9 +58,14 @@ from composer_app.server.store.sql import (
     stored_payload,
 )
 
+EVENTS_SEQUENCE = "events_sequence_seq"
+"""The identity sequence of ``events.sequence`` (the name PostgreSQL gave it when migration 0001
+created the column). Named as a constant, it is resolved once, when a connection prepares the
+statement, where ``pg_get_serial_sequence`` would look it up in the catalogs on every call."""
+_NEXT = f"nextval('{EVENTS_SEQUENCE}')"
 _APPEND = (
     "WITH t AS (UPDATE threads SET stream_version = stream_version + 1, "
-    "last_sequence = nextval(pg_get_serial_sequence('events', 'sequence')) "
+    f"last_sequence = {_NEXT} "
     "WHERE user_id = ? AND thread_id = ? RETURNING stream_version, last_sequence) "
     "INSERT INTO events (sequence, event_id, user_id, thread_id, stream_version, event_type, "
     "occurred_at, device_id, command_id, message_id, payload_json) OVERRIDING SYSTEM VALUE "
@@ -73,10 +78,8 @@ _EVENT_INSERT = (
 )
 _APPEND_LOCKED = _EVENT_INSERT + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _APPEND_LOCKED_NEXT = (
-    _EVENT_INSERT + "VALUES (nextval(pg_get_serial_sequence('events', 'sequence')), "
-    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING sequence")
-_RESERVE = ("SELECT nextval(pg_get_serial_sequence('events', 'sequence')) "
-            "FROM generate_series(1, ?)")
+    _EVENT_INSERT + f"VALUES ({_NEXT}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING sequence")
+_RESERVE = f"SELECT {_NEXT} FROM generate_series(1, ?)"
 _DEVICE_ACTIVE = "SELECT 1 FROM devices WHERE device_id = ? AND revoked_at IS NULL"
 _RECEIPT = ("SELECT command_type, request_hash, status, result_sequence, error_json "
             "FROM command_receipts WHERE device_id = ? AND command_id = ?")
@@ -98,9 +101,11 @@ class Unsettled(Exception):
 class PostgresTransaction(SqlTransaction):
     """``SqlTransaction`` with single-statement appends and prefetched command reads."""
 
-    def __init__(self, execute: Execute, on_allocate: Callable[[int], None] | None = None
-                 ) -> None:
+    def __init__(self, execute: Execute, on_allocate: Callable[[int], None] | None = None,
+                 *, keyed_new_messages: bool = False) -> None:
         super().__init__(execute)
+        # True: a new message's id is checked by the primary key alone (``message_id_taken``)
+        self.keyed_new_messages = keyed_new_messages
         self.allocated: list[int] = []
         self._on_allocate = on_allocate
         self._receipts: dict[tuple[str, str], Receipt | None] = {}
@@ -121,9 +126,12 @@ class PostgresTransaction(SqlTransaction):
 
     def prefetch(self, *, receipt: tuple[str, str] | None = None, user_id: str | None = None,
                  thread_id: str | None = None, message_id: str | None = None, reserve: int = 0,
-                 device_id: str | None = None, recent_material_messages: int = 0) -> None:
+                 device_id: str | None = None, recent_material_messages: int = 0,
+                 new_message_id: str | None = None) -> None:
         pending: list[tuple[str, Any, Any]] = []
         thread = None if user_id is None or thread_id is None else (user_id, thread_id)
+        if message_id is None and not self.keyed_new_messages:
+            message_id = new_message_id  # checked by a read, not by the key
         message = None if user_id is None or message_id is None else (user_id, message_id)
         if thread is None or thread in self._reserved:
             reserve = 0  # one reservation per thread and transaction
@@ -284,6 +292,11 @@ class PostgresTransaction(SqlTransaction):
                              workspace: JsonObject | None) -> None:
         self._threads.pop((user_id, thread_id), None)
         super().set_thread_workspace(user_id, thread_id, workspace)
+
+    def message_id_taken(self, user_id: str, message_id: str) -> bool:
+        if self.keyed_new_messages:
+            return False  # an insert of a taken id fails on messages_pkey (see PostgresStore)
+        return super().message_id_taken(user_id, message_id)
 
     def message(self, user_id: str, message_id: str) -> MessageRow | None:
         if (user_id, message_id) in self._messages:

@@ -63,7 +63,7 @@ def old_database(store: ExecutorStore, fixture: dict[str, Any]) -> None:
 
 def test_the_migrations_are_numbered_alike_on_both_dialects() -> None:
     for dialect in ("sqlite", "postgres"):
-        assert [v for v, _ in migration_scripts(dialect)] == [1, 2, 3, 4, 5, 6, 7, 8]
+        assert [v for v, _ in migration_scripts(dialect)] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def test_a_0005_database_upgrades_and_answers_exactly_as_before(store: ExecutorStore) -> None:

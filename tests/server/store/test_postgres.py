@@ -20,6 +20,7 @@ from composer_app.server.store.base import Device, StoredEvent, Transaction
 from composer_app.server.store.commit_notification import announced_events
 from composer_app.server.store.postgres import PARK_IDLE, PostgresStore
 from composer_app.server.store.postgres_batch import Batch, Statement
+from composer_app.server.store.postgres_queries import EVENTS_SEQUENCE
 from composer_app.server.turns import TurnRunner
 from tests.server.harness import create_thread, skill, turn_start
 
@@ -98,6 +99,26 @@ def test_a_message_and_its_reply_take_two_round_trips_each(postgres_dsn: str,
         assert all(e.user_id == "u1" for e in seen)
     finally:
         store.set_commit_listener(None)
+        store.close()
+
+
+@pytest.mark.postgres
+def test_appends_number_their_events_from_the_events_identity_sequence(postgres_dsn: str) -> None:
+    """The sequence the appends name is the one behind ``events.sequence``: an event appended
+    without a number of its own gets the next one of the same sequence."""
+    store = PostgresStore(postgres_dsn)
+    store.open()
+    try:
+        named = store.read_sync(lambda r: r.one(  # type: ignore[attr-defined]
+            "SELECT pg_get_serial_sequence('events', 'sequence')"))[0]
+        assert named == f"public.{EVENTS_SEQUENCE}"
+        store.write_sync(lambda tx: tx.insert_thread("thr_a", "u1", None, "t"))
+        appended = store.write_sync(lambda tx: [tx.append_event(
+            "u1", "thr_a", "thread.meta-updated", {"title": str(n)}) for n in range(3)])
+        taken = store.write_sync(lambda tx: tx.one(  # type: ignore[attr-defined]
+            f"SELECT nextval('{EVENTS_SEQUENCE}')"))[0]
+        assert [e.sequence for e in appended] == [taken - 3, taken - 2, taken - 1]
+    finally:
         store.close()
 
 
@@ -338,17 +359,19 @@ def test_commands_and_replies_open_no_subtransaction(postgres_dsn: str,
                 store.write(_raising("thr_2"), group=("u1", "thr_2")),
                 store.write(_command(turn_start("thr_3", "kept too")), group=("u1", "thr_3")),
                 return_exceptions=True)
+            accepted = len(sent)
             rejected = await store.write(_command(turn_start(  # its message id is taken
                 "thr_new", "bootstrap", message_id="m_0", bootstrap=True)))
             await _published(seen, 4 + 2 + 2 + 2 * 3)
-            return list(grouped), rejected, store.groups - groups
+            return list(grouped), rejected, store.groups - groups, accepted
 
-        grouped, rejected, groups = asyncio.run(run())
+        grouped, rejected, groups, accepted = asyncio.run(run())
         assert groups == 1
         assert isinstance(grouped[2], ValueError)
         assert all(o.status == 200 for o in (grouped[0], grouped[1], grouped[3]))  # type: ignore[attr-defined]
         assert rejected.status == 400  # type: ignore[attr-defined]
-        assert sent and not [sql for sql in sent if b"SAVEPOINT" in sql]
+        # (the rejected command's first try, which leaves the taken id to the key, is no message's)
+        assert sent and not [sql for sql in sent[:accepted] if b"SAVEPOINT" in sql]
         stored = store.read_sync(lambda r: r.events_after(0, "u1"))
         assert [e.sequence for e in seen] == [e.sequence for e in stored]
         assert not [e for e in stored if e.thread_id == "thr_new"
@@ -358,6 +381,87 @@ def test_commands_and_replies_open_no_subtransaction(postgres_dsn: str,
             "SELECT status, count(*) FROM command_receipts GROUP BY status ORDER BY status"))
         assert [(str(s), int(n)) for s, n in receipts] == [("accepted", 4 + 1 + 3),
                                                            ("rejected", 1)]
+    finally:
+        store.set_commit_listener(None)
+        store.close()
+
+
+@pytest.mark.postgres
+def test_a_new_messages_id_is_checked_by_the_primary_key_without_a_read(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Serving, a message's command sends no read of its message id; a command whose id the user
+    already has is still rejected as before (400, a rejected receipt, none of its writes), alone
+    or when a group member of the same transaction took the id, and the other users' ids are
+    their own."""
+    sent: list[bytes] = []
+    trips: list[list[bytes]] = []
+    send = Batch._send
+
+    async def recording(self: Batch, queued: list[Statement]) -> None:
+        sent.extend(s.sql for s in queued)
+        trips.append([s.sql for s in queued])
+        await send(self, queued)
+
+    monkeypatch.setattr(Batch, "_send", recording)
+    store = PostgresStore(postgres_dsn)
+    store.open()
+    other = Device("dev_b", "u2", "phone")
+    seen: list[StoredEvent] = []
+    try:
+        async def run() -> tuple[list[bytes], list[object]]:
+            store.set_commit_listener(seen.extend)
+            store.bind_loop(asyncio.get_running_loop())
+            for n in range(2):
+                await store.write(_command(create_thread(f"thr_{n}")), group=("u1", f"thr_{n}"))
+            before = len(sent)
+            first = await store.write(_command(turn_start("thr_0", "one", message_id="m_1")))
+            command = sent[before:]
+
+            def as_other(tx: Transaction) -> object:
+                decoded = decode_command(create_thread("thr_0"))
+                prefetch_command(tx, other, decoded)
+                execute_command(tx, other, decoded, "hash")
+                decoded = decode_command(turn_start("thr_0", "mine", message_id="m_1"))
+                prefetch_command(tx, other, decoded)
+                return execute_command(tx, other, decoded, "hash")
+
+            outcomes = [first,
+                        await store.write(_command(turn_start("thr_1", "again", message_id="m_1",
+                                                              command_id="cmd_again"))),
+                        await store.write(as_other)]
+            store.group_queue.writers = 1  # the first write in flight, the other two its group
+            trips.clear()
+            outcomes.extend((await asyncio.gather(
+                store.write(_command(create_thread("thr_2")), group=("u1", "thr_2")),
+                store.write(_command(turn_start("thr_0", "two", message_id="m_2")),
+                            group=("u1", "thr_0")),
+                store.write(_command(turn_start("thr_1", "two too", message_id="m_2")),
+                            group=("u1", "thr_1"))))[1:])
+            # the group sent both members' messages in one transaction, which the key refused
+            assert [trip for trip in trips
+                    if sum(sql.startswith(b"INSERT INTO messages") for sql in trip) == 4]
+            outcomes.append(await store.write(_command(turn_start(  # answered by its receipt
+                "thr_1", "again", message_id="m_1", command_id="cmd_again"))))
+            return command, outcomes
+
+        command, outcomes = asyncio.run(run())
+        reads = [sql for sql in command if sql.startswith(b"SELECT") and b"FROM messages" in sql]
+        assert len(reads) == 1 and b") recent WHERE" in reads[0], reads  # the earlier material
+        assert [o.status for o in outcomes] == [200, 400, 200, 200, 400, 400]  # type: ignore[attr-defined]
+        assert outcomes[1].body == outcomes[5].body  # type: ignore[attr-defined]
+        assert "messageId is already used" in str(outcomes[1].body)  # type: ignore[attr-defined]
+        rows = store.read_sync(lambda r: r.all(  # type: ignore[attr-defined]
+            "SELECT user_id, message_id, thread_id, text FROM messages WHERE role = 'user' "
+            "ORDER BY user_id, message_id"))
+        assert [tuple(r) for r in rows] == [("u1", "m_1", "thr_0", "one"),
+                                            ("u1", "m_2", "thr_0", "two"),
+                                            ("u2", "m_1", "thr_0", "mine")]
+        receipts = store.read_sync(lambda r: r.all(  # type: ignore[attr-defined]
+            "SELECT status, count(*) FROM command_receipts GROUP BY status ORDER BY status"))
+        assert [(str(st), int(n)) for st, n in receipts] == [("accepted", 2 + 1 + 2 + 2),
+                                                             ("rejected", 2)]
+        sent_types = [e.event_type for e in store.read_sync(lambda r: r.events_after(0, "u1"))]
+        assert sent_types.count("thread.message-sent") == 2
     finally:
         store.set_commit_listener(None)
         store.close()

@@ -18,7 +18,7 @@ from composer_app.server.ledger import execute_command, finish_turn
 from composer_app.server.store.base import Device, MessageRow, Transaction
 from composer_app.server.store.executor import ExecutorStore
 from composer_app.server.store.postgres import PostgresStore
-from composer_app.server.store.sql import RECENT_MATERIAL_MESSAGES, SqlReader
+from composer_app.server.store.sql import RECENT_MATERIAL_MESSAGES, SqlReader, SqlTransaction
 from composer_app.server.store.sqlite import SqliteStore
 from tests.server.harness import cid, create_thread, turn_start
 
@@ -203,5 +203,63 @@ def test_a_message_writes_its_thread_row_once_per_transaction(
         assert thread.last_sequence == events[-1].sequence
         # the last message's command time: after the reply before it, by its own events' end
         assert events[-3].occurred_at <= thread.updated_at <= events[-1].occurred_at
+    finally:
+        store.close()
+
+
+def _numbered(sql: str) -> str:
+    """``sql`` with its ``?`` placeholders numbered for ``PREPARE`` (``$1``, ``$2``, …)."""
+    parts = sql.split("?")
+    return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
+
+
+@pytest.mark.postgres
+def test_a_new_databases_cached_plans_look_a_message_up_by_its_own_index(
+        postgres_dsn: str) -> None:
+    """A prepared statement's generic plan is chosen without its parameters' values and kept for
+    the connection's life; built on a new, small table it must still find one message by its id
+    (and a turn's reply by the turn) through the index led by that id, not step over every
+    message of the user."""
+    store = PostgresStore(postgres_dsn)
+    store.open()
+    try:
+        _fill(store)  # a few rows, never analyzed: the table of a new database
+        recorded: list[tuple[str, Sequence[Any]]] = []
+
+        class NoRows:
+            def fetchone(self) -> None:
+                return None
+
+        def record(sql: str, params: Sequence[Any]) -> NoRows:
+            recorded.append((sql, params))
+            return NoRows()
+
+        row = MessageRow(message_id="msg_1", thread_id="thr_0", user_id="u1", turn_id=None,
+                         role="user", text="m1", is_streaming=False, created_at=AT,
+                         updated_at=AT, completed_at=AT, created_sequence=1)
+        tx = SqlTransaction(record)
+        tx.update_message(row)
+        tx.assistant_message_for_turn("u1", "turn_1")
+        SqlReader(record).message("u1", "msg_1")
+        (update, update_params), (turn, turn_params), (lookup, lookup_params) = recorded
+        with psycopg.connect(store.conninfo, autocommit=True) as pg:
+            pg.execute("SET plan_cache_mode = force_generic_plan")
+
+            def generic_plan(name: str, sql: str, params: Sequence[Any]) -> str:
+                pg.execute(f"PREPARE {name} AS {_numbered(sql)}")
+                values = ", ".join(pg.execute("SELECT quote_nullable(%s::text)", (p,))
+                                   .fetchone()[0] for p in params)  # type: ignore[index]
+                rows = pg.execute(f"EXPLAIN EXECUTE {name} ({values})").fetchall()
+                return "\n".join(str(r[0]) for r in rows)
+
+            for name, sql, params, index, columns in (
+                    ("by_id", lookup, lookup_params, "messages_pkey", ("message_id", "user_id")),
+                    ("update_by_id", update, update_params, "messages_pkey",
+                     ("message_id", "user_id")),
+                    ("by_turn", turn, turn_params, "messages_by_turn", ("turn_id", "user_id"))):
+                shown = generic_plan(name, sql, params)
+                assert f"Index Scan using {index} " in shown, shown
+                cond = next(line for line in shown.splitlines() if "Index Cond" in line)
+                assert all(f"{column} = $" in cond for column in columns), shown
     finally:
         store.close()

@@ -1,0 +1,3 @@
+-- PostgreSQL's messages indexes lead with the id each read looks up (its cached generic plans are
+-- chosen without the parameters' values). SQLite plans each prepared statement knowing that an
+-- equality on every column of the primary key finds one row, so its indexes stay as they are.
