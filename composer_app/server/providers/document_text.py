@@ -44,6 +44,12 @@ class DocumentText:
     text: str | None
     problem: str | None = None
     prose: bool = False  # read as prose even when its name looks like code (HTML)
+    own_text: str | None = None  # a plain-text file's own lines, to show a person (same lines)
+
+    @property
+    def shown(self) -> str | None:
+        """The text to show a person: a plain-text file as written, other documents as read."""
+        return self.own_text if self.own_text is not None else self.text
 
 
 def read_document(name: str, data: bytes) -> DocumentText:
@@ -60,7 +66,7 @@ def read_document(name: str, data: bytes) -> DocumentText:
         return DocumentText(html_text(text), prose=True)
     text = decode_text(data, name)
     if text is not None and suffix in _PLAIN_NAMES:
-        return DocumentText(text_structure(text))
+        return DocumentText(text_structure(text), own_text=text)
     return DocumentText(text)
 
 

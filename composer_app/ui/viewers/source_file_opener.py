@@ -11,7 +11,8 @@ Where the file comes from:
   the viewer's desktop buttons are disabled and say why).
 
 Invariants: documents are shown as the offline assistant reads them (``read_document``: PDF, Word
-and HTML as their text), so the cited line numbers point at the same lines; a file that has no
+and HTML as their text; plain text as written, whose lines are the ones it reads), so the cited
+line numbers point at the same lines; a file that has no
 text (an image, an archive) goes straight to the desktop's default application; a file too large,
 missing, outside its folder or unreadable says why through ``status_message`` and never raises;
 bytes fetched on the sync engine's thread reach the viewer queued on the GUI thread.
@@ -157,8 +158,8 @@ class SourceFileOpener(QObject):
                 self.status_message.emit(f"Could not show {target.path}: {document.problem}")
                 return False
             return self._open_default(str(path))
-        self._show(TextViewer(document.text, target.path, self._window, local_path=str(path),
-                              open_default=self._open_default), target)
+        self._show(TextViewer(document.shown or "", target.path, self._window,
+                              local_path=str(path), open_default=self._open_default), target)
         return True
 
     def _show(self, viewer: TextViewer, target: SourceFile) -> None:

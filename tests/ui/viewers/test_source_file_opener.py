@@ -163,6 +163,18 @@ def test_documents_are_shown_as_the_assistant_reads_them(qtbot: QtBot, knowledge
     assert harness.defaults == [str((knowledge / "logo.png").resolve())]
 
 
+def test_a_plain_text_file_is_shown_as_written(qtbot: QtBot, knowledge: Path) -> None:
+    written = ("SALON PRICES\n\nWomen's cut, short hair ........ 42 euros\n"
+               "Beard trim ..................... 12 euros\n" + "x" * 90 + "\n")
+    (knowledge / "salon.txt").write_text(written, encoding="utf-8")
+    harness = Harness(qtbot, knowledge=knowledge)
+    harness.opener(_entry("knowledge:salon.txt", {"lineStart": 4}), "thr_1", "msg_1")
+    viewer = harness.opener.viewer
+    assert viewer is not None
+    assert viewer.text.toPlainText().rstrip("\n") == written.rstrip("\n")  # no "#" or "- " added
+    assert viewer.marked_lines == (4, 4)
+
+
 def test_a_missing_file_says_so(qtbot: QtBot, knowledge: Path) -> None:
     harness = Harness(qtbot, knowledge=knowledge)
     assert not harness.opener(_entry("knowledge:gone.md"), "thr_1", "msg_1")
