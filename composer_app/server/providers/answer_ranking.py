@@ -76,6 +76,7 @@ from composer_app.server.providers.term_polarity import (
     negated_stems,
     permission_verb,
     prefixed_stems,
+    without_stems,
 )
 
 HEADING_CREDIT = 0.6
@@ -221,6 +222,7 @@ class Sentence:
     row_entity: frozenset[str] = frozenset()  # stems of a table row's first cell value
     section: str = ""  # the text of the nearest heading above it in the passage, if any
     title: str = ""  # its document's title
+    lacking: frozenset[str] = frozenset()  # stems it holds only after "without"
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,7 +339,7 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
                                   heading, previous or (lead if entity else frozenset()),
                                   not lowered.isdisjoint(_BACK_REFERENCE),
                                   negated_stems(sentence), prefixed_stems(sentence), entity,
-                                  section, title))
+                                  section, title, without_stems(sentence)))
             previous = frozenset(words)
             if not entity:
                 lead = previous
@@ -473,14 +475,17 @@ def _polarity(term: Term, sentence: Sentence, part: Part) -> float:
     question denies the term and the sentence affirms every form of it it holds, ``0.0`` when the
     sentence holds it only as its ``non-`` opposite and the question does not deny it (``not live
     in`` matches ``Non-residents`` rather than ``residents``; ``residents`` never matches
-    ``Non-residents``), else ``1.0``."""
+    ``Non-residents``), ``POLARITY_FACTOR`` when the sentence holds it only after *without* and
+    the question does not deny it (*on their own rims*: *without rims*), else ``1.0``."""
     forms = ({term.stem} | related(term.stem) | synonym_stems(term.word)
              | derived_stems(term.word)) & set(sentence.stems)
     if not forms:
         return 1.0
     if term.stem in part.negated:
         return 1.0 if not forms.isdisjoint(sentence.negated) else POLARITY_FACTOR
-    return 0.0 if forms <= sentence.prefixed else 1.0
+    if forms <= sentence.prefixed:
+        return 0.0
+    return POLARITY_FACTOR if forms <= sentence.lacking else 1.0  # "on rims": "without rims"
 
 
 def _row_entity(text: str) -> frozenset[str]:

@@ -8,7 +8,8 @@ re-ranks scored sentences of one question part by ``conditions.read``:
 
 * a sentence whose conditions hold gains ``MET_BONUS``, and so does one that refers back to
   such a sentence just before it (*We lend helmets to them free of charge* after *Children
-  under 12 must wear a helmet*, for a ten-year-old);
+  under 12 must wear a helmet*, for a ten-year-old), unless it states that sentence's other
+  side (*Outside these periods …*), whose condition then fails;
 * a sentence that states the other side of the sentence just before it, whose condition fails
   (*Cancellations received later take effect at the end of the following year* after *… by 30
   September …*, for a letter sent on 15 October), is the rule for the situation: it takes that
@@ -17,6 +18,8 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   (*At weekends, departure is possible until 13:00* after *Guests must leave their pitch by
   11:00*, for a Sunday), takes that rule's coverage and score plus ``MET_BONUS`` (*new* alone
   names no group here: *a new one*);
+* a failed rule that states its own other side (*…; otherwise the full price is charged*)
+  holds for the situation;
 * a sentence whose condition fails loses ``FAILED_PENALTY``, but only when some sentence of the
   same document holds for the situation: without such a sibling, the failing rule may be the
   answer itself (*Dogs must be at least four months old* for a three-month-old puppy).
@@ -44,7 +47,31 @@ MET_BONUS = 0.2
 _AMBIGUOUS = frozenset({"new"})  # "a new one", "the new card": rarely the group of newcomers
 FAILED_PENALTY = 0.25
 _OTHER_SIDE = re.compile(r"\b(?:later|after\s+(?:that|this|the\s+deadline)|afterwards|thereafter|"
-                         r"otherwise|if\s+not|past\s+that|beyond\s+that|any\s+later)\b", re.I)
+                         r"otherwise|if\s+not|past\s+that|beyond\s+that|any\s+later|"
+                         r"outside\s+(?:these|this|that|those|the\s+above)|at\s+other\s+times|"
+                         r"at\s+any\s+other\s+time)\b", re.I)
+
+
+def _own_other_side(scored: Scored, reading: Reading) -> Reading:
+    """A failed rule that states its own other side (*Private lessons must be cancelled at least
+    48 hours in advance; otherwise the full price is charged*) answers for the situation that
+    fails it."""
+    if reading.failed and _OTHER_SIDE.search(scored.sentence.text):
+        return Reading(True, False)
+    return reading
+
+
+def _referring(scored: Scored, reading: Reading, after_met: bool) -> Reading:
+    """The reading of a sentence with none of its own, right after a sentence whose condition
+    holds: the other side of it fails (*Outside these periods, you can also come without an
+    appointment* after *From 1 October to 30 November, by appointment only*, for late October),
+    and a sentence referring back to it holds with it (*We lend helmets to them free of charge*
+    after *Children under 12 must wear a helmet*, for a ten-year-old)."""
+    if reading.met or reading.failed or not after_met:
+        return reading
+    if _OTHER_SIDE.search(scored.sentence.text):
+        return Reading(False, True)
+    return Reading(True, False) if scored.sentence.back_reference else reading
 
 
 def _place(scored: Scored, offset: int) -> tuple[str, int, int]:
@@ -56,11 +83,10 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     invariant); ``threshold`` is the coverage a sentence needs to answer."""
     if not ranked or not (situation(part.text) or _asks_a_group(part)):
         return list(ranked)
-    readings = [read(part.text, s.sentence.text) for s in ranked]
+    readings = [_own_other_side(s, read(part.text, s.sentence.text)) for s in ranked]
     met_at = {_place(s, 0) for s, r in zip(ranked, readings, strict=True) if r.met}
-    readings = [Reading(True, False) if not r.met and not r.failed and s.sentence.back_reference
-                and _place(s, -1) in met_at else r  # "We lend helmets to them" after "under 12"
-                for s, r in zip(ranked, readings, strict=True)]
+    readings = [_referring(s, r, _place(s, -1) in met_at) for s, r in zip(ranked, readings,
+                                                                          strict=True)]
     failed_at: dict[tuple[str, int, int], Scored] = {}
     for scored, reading in zip(ranked, readings, strict=True):
         if reading.failed:
@@ -78,7 +104,7 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
         change = MET_BONUS if reading.met else (
             -FAILED_PENALTY if reading.failed and scored.sentence.key in holding else 0.0)
         settled.append(replace(scored, score=scored.score + change) if change else scored)
-    settled = _exceptions(part, settled)
+    settled = _exceptions(part, settled, [r.failed for r in readings])
     reached = ranked[0].coverage >= threshold  # then what reaches it stays ahead of the rest
     if reached:  # the rule for the situation in the answering document answers too
         settled = [replace(s, coverage=threshold)
@@ -93,18 +119,19 @@ def _asks_a_group(part: Part) -> bool:
     return bool(read_qualifiers(part.text, part.text).matched)
 
 
-def _exceptions(part: Part, ranked: list[Scored]) -> list[Scored]:
+def _exceptions(part: Part, ranked: list[Scored], failed: list[bool]) -> list[Scored]:
     """``ranked`` with each exception for the group asked about raised to the general rule it
     qualifies: a sentence about that group (*At weekends, departure is possible until 13:00*)
     right after a sentence of the same subject that names no group of that kind (*Guests must
     leave their pitch by 11:00 on the day of departure*) takes that rule's coverage and score,
-    when higher, plus ``MET_BONUS``."""
+    when higher, plus ``MET_BONUS``; a sentence whose condition fails for the situation is no
+    exception for it (``failed``, per sentence)."""
     by_place = {_place(s, 0): s for s in ranked}
     raised = []
-    for scored in ranked:
+    for scored, fails in zip(ranked, failed, strict=True):
         own = read_qualifiers(part.text, scored.sentence.text)
         best = scored
-        if own.matched - _AMBIGUOUS and not own.contrasted:
+        if own.matched - _AMBIGUOUS and not own.contrasted and not fails:
             general = by_place.get(_place(scored, -1))
             if general is not None and general.score > best.score:
                 other = read_qualifiers(part.text, general.sentence.text)

@@ -16,7 +16,8 @@ The values, each of its own kind (only values of the same kind are compared):
 * ``day``: a day of the year as ``month * 100 + day`` (*15 October*, *mid-February*: the 15th);
   a month alone (*in January*) is the kind ``month``;
 * ``ahead`` and ``span``: a duration in minutes, ``ahead`` when the question counts it before an
-  event (*three days before moving day*, *in advance*), ``span`` otherwise (*ten weeks ago*,
+  event (*three days before moving day*, *in advance*, *my lesson is in 30 hours*), ``span``
+  otherwise (*ten weeks ago*,
   *for a month*, *three months old*);
 * ``count``: a number of people or things (*four people*, *3 bikes*);
 * ``age``: a person's age in years (*I'm 19*, *my son is 10*, *my 8-year-old*), held against
@@ -188,8 +189,10 @@ def _durations(text: str) -> Iterator[tuple[int, int, str, int]]:
         unit = re.sub(r"\s+", " ", match.group("unit")).rstrip("s")
         if unit == "year" and re.match(r"[- ]old\b", text[match.end("unit"):]):
             continue  # a person's age (the kind "age")
-        kind = "ahead" if re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b",
-                                   match.group("after")) else "span"
+        until = re.search(r"\b(?:in|within\s+the\s+next)\s+$", text[max(0, match.start() - 20):
+                                                                    match.start()])
+        kind = "ahead" if until or re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b",
+                                            match.group("after")) else "span"
         yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
 
 

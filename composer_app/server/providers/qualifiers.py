@@ -79,7 +79,8 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
                      "traders business-customer business-customers", ()),
     },
     "party": {
-        "individual": ("individual individuals single-person one-person", ()),
+        "individual": ("individual individuals single-person one-person private-lesson "
+                       "private-lessons one-to-one", ()),
         "group": ("group groups", ()),
     },
     "place": {

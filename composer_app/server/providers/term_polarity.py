@@ -9,8 +9,10 @@ grants or refuses permission (*Potted plants are not allowed*), whatever verb th
 Invariants: ``negated_stems`` holds the stems of the words that follow a negator (``not``,
 ``no``, ``never``, ``cannot``, ``without``, ``nor``, a ``n't`` contraction) within
 ``NEGATION_REACH`` words in the same clause, and of the words prefixed with ``non-``;
-``prefixed_stems`` holds only the latter (a ``non-`` word names the opposite of the plain word,
-whereas a sentence's *not* usually denies its verb, not its subject); ``permission_verb`` is the
+``without_stems`` holds those that follow ``without`` (a thing the sentence's case lacks);
+``prefixed_stems`` holds only the ``non-`` words (a ``non-`` word names the opposite of the
+plain word, whereas a sentence's *not* usually denies its verb, not its subject);
+``permission_verb`` is the
 stem of the main verb of a question that asks whether something may be done, else ``None``;
 everything is case-insensitive and deterministic.
 """
@@ -53,6 +55,18 @@ def negated_stems(text: str) -> frozenset[str]:
                 found.add(stem(token))
                 reach -= 1
     return frozenset(found) | prefixed_stems(text)
+
+
+def without_stems(text: str) -> frozenset[str]:
+    """Stems of the words ``text`` holds only as lacking (*without rims*, *without an
+    appointment*): the ``NEGATION_REACH`` words after ``without`` in the same clause."""
+    found: set[str] = set()
+    for clause in _clauses(text):
+        tokens = [w.casefold() for w in words(clause)]
+        for index, token in enumerate(tokens):
+            if token == "without":
+                found.update(stem(t) for t in tokens[index + 1: index + 1 + NEGATION_REACH])
+    return frozenset(found)
 
 
 def prefixed_stems(text: str) -> frozenset[str]:

@@ -123,3 +123,21 @@ def test_a_sentence_referring_back_to_a_rule_that_holds_is_raised_with_it() -> N
     before = {s.sentence.text: s.score for s in ranked}
     lent = next(s for s in settle(part, ranked, 0.0) if s.sentence.text.startswith("We lend"))
     assert lent.score > before[lent.sentence.text]
+
+
+def test_outside_these_periods_is_the_failing_side_of_a_period_that_holds() -> None:
+    text = ("# Tyre service\n\nFrom 1 October to 30 November, we change tyres by appointment "
+            "only. Outside these periods, you can also come without an appointment from Monday "
+            "to Friday.\n")
+    part, _, ranked = ranked_sentences("Can I drop by on a Tuesday at the end of October to have "
+                                       "my tyres changed?", "tyres.md", text)
+    assert settle(part, ranked, 0.0)[0].sentence.text.startswith("From 1 October")
+
+
+def test_a_failed_rule_that_states_its_own_otherwise_answers() -> None:
+    text = ("# Riding stable\n\nGroup lessons cancelled at least 24 hours in advance can be made "
+            "up. Private lessons must be cancelled at least 48 hours in advance; otherwise the "
+            "full price is charged.\n")
+    part, _, ranked = ranked_sentences("My private lesson is in 30 hours and I can't make it. "
+                                       "Will I still have to pay for it?", "riding.md", text)
+    assert settle(part, ranked, 0.0)[0].sentence.text.startswith("Private lessons must")

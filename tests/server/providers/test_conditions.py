@@ -18,6 +18,7 @@ from composer_app.server.providers.conditions import read, situation
     ("It's now mid-February.", "day", (215,)),
     ("Is the shop open on a Monday in January?", "month", (1,)),
     ("We cancel three days before moving day.", "ahead", (3 * 1440,)),
+    ("My lesson is in 30 hours and I can't make it.", "ahead", (30 * 60,)),
     ("Our baby was born ten weeks ago.", "span", (10 * 10080,)),
     ("We're four people staying in a flat.", "count", (4,)),
 ])

@@ -10,6 +10,7 @@ from composer_app.server.providers.term_polarity import (
     negated_stems,
     permission_verb,
     prefixed_stems,
+    without_stems,
 )
 
 
@@ -42,3 +43,21 @@ def test_polarity_only_names_stems_of_the_texts_own_words(text: str):
     assert prefixed_stems(text) <= negated_stems(text)
     verb = permission_verb(text)
     assert verb is None or verb in own
+
+
+def test_words_after_without_are_what_the_sentence_lacks() -> None:
+    assert without_stems("Storing four tyres without rims costs 35 euros.") >= {stem("rims")}
+    assert not without_stems("Storing complete wheels on rims costs 45 euros.")
+
+
+def test_a_sentence_lacking_a_term_is_a_near_miss_for_a_question_that_has_it() -> None:
+    from composer_app.server.providers.answer_ranking import term_credits
+    from tests.server.providers.support import ranked_sentences
+
+    text = ("# Tyre storage\n\nStoring four tyres without rims costs 35 euros per season. "
+            "Storing four complete wheels on rims costs 45 euros per season.\n")
+    part, units, _ = ranked_sentences("My winter wheels are on their own rims. What does storing "
+                                      "them cost per season?", "tyres.md", text)
+    without, on = units
+    rims = next(i for i, t in enumerate(part.terms) if t.stem == stem("rims"))
+    assert term_credits(without, part)[rims] < term_credits(on, part)[rims]
