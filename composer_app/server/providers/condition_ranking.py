@@ -29,7 +29,9 @@ Invariants: only the other side of a failed rule and an exception after its rule
 its coverage and only its ``score`` (the ranking) changes; whether the first sentence reaches
 the threshold to answer never changes (a situation never turns an answer into "not found": a
 sentence below the threshold is not raised above one that reaches it); a question that states
-no situation and names no group leaves the ranking as it was; ties keep the given order.
+no situation and names no group leaves the ranking as it was; ties keep the given order; only
+the sentences within ``REACH`` of the first (at most ``MAX_READ``) and their neighbours are read
+(its cost stays bounded however many sentences were retrieved).
 """
 
 from __future__ import annotations
@@ -46,10 +48,21 @@ from composer_app.server.providers.questions import STOP_WORDS
 MET_BONUS = 0.2
 _AMBIGUOUS = frozenset({"new"})  # "a new one", "the new card": rarely the group of newcomers
 FAILED_PENALTY = 0.25
+REACH = 0.6  # below the first sentence's score by more than this, nothing can raise a sentence
+MAX_READ = 40
 _OTHER_SIDE = re.compile(r"\b(?:later|after\s+(?:that|this|the\s+deadline)|afterwards|thereafter|"
                          r"otherwise|if\s+not|past\s+that|beyond\s+that|any\s+later|"
                          r"outside\s+(?:these|this|that|those|the\s+above)|at\s+other\s+times|"
                          r"at\s+any\s+other\s+time)\b", re.I)
+
+
+def _within_reach(ranked: Sequence[Scored]) -> set[int]:
+    """The positions of the sentences a situation can still raise to the top (a score within
+    ``REACH`` of the first, at most ``MAX_READ`` of them) and of their neighbours."""
+    top = ranked[0].score
+    near = [i for i, s in enumerate(ranked[:MAX_READ]) if s.score >= top - REACH]
+    wanted = {_place(ranked[i], offset) for i in near for offset in (-1, 0, 1)}
+    return {i for i, s in enumerate(ranked) if _place(s, 0) in wanted}
 
 
 def _own_other_side(scored: Scored, reading: Reading) -> Reading:
@@ -83,7 +96,9 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     invariant); ``threshold`` is the coverage a sentence needs to answer."""
     if not ranked or not (situation(part.text) or _asks_a_group(part)):
         return list(ranked)
-    readings = [_own_other_side(s, read(part.text, s.sentence.text)) for s in ranked]
+    reach = _within_reach(ranked)
+    readings = [_own_other_side(s, read(part.text, s.sentence.text)) if i in reach
+                else Reading(False, False) for i, s in enumerate(ranked)]
     met_at = {_place(s, 0) for s, r in zip(ranked, readings, strict=True) if r.met}
     readings = [_referring(s, r, _place(s, -1) in met_at) for s, r in zip(ranked, readings,
                                                                           strict=True)]
@@ -104,7 +119,8 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
         change = MET_BONUS if reading.met else (
             -FAILED_PENALTY if reading.failed and scored.sentence.key in holding else 0.0)
         settled.append(replace(scored, score=scored.score + change) if change else scored)
-    settled = _exceptions(part, settled, [r.failed for r in readings])
+    settled = _exceptions(part, settled, [None if i not in reach else r.failed
+                                          for i, r in enumerate(readings)])
     reached = ranked[0].coverage >= threshold  # then what reaches it stays ahead of the rest
     if reached:  # the rule for the situation in the answering document answers too
         settled = [replace(s, coverage=threshold)
@@ -119,16 +135,19 @@ def _asks_a_group(part: Part) -> bool:
     return bool(read_qualifiers(part.text, part.text).matched)
 
 
-def _exceptions(part: Part, ranked: list[Scored], failed: list[bool]) -> list[Scored]:
+def _exceptions(part: Part, ranked: list[Scored], failed: list[bool | None]) -> list[Scored]:
     """``ranked`` with each exception for the group asked about raised to the general rule it
     qualifies: a sentence about that group (*At weekends, departure is possible until 13:00*)
     right after a sentence of the same subject that names no group of that kind (*Guests must
     leave their pitch by 11:00 on the day of departure*) takes that rule's coverage and score,
     when higher, plus ``MET_BONUS``; a sentence whose condition fails for the situation is no
-    exception for it (``failed``, per sentence)."""
+    exception for it (``failed``, per sentence; ``None`` for one out of reach, left as it is)."""
     by_place = {_place(s, 0): s for s in ranked}
     raised = []
     for scored, fails in zip(ranked, failed, strict=True):
+        if fails is None:
+            raised.append(scored)
+            continue
         own = read_qualifiers(part.text, scored.sentence.text)
         best = scored
         if own.matched - _AMBIGUOUS and not own.contrasted and not fails:

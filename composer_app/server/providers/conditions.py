@@ -377,15 +377,21 @@ def read(question: str, sentence: str) -> Reading:
     return Reading(met and not failed, failed)
 
 
-@lru_cache(maxsize=8192)
-def addressed(question: str, number: str, sentence: str) -> bool:
-    """Whether ``sentence`` sets a condition on the value the question's ``number`` states
-    (*three months old* against *at least 16 weeks old*, held or not): the sentence then
-    speaks to that number even without repeating it."""
+@lru_cache(maxsize=2048)
+def _number_kinds(question: str, number: str) -> frozenset[str]:
+    """The kinds of situation value the question's ``number`` is part of."""
     text = question.casefold()
     kinds = {kind for start, end, kind, _ in _durations(text) if number in text[start:end]}
     kinds |= {"clock" for start, end, _ in _clock_values(text) if number in text[start:end]}
     kinds |= {kind for start, end, kind, _ in _dates(text) if number in text[start:end]}
-    if not kinds:
-        kinds = {"count"} if "count" in situation(question) else set()
-    return any(condition.kind in kinds for condition in _conditions(sentence))
+    if not kinds and "count" in situation(question):
+        kinds = {"count"}
+    return frozenset(kinds)
+
+
+def addressed(question: str, number: str, sentence: str) -> bool:
+    """Whether ``sentence`` sets a condition on the value the question's ``number`` states
+    (*three months old* against *at least 16 weeks old*, held or not): the sentence then
+    speaks to that number even without repeating it."""
+    kinds = _number_kinds(question, number)
+    return bool(kinds) and any(c.kind in kinds for c in _conditions(sentence))

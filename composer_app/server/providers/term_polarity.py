@@ -61,6 +61,8 @@ def without_stems(text: str) -> frozenset[str]:
     """Stems of the words ``text`` holds only as lacking (*without rims*, *without an
     appointment*): the ``NEGATION_REACH`` words after ``without`` in the same clause."""
     found: set[str] = set()
+    if "without" not in text.casefold():
+        return frozenset()
     for clause in _clauses(text):
         tokens = [w.casefold() for w in words(clause)]
         for index, token in enumerate(tokens):
