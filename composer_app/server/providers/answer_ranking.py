@@ -54,7 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from composer_app.server.providers.conditions import addressed
+from composer_app.server.providers.conditions import addressed, same_duration
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
@@ -370,6 +370,9 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
         if term.number and credit < 1.0 and (within_range(term.word, sentence.text)
                                              or addressed(part.text, term.word, sentence.text)):
             credit = 1.0  # "my 15-year-old": "aged 14 to 17"; "3 months old": "16 weeks old"
+        if credit < 1.0 and term.word in _UNIT_WORDS and same_duration(part.text, term.word,
+                                                                        sentence.text):
+            credit = 1.0  # "a whole year": "12 months"
         if credit < 1.0 and term.stem in part.negated and _unprefixed(term, own):
             credit = 1.0  # "the rolls we didn't sell": "unsold goods"
         polarity = _polarity(term, sentence, part) if credit > 0.0 else 1.0

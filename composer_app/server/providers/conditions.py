@@ -39,13 +39,13 @@ from functools import lru_cache
 
 from composer_app.server.providers.term_forms import NUMBER_VALUES
 
-__all__ = ["Reading", "addressed", "read", "situation"]
+__all__ = ["Reading", "addressed", "read", "same_duration", "situation"]
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
 _MONTH = rf"(?:{'|'.join(_MONTHS)})"
 _NUMBER = rf"(?:\d{{1,4}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))}|an?|one)"
-_UNITS = {"minute": 1, "hour": 60, "day": 1440, "night": 1440, "week": 10080, "month": 43200,
+_UNITS = {"minute": 1, "hour": 60, "day": 1440, "night": 1440, "week": 10080, "month": 43800,
           "year": 525600, "working day": 1440, "business day": 1440}
 _UNIT = r"(?:working\s+day|business\s+day|minute|hour|day|night|week|month|year)s?"
 _AHEAD = r"(?:before|in\s+advance|ahead|prior|beforehand|earlier)"
@@ -65,7 +65,8 @@ _DATE = re.compile(
     rf"|\b(?P<pos>mid|early|late|end\s+of|beginning\s+of|start\s+of)[- ](?:of\s+)?"
     rf"(?P<m3>{_MONTH})\b"
     rf"|\b(?P<m4>{_MONTH})\b")
-_DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+(?P<unit>{_UNIT})\b"
+_DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+(?:(?:whole|full|entire|complete)\s+)?"
+                       rf"(?P<unit>{_UNIT})\b"
                        rf"(?P<after>(?:\s+[\w’']+){{0,6}})")
 _COUNT = re.compile(rf"\b(?P<n>{_NUMBER})\s+(?P<more>or\s+(?:more|fewer|less)\s+)?"
                     rf"(?:[a-z’'-]+\s+)?(?P<noun>[a-z’'-]+s|people|persons)\b")
@@ -395,3 +396,18 @@ def addressed(question: str, number: str, sentence: str) -> bool:
     speaks to that number even without repeating it."""
     kinds = _number_kinds(question, number)
     return bool(kinds) and any(c.kind in kinds for c in _conditions(sentence))
+
+
+def same_duration(question: str, word: str, sentence: str) -> bool:
+    """Whether ``sentence`` states, in other units, a duration of the question that is written
+    with ``word`` (*a whole year* against *12 months*, *two weeks* against *14 days*)."""
+    wanted = _durations_with(question.casefold(), word.casefold())
+    if not wanted:
+        return False
+    return any(minutes in wanted for _, _, _, minutes in _durations(sentence.casefold()))
+
+
+@lru_cache(maxsize=2048)
+def _durations_with(text: str, word: str) -> frozenset[int]:
+    return frozenset(minutes for start, end, _, minutes in _durations(text)
+                     if re.search(rf"\b{re.escape(word)}\b", text[start:end]))

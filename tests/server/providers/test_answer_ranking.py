@@ -12,6 +12,7 @@ from composer_app.server.providers.answer_ranking import (
     same_subject,
     score,
     shares_subject,
+    term_credits,
     within_range,
 )
 from tests.server.providers.support import ranked_sentences
@@ -307,3 +308,11 @@ def test_a_price_table_row_without_a_currency_still_states_an_amount() -> None:
     fee = next(u for u in units if u.text.startswith("Card:"))
     assert answer_factor(tandem, part) == 1.0
     assert answer_factor(fee, part) < 1.0  # a percentage is no amount of money
+
+
+def test_a_duration_in_other_units_answers_the_questions_unit() -> None:
+    text = "# Self storage\n\nIf you pay 12 months in advance, you get one month free.\n"
+    part, units, _ = ranked_sentences("If I pay for a whole year up front, do I get anything off?",
+                                      "storage.md", text)
+    year = next(i for i, t in enumerate(part.terms) if t.word == "year")
+    assert term_credits(units[0], part)[year] == 1.0

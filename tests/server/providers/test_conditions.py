@@ -20,6 +20,7 @@ from composer_app.server.providers.conditions import read, situation
     ("We cancel three days before moving day.", "ahead", (3 * 1440,)),
     ("My lesson is in 30 hours and I can't make it.", "ahead", (30 * 60,)),
     ("Our baby was born ten weeks ago.", "span", (10 * 10080,)),
+    ("I pay for a whole year up front.", "span", (525600,)),
     ("We're four people staying in a flat.", "count", (4,)),
 ])
 def test_the_situation_a_question_states_is_read(question: str, kind: str,
