@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from composer_app.server.providers.condition_ranking import settle
 from tests.server.providers.support import ranked_sentences
 
@@ -107,14 +109,6 @@ def test_a_number_the_sentence_sets_a_condition_on_is_not_missing() -> None:
     assert ranked[0].coverage > without[0].coverage
 
 
-def test_new_alone_names_no_group_to_raise_an_exception_for() -> None:
-    text = ("# ID cards\n\nFor applicants under 24, the ID card costs 22.80 euros. It takes about "
-            "three weeks until the new card is ready.\n")
-    part, _, ranked = ranked_sentences("I'm 19 and my ID card has expired. What will a new one "
-                                       "cost me?", "citizens-office.md", text)
-    assert settle(part, ranked, 0.0)[0].sentence.text.startswith("For applicants under 24")
-
-
 def test_a_sentence_referring_back_to_a_rule_that_holds_is_raised_with_it() -> None:
     text = ("# Ice rink\n\nAdults can borrow a helmet for 1 euro per session. Children under 12 "
             "must wear a helmet on the ice. We lend helmets to them free of charge.\n")
@@ -125,19 +119,24 @@ def test_a_sentence_referring_back_to_a_rule_that_holds_is_raised_with_it() -> N
     assert lent.score > before[lent.sentence.text]
 
 
-def test_outside_these_periods_is_the_failing_side_of_a_period_that_holds() -> None:
-    text = ("# Tyre service\n\nFrom 1 October to 30 November, we change tyres by appointment "
-            "only. Outside these periods, you can also come without an appointment from Monday "
-            "to Friday.\n")
-    part, _, ranked = ranked_sentences("Can I drop by on a Tuesday at the end of October to have "
-                                       "my tyres changed?", "tyres.md", text)
-    assert settle(part, ranked, 0.0)[0].sentence.text.startswith("From 1 October")
-
-
-def test_a_failed_rule_that_states_its_own_otherwise_answers() -> None:
-    text = ("# Riding stable\n\nGroup lessons cancelled at least 24 hours in advance can be made "
-            "up. Private lessons must be cancelled at least 48 hours in advance; otherwise the "
-            "full price is charged.\n")
-    part, _, ranked = ranked_sentences("My private lesson is in 30 hours and I can't make it. "
-                                       "Will I still have to pay for it?", "riding.md", text)
-    assert settle(part, ranked, 0.0)[0].sentence.text.startswith("Private lessons must")
+@pytest.mark.parametrize(("title", "text", "question", "first"), [
+    ("citizens-office.md",  # "new" alone names no group to raise an exception for
+     "# ID cards\n\nFor applicants under 24, the ID card costs 22.80 euros. It takes about three "
+     "weeks until the new card is ready.\n",
+     "I'm 19 and my ID card has expired. What will a new one cost me?", "For applicants under 24"),
+    ("tyres.md",  # "outside these periods" is the failing side of a period that holds
+     "# Tyre service\n\nFrom 1 October to 30 November, we change tyres by appointment only. "
+     "Outside these periods, you can also come without an appointment from Monday to Friday.\n",
+     "Can I drop by on a Tuesday at the end of October to have my tyres changed?",
+     "From 1 October"),
+    ("riding.md",  # a failed rule that states its own "otherwise" answers
+     "# Riding stable\n\nGroup lessons cancelled at least 24 hours in advance can be made up. "
+     "Private lessons must be cancelled at least 48 hours in advance; otherwise the full price "
+     "is charged.\n",
+     "My private lesson is in 30 hours and I can't make it. Will I still have to pay for it?",
+     "Private lessons must"),
+])
+def test_the_rule_for_the_situation_comes_first(title: str, text: str, question: str,
+                                               first: str) -> None:
+    part, _, ranked = ranked_sentences(question, title, text)
+    assert settle(part, ranked, 0.0)[0].sentence.text.startswith(first)
