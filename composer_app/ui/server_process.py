@@ -10,8 +10,9 @@ Invariants:
   child's stdout: ``{"url": ..., "token": ..., "provider": ..., "knowledge_dir": ...}`` once
   the server accepts connections on loopback (the assistant it actually answers with, and its
   knowledge folder or ``""``), or ``{"error": ...}`` when it cannot start.
-- After its answer the child's stdout is its stderr: nothing it prints later can fill the pipe
-  the parent no longer reads and stall the server.
+- The child's stdout is its stderr from its start, and the answer goes through a handle of its
+  own on the pipe: nothing it prints can fill the pipe the parent no longer reads and stall the
+  server, and by the time the parent has the answer the redirection is already in place.
 - The child serves until its stdin reaches end of file (the parent stopped it, or died: the
   pipe closes with the parent, so the server never outlives the app), then stops the server
   gracefully, closes its providers and exits 0.
@@ -276,7 +277,12 @@ def serve_child(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None)
     from composer_app.ui.settings.settings_logic import app_paths
 
     source = stdin if stdin is not None else sys.stdin.buffer
-    sink = stdout if stdout is not None else sys.stdout.buffer
+    if stdout is None:  # the real process: the parent reads no more than the answer, so the
+        sys.stdout.flush()  # answer goes through a handle of its own and everything printed
+        sink: IO[bytes] = os.fdopen(os.dup(sys.stdout.fileno()), "wb")  # goes to stderr from
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the start, never into a full pipe
+    else:
+        sink = stdout
 
     def answer(message: dict[str, str]) -> bool:
         """Writes the one-line answer; False when the app has gone (its end of the pipe is
@@ -287,7 +293,7 @@ def serve_child(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None)
         except (BrokenPipeError, ValueError):
             if stdout is None:  # interpreter shutdown must not flush into the broken pipe
                 devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
+                os.dup2(devnull, sink.fileno())
                 os.close(devnull)
             _log.info("the app went away before the embedded server answered; stopping")
             return False
@@ -317,9 +323,6 @@ def serve_child(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None)
                        "provider": options.provider,
                        "knowledge_dir": str(options.knowledge_dir or "")}):
             return 1
-        if stdout is None:  # the real process: the parent reads no more than the answer, so
-            sys.stdout.flush()  # anything printed later goes to stderr, never into a full pipe
-            os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
         while source.readline():  # anything before end of file is ignored
             pass
     finally:
