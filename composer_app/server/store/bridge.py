@@ -15,6 +15,7 @@ together, then each runs on in turn).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sys
 from collections.abc import Awaitable, Callable
@@ -97,3 +98,11 @@ class SteppedCall:
         if self._args is None and not self._child.dead:
             with contextlib.suppress(BaseException):
                 self._child.throw(GreenletExit)
+
+
+def on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether the caller runs on ``loop``'s thread, inside it (where ``run_bridged`` may run)."""
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False

@@ -1,6 +1,7 @@
 """The payload of a PostgreSQL write transaction's one ``NOTIFY`` (cross-process fan-out).
 
-Invariants: ``payload(allocated, events)`` is ``'<first>-<last>'``, the range of the numbers the
+Invariants: ``announce`` sends ``payload`` on ``CHANNEL``, once per transaction;
+``payload(allocated, events)`` is ``'<first>-<last>'``, the range of the numbers the
 transaction took, then ``';<n>,<n>…'`` when it left some of them unused, then — when at least one
 fits — a newline and a JSON array of committed events in sequence order (each
 ``[sequence, event_id, thread_id, event_type, occurred_at, command_id, payload, user_id]``, the
@@ -18,12 +19,14 @@ without events unchanged.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from composer_app.server.json_text import compact
 from composer_app.server.store.base import StoredEvent
 
 LIMIT = 7999
+CHANNEL = "composer_events"
 
 
 def payload(allocated: list[int], events: Iterable[StoredEvent]) -> str | None:
@@ -52,6 +55,15 @@ def payload(allocated: list[int], events: Iterable[StoredEvent]) -> str | None:
     if not carried:
         return head
     return head + "\n[" + ",".join(carried) + "]"
+
+
+def announce(execute: Callable[[str, Sequence[Any]], Any], allocated: list[int],
+           events: Iterable[StoredEvent]) -> None:
+    """Queues on ``execute`` the transaction's one ``NOTIFY`` on ``CHANNEL`` (none when it took
+    no number)."""
+    note = payload(allocated, events)
+    if note is not None:
+        execute("SELECT pg_notify(?, ?)", (CHANNEL, note))
 
 
 def announced_range(text: str) -> int | None:

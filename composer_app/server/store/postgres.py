@@ -55,13 +55,14 @@ from psycopg_pool import AsyncConnectionPool
 
 from composer_app.core.errors import StorageError
 from composer_app.server.store.base import Reader, StoredEvent, Transaction
-from composer_app.server.store.bridge import Pause, SteppedCall, run_bridged
+from composer_app.server.store.bridge import Pause, SteppedCall, on_loop_thread, run_bridged
 from composer_app.server.store.commit_notification import (
+    CHANNEL,
+    announce,
     announced_events,
     announced_first,
     announced_range,
     announced_unused,
-    payload,
 )
 from composer_app.server.store.commit_order import CommitOrder
 from composer_app.server.store.executor import ExecutorStore
@@ -73,6 +74,7 @@ from composer_app.server.store.postgres_queries import (
     PostgresTransaction,
     Unsettled,
     events_numbered,
+    message_id_taken,
     settle_blocking,
 )
 from composer_app.server.store.sql import SqlTransaction
@@ -80,7 +82,6 @@ from composer_app.server.store.sql import SqlTransaction
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
 
-CHANNEL = "composer_events"
 FILL_BATCH = 1000
 POOL_SIZE = 8
 PARK_IDLE = 0.02  # a parked read's transaction ends this soon when no transaction takes it over
@@ -88,12 +89,6 @@ SETTLE_AFTER = 0.05  # a missing number waits this long for its notification bef
 GROUP_MAX = 32  # writes of different threads run together in one transaction at most
 GROUP_WRITERS = 2  # group transactions of one process in flight at once (the others queue)
 
-
-
-def _message_id_taken(exc: BaseException | None) -> bool:
-    """Whether ``exc`` is an insert of a message whose ``(message_id, user_id)`` is taken."""
-    return isinstance(exc, psycopg.errors.UniqueViolation) and \
-        exc.diag.constraint_name == "messages_pkey"
 
 def conninfo_of(database_url: str) -> str:
     """A psycopg conninfo from ``postgresql+psycopg://…`` (SQLAlchemy-style) or plain URLs."""
@@ -162,7 +157,7 @@ class PostgresStore(ExecutorStore):
         try:
             result = fn(tx)
             tx.finalize()
-            _notify(tx, tx._x)
+            announce(tx._x, tx.allocated, tx.events)
         except BaseException:
             conn.rollback()
             raise
@@ -384,9 +379,7 @@ class PostgresStore(ExecutorStore):
                         outcomes[i] = (True, stepped.result)
                 allocated = [n for tx in txs for n in tx.allocated]
                 events = sorted((e for tx in txs for e in tx.events), key=lambda e: e.sequence)
-                note = payload(allocated, events)
-                if note is not None:
-                    batch("SELECT pg_notify(?, ?)", (CHANNEL, note))
+                announce(batch, allocated, events)
                 batch("COMMIT", ())
                 await batch.send()
             finally:
@@ -419,7 +412,7 @@ class PostgresStore(ExecutorStore):
         try:
             return await self._write_once(fn, keyed_new_messages=True)
         except StorageError as exc:
-            if not _message_id_taken(exc.__cause__):
+            if not message_id_taken(exc.__cause__):
                 raise
         return await self._write_once(fn, keyed_new_messages=False)
 
@@ -440,7 +433,7 @@ class PostgresStore(ExecutorStore):
             try:
                 result = fn(tx)
                 tx.finalize()
-                _notify(tx, execute)
+                announce(execute, tx.allocated, tx.events)
                 execute("COMMIT", ())
                 execute.flush()
             finally:
@@ -564,7 +557,7 @@ class PostgresStore(ExecutorStore):
         loop = getattr(self, "_loop", None)
         if self._ready is not None and loop is not None:
             stopped = False
-            if loop.is_running() and not _on_thread_of(loop):
+            if loop.is_running() and not on_loop_thread(loop):
                 with contextlib.suppress(Exception):
                     asyncio.run_coroutine_threadsafe(self._stop(), loop).result(10)
                     stopped = True
@@ -600,16 +593,3 @@ class PostgresStore(ExecutorStore):
         for conn in self._async_conns:
             if not conn.closed:
                 await conn.close()
-
-
-def _on_thread_of(loop: asyncio.AbstractEventLoop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
-
-
-def _notify(tx: PostgresTransaction, execute: Callable[[str, Sequence[Any]], Any]) -> None:
-    note = payload(tx.allocated, tx.events)
-    if note is not None:
-        execute("SELECT pg_notify(?, ?)", (CHANNEL, note))

@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import psycopg
+
 from composer_app.core.contracts.wire import format_timestamp
 from composer_app.server.store.base import (
     JsonObject,
@@ -346,6 +348,13 @@ def _receipt(row: Any) -> Receipt | None:
     if row is None:
         return None
     return Receipt(row[0], row[1], row[2], None if row[3] is None else int(row[3]), load(row[4]))
+
+
+def message_id_taken(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is an insert of a message whose ``(message_id, user_id)`` is taken (the
+    primary key's check of a new message, ``PostgresTransaction.keyed_new_messages``)."""
+    return isinstance(exc, psycopg.errors.UniqueViolation) and \
+        exc.diag.constraint_name == "messages_pkey"
 
 
 def settle_blocking(conn: Any) -> None:
