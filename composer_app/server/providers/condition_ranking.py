@@ -24,14 +24,16 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   same document holds for the situation: without such a sibling, the failing rule may be the
   answer itself (*Dogs must be at least four months old* for a three-month-old puppy).
 
-Invariants: only the other side of a failed rule and an exception after its rule change their
-``coverage`` (to that rule's, their relevance being the same rule's); every other sentence keeps
-its coverage and only its ``score`` (the ranking) changes; whether the first sentence reaches
-the threshold to answer never changes (a situation never turns an answer into "not found": a
-sentence below the threshold is not raised above one that reaches it); a question that states
-no situation and names no group leaves the ranking as it was; ties keep the given order; only
-the sentences within ``REACH`` of the first (at most ``MAX_READ``) and their neighbours are read
-(its cost stays bounded however many sentences were retrieved).
+Invariants: only three kinds of sentence change their ``coverage``: the other side of a failed
+rule and an exception after its rule (to that rule's, their relevance being the same rule's),
+and, when the first sentence answers, a sentence of its document whose condition holds (raised
+to the threshold, as the rule for the situation in the answering document); every other
+sentence keeps its coverage and only its ``score`` (the ranking) changes; whether the first
+sentence reaches the threshold to answer never changes (a situation never turns an answer into
+"not found": a sentence below the threshold is not raised above one that reaches it); a
+question that states no situation and names no group leaves the ranking as it was; ties keep
+the given order; only the sentences within ``REACH`` of the first (at most ``MAX_READ``) and
+their neighbours are read (its cost stays bounded however many sentences were retrieved).
 """
 
 from __future__ import annotations
@@ -164,6 +166,9 @@ def _exceptions(part: Part, ranked: list[Scored], failed: list[bool | None]) -> 
 
 
 def _same_subject(first: Scored, second: Scored) -> bool:
+    """Whether the two sentences share a content word (an exception names its rule's subject
+    once: *departure* in *At weekends, departure is possible until 13:00*), a looser test than
+    ``answer_ranking.same_subject``, which tells disagreeing statements apart."""
     def content(scored: Scored) -> set[str]:
         return {w for w in scored.sentence.stems
                 if w not in STOP_WORDS and not any(c.isdigit() for c in w) and len(w) > 2}

@@ -70,14 +70,14 @@ _DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+(?:(?:whole|full|entir
                        rf"(?P<after>(?:\s+[\w’']+){{0,6}})")
 _COUNT = re.compile(rf"\b(?P<n>{_NUMBER})\s+(?P<more>or\s+(?:more|fewer|less)\s+)?"
                     rf"(?:[a-z’'-]+\s+)?(?P<noun>[a-z’'-]+s|people|persons)\b")
-_NOT_COUNTED = re.compile(rf"^(?:{_UNIT}|euros?|cents?|dollars?|pounds?|percent|years?|olds?|"
-                          r"times|ones|others|kilometres|kilometers|km|metres|meters|kilos|"
-                          r"kilograms|litres|liters|pages|minutes|hours|days|weeks|months|nights)$")
+_NOT_COUNTED = re.compile(rf"^(?:{_UNIT}|euros?|cents?|dollars?|pounds?|percent|olds?|times|ones|"
+                          r"others|kilometres|kilometers|km|metres|meters|kilos|kilograms|litres|"
+                          r"liters|pages)$")
 
 _PERSON = (r"(?:i|he|she|we|they|son|daughter|child|kid|boy|girl|grandson|granddaughter|"
            r"nephew|niece|brother|sister|wife|husband|partner|friend|mother|father|mum|mom|dad)")
-_NOT_YEARS = (r"(?![:.,]\d)(?!\s*(?:%|percent|euros?|cents?|minutes?|hours?|days?|nights?|weeks?|"
-              r"months?|km|kg|cm|people|persons|of\b|times|in\b|o['’]clock|am\b|pm\b|a\.m|p\.m))")
+_NOT_YEARS = (rf"(?![:.,]\d)(?!\s*(?:%|percent|euros?|cents?|{_UNIT}|km|kg|cm|people|persons|"
+              r"of\b|times|in\b|o['’]clock|am\b|pm\b|a\.m|p\.m))")
 _AGE = re.compile(
     rf"\b{_PERSON}(?:['’]s|['’]m|\s+is|\s+am|\s+are|\s+was|\s+turned|\s+turns)\s+(?:now\s+|just\s+)?"
     rf"(?P<n>\d{{1,3}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))}){_NOT_YEARS}\b"
