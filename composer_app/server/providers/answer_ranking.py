@@ -93,6 +93,7 @@ POLARITY_FACTOR = 0.5
 MISSING_NUMBER_FACTOR = 0.5
 MISSING_FOCUS_FACTOR = 0.6
 MISSING_AMOUNT_FACTOR = 0.6
+MISSING_TIME_FACTOR = 0.6
 CONTRAST_FACTOR = 0.5
 TOPIC_ONLY_FACTOR = 0.6
 SAME_SUBJECT_SHARE = 0.5
@@ -141,6 +142,29 @@ _AMOUNT = re.compile(
     r"is\s+(?:it|this|that|there)\s+(?:free|a\s+(?:fee|charge|cost))\b|"
     r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:price|cost|fee|charge|deposit|"
     r"fine|penalty|surcharge|fare|rent)s?\b)", re.I)
+# A time question: its answer states a time, a date, a day or a duration (or that there is none).
+_TIME = re.compile(
+    r"^\s*(?:how\s+(?:long|soon|quickly|early|late)\b|when\b|(?:by|until|till|since|from)\s+when\b|"
+    r"(?:at\s+)?what\s+time\b|(?:on\s+)?which\s+days?\b|what\s+days?\b|within\s+how\b|"
+    r"how\s+many\s+(?:days|weeks|months|years|hours|minutes|nights)\b|"
+    r"how\s+(?:far|much\s+time)\s+(?:in\s+advance|ahead|before)\b)", re.I)
+_CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\b|"
+                    r"\b\d{1,2}[:.]\d{2}\b", re.I)
+_TIME_STATED_TEXT = """today tomorrow tonight yesterday immediately instantly anytime
+    always never daily weekly monthly yearly annually nightly hourly overnight noon midnight
+    morning mornings afternoon afternoons evening evenings night nights weekday weekdays weekend
+    weekends season seasons term terms holiday holidays mondays tuesdays wednesdays thursdays
+    fridays saturdays sundays"""
+_TIME_STATED = frozenset(_TIME_STATED_TEXT.split()) | _TIME_WORDS
+# Words that place a time by an event (*after the probation*, *once it is paid*): enough not to
+# be a near miss for a time question, not enough to state the time asked for.
+_EVENT_TIME_TEXT = "after before until till during within once upon whenever"
+_EVENT_TIME = frozenset(_EVENT_TIME_TEXT.split())
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+# "How long is the pool?" asks for a length: a distance answers a "how long" question too.
+_LENGTH_TEXT = """m km cm mm metre metres meter meters kilometre kilometres kilometer kilometers
+    mile miles foot feet inch inches"""
+_LENGTH_UNITS = frozenset(_LENGTH_TEXT.split())
 _MONEY = re.compile(
     r"[€$£]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|kronor|usd|gbp|chf)\b", re.I)
 _BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
@@ -195,7 +219,7 @@ class Part:
     text: str
     terms: tuple[Term, ...]
     pairs: tuple[tuple[str, str], ...]
-    wants: str | None  # "amount" (of money), "quantity", "name" or None
+    wants: str | None  # "amount" (of money), "time", "quantity", "name" or None
     compounds: tuple[tuple[str, str, str], ...] = ()  # ("roll", "back", "rollback")
     focus: frozenset[str] = frozenset()  # stems of what is asked for: "phone number" of ...
     negated: frozenset[str] = frozenset()  # stems the question denies: "not live"
@@ -283,7 +307,8 @@ def _part(piece: str, weight_of: Callable[[str], float], context: str = "") -> P
     pairs = tuple(dict.fromkeys(
         (a, b) for a, b in pairwise(sequence)
         if a in keys and b in keys and a != b))
-    wants = ("amount" if _AMOUNT.search(text) else "quantity" if _QUANTITY.search(text)
+    wants = ("amount" if _AMOUNT.search(text) else "time" if _TIME.search(text)
+             else "quantity" if _QUANTITY.search(text)
              else "name" if _NAMED.search(text) else None)
     stemmed = {t.stem for t in terms}
     compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
@@ -453,13 +478,18 @@ def within_range(number: str, text: str) -> bool:
 def answer_factor(sentence: Sentence, part: Part) -> float:
     """What the coverage of ``sentence`` keeps for being a near miss by its kind: about another
     group than the one asked about (``CONTRAST_FACTOR``: *adults* asked, *children* answered),
-    or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``)."""
+    or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``), or without
+    a time, day, date or duration for a time question (``MISSING_TIME_FACTOR``: *How long does it
+    take?* is not answered by *It costs 13 euros*)."""
     factor = 1.0
     if read_qualifiers(part.text, sentence.text).contrasted:
         factor *= CONTRAST_FACTOR
     if part.wants == "amount" and not _holds(sentence, "amount") and \
             _NO_CHARGE.search(sentence.text) is None:
         factor *= MISSING_AMOUNT_FACTOR
+    if part.wants == "time" and not _holds(sentence, "time") and \
+            _EVENT_TIME.isdisjoint(x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)):
+        factor *= MISSING_TIME_FACTOR
     return factor
 
 
@@ -517,6 +547,16 @@ def _holds(sentence: Sentence, wants: str) -> bool:
     if wants == "amount":  # a price table's row may leave out the currency: "1 week: 120"
         return _MONEY.search(sentence.text) is not None or (
             bool(sentence.row_entity) and _BARE_AMOUNT.search(sentence.text) is not None)
+    if wants == "time":
+        if _CLOCK.search(sentence.text) or _YEAR.search(sentence.text):
+            return True
+        tokens = [x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)]
+        return any(w in _TIME_STATED
+                   or ((w in _UNIT_WORDS or w in _LENGTH_UNITS) and i > 0
+                       and any(_DIGITS.search(t) or t in _NUMBER_WORDS or t in _ORDINAL_WORDS
+                               or t in ("a", "an", "one", "few", "several")
+                               for t in tokens[max(0, i - 3):i]))
+                   for i, w in enumerate(tokens))
     if wants == "quantity":
         tokens = [x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)]
         return any(_DIGITS.search(w) or w in _NUMBER_WORDS or w in _TIME_WORDS

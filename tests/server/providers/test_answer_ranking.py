@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from composer_app.server.providers.answer_choice import USED_THRESHOLD
 from composer_app.server.providers.answer_ranking import (
     answer_factor,
     context_quote,
@@ -158,7 +159,33 @@ def test_a_price_question_is_answered_by_the_sentence_that_states_an_amount() ->
     assert answer_factor(free, part) == 1.0  # "free" states the amount: nothing
 
 
+CERTIFICATES = ("# Citizens' office\n## Certificates\n"
+                "A certificate of good conduct costs 13 euros.\n"
+                "The certificate is sent to you by post within two weeks.\n"
+                "Certificates are issued once the fee is paid.\n")
+
+
+def test_a_time_question_is_not_answered_by_a_sentence_that_states_no_time() -> None:
+    part, units, ranked = ranked_sentences(
+        "How long does it take to get a certificate of good conduct?", "citizens-office.md",
+        CERTIFICATES)
+    assert part.wants == "time"
+    price = next(s for s in units if s.text.startswith("A certificate of good conduct costs"))
+    assert answer_factor(price, part) < 1.0
+    posted = next(s for s in units if s.text.startswith("The certificate is sent"))
+    assert answer_factor(posted, part) == 1.0
+    paid = next(s for s in units if s.text.startswith("Certificates are issued once"))
+    assert answer_factor(paid, part) == 1.0  # a time placed by an event is no near miss
+    # by its words alone, the price sentence no longer reaches the threshold of an answer
+    assert next(s for s in ranked if s.sentence is price).coverage < USED_THRESHOLD
+
+
 @pytest.mark.parametrize(("question", "wants"), [
+    ("How long does it take?", "time"),
+    ("When can I pick it up?", "time"),
+    ("By when must I cancel?", "time"),
+    ("What time does the pool open?", "time"),
+    ("How many days back can we restore?", "time"),
     ("What does a day ticket cost?", "amount"),
     ("How much do I pay for a late return?", "amount"),
     ("What is the deposit for a bike?", "amount"),
