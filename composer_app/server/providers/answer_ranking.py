@@ -167,6 +167,11 @@ _LENGTH_TEXT = """m km cm mm metre metres meter meters kilometre kilometres kilo
 _LENGTH_UNITS = frozenset(_LENGTH_TEXT.split())
 _MONEY = re.compile(
     r"[€$£]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|kronor|usd|gbp|chf)\b", re.I)
+# A share of a price: a surcharge or discount of *50 percent* answers *how much extra* (a
+# question about a difference), not *how much does it cost*.
+_PERCENT = re.compile(r"\d\s*(?:%|percent\b|per\s+cent\b)", re.I)
+_DIFFERENCE = re.compile(r"\b(?:extra|more|less|off|discount\w*|surcharge\w*|reduc\w*|cheaper|"
+                         r"refund\w*|back|deduct\w*|additional)\b", re.I)
 _BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
 _NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+)?(?:charge|cost|fee)|nothing|included|"
                         r"at\s+no\s+(?:extra\s+)?cost|without\s+charge)\b", re.I)
@@ -478,14 +483,16 @@ def within_range(number: str, text: str) -> bool:
 def answer_factor(sentence: Sentence, part: Part) -> float:
     """What the coverage of ``sentence`` keeps for being a near miss by its kind: about another
     group than the one asked about (``CONTRAST_FACTOR``: *adults* asked, *children* answered),
-    or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``), or without
+    or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``; a percentage
+    is an amount when the question asks for a difference: *how much extra*), or without
     a time, day, date or duration for a time question (``MISSING_TIME_FACTOR``: *How long does it
     take?* is not answered by *It costs 13 euros*)."""
     factor = 1.0
     if read_qualifiers(part.text, sentence.text).contrasted:
         factor *= CONTRAST_FACTOR
     if part.wants == "amount" and not _holds(sentence, "amount") and \
-            _NO_CHARGE.search(sentence.text) is None:
+            _NO_CHARGE.search(sentence.text) is None and \
+            not (_PERCENT.search(sentence.text) and _DIFFERENCE.search(part.text)):
         factor *= MISSING_AMOUNT_FACTOR
     if part.wants == "time" and not _holds(sentence, "time") and \
             _EVENT_TIME.isdisjoint(x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)):

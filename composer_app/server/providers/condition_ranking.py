@@ -77,16 +77,27 @@ def _own_other_side(scored: Scored, reading: Reading) -> Reading:
 
 
 def _referring(scored: Scored, reading: Reading, after_met: bool) -> Reading:
-    """The reading of a sentence with none of its own, right after a sentence whose condition
-    holds: the other side of it fails (*Outside these periods, you can also come without an
-    appointment* after *From 1 October to 30 November, by appointment only*, for late October),
-    and a sentence referring back to it holds with it (*We lend helmets to them free of charge*
-    after *Children under 12 must wear a helmet*, for a ten-year-old)."""
-    if reading.met or reading.failed or not after_met:
+    """The reading of a sentence right after a sentence whose condition holds: the other side
+    of it fails, even with conditions of its own when its first clause says so (*Outside these
+    periods, you can also come without an appointment from Monday to Friday* after *From 1
+    October to 30 November, by appointment only*, for a Tuesday in late October), and a
+    sentence with no condition of its own that refers back to it holds with it (*We lend helmets
+    to them free of charge* after *Children under 12 must wear a helmet*, for a ten-year-old)."""
+    if not after_met:
         return reading
+    if reading.met or reading.failed:
+        return Reading(False, True) if _opens_with_other_side(scored.sentence.text) else reading
     if _OTHER_SIDE.search(scored.sentence.text):
         return Reading(False, True)
     return Reading(True, False) if scored.sentence.back_reference else reading
+
+
+def _opens_with_other_side(text: str) -> bool:
+    """Whether the sentence's first clause refers to the other side of the sentence before it
+    (*Outside these periods, …*, *If you cancel later, …*; not *…; otherwise …*, the sentence's
+    own other side)."""
+    match = _OTHER_SIDE.search(text)
+    return match is not None and re.search(r"[,;]", text[:match.start()]) is None
 
 
 def _place(scored: Scored, offset: int) -> tuple[str, int, int]:

@@ -21,13 +21,20 @@ The values, each of its own kind (only values of the same kind are compared):
   *for a month*, *three months old*);
 * ``count``: a number of people or things (*four people*, *3 bikes*);
 * ``age``: a person's age in years (*I'm 19*, *my son is 10*, *my 8-year-old*), held against
-  the ages a sentence about people sets (*under 24*, *aged 6 to 11*, *65 and over*).
+  the ages a sentence about people sets (*under 24*, *aged 6 to 11*, *65 and over*);
+* ``weekday``: a day of the week, 0 (Monday) to 6 (Sunday), and 7 for a public holiday (*on a
+  Sunday afternoon*, *this Friday*, *at the weekend*: 5 and 6), held against the days a sentence
+  names (*on Sundays and public holidays*, *from Monday to Thursday*, *on weekdays*, *at
+  weekends*); a rule for those days holds for them whether it allows or forbids (*There is no
+  delivery on Saturdays* is the rule for a Saturday), and a day the sentence does not name never
+  fails it (*open from Tuesday to Saturday* answers for a Monday too: closed).
 
 Invariants: a sentence with no condition of a kind the question states is never ``met`` (the
 reading depends on the two texts only); a condition is read from words that make it one (*before*,
 *after*, *by*, *until*, *within*, *up to*, *at least*, *less than*, *or more*, a range *from … to*),
 never from a bare value, nor from the dates a document is *valid from* (its own validity, not a
-rule); a range may wrap (*23:00 to 8:00*, *November to March*).
+rule); a range may wrap (*23:00 to 8:00*, *November to March*, *Friday to Monday*); a day
+counted as a unit (*within two working days*) names no day.
 """
 
 from __future__ import annotations
@@ -49,6 +56,15 @@ _UNITS = {"minute": 1, "hour": 60, "day": 1440, "night": 1440, "week": 10080, "m
           "year": 525600, "working day": 1440, "business day": 1440}
 _UNIT = r"(?:working\s+day|business\s+day|minute|hour|day|night|week|month|year)s?"
 _AHEAD = r"(?:before|in\s+advance|ahead|prior|beforehand|earlier)"
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = rf"(?:{'|'.join(_WEEKDAYS)})"
+HOLIDAY = 7
+_DAY_NAME = re.compile(
+    rf"\b(?P<a>{_WEEKDAY})s?\s*(?:to|-|–|until|till|through)\s*(?P<b>{_WEEKDAY})s?\b"
+    rf"|\b(?P<one>{_WEEKDAY})s?\b"
+    r"|\b(?P<weekend>weekends?)\b"
+    r"|\b(?P<weekdays>weekdays)\b"
+    r"|\b(?P<holiday>(?:public|bank)\s+holidays?)\b")
 _AMPM = r"(?:a\.?m\.?|p\.?m\.?)"
 _HOUR_WORD = rf"(?:\d{{1,2}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))})"
 _CLOCK = re.compile(
@@ -112,8 +128,8 @@ _LOWER = r"(?:more\s+than|over|at\s+least|after|longer\s+than|older\s+than|a\s+m
 class Reading:
     """Whether a sentence's conditions hold for the question's situation."""
 
-    met: bool  # some condition of a kind the question states holds, and none of that kind fails
-    failed: bool  # some condition of a kind the question states fails
+    met: bool  # some condition of a kind the question states holds, and none fails
+    failed: bool  # some condition of a kind the question states fails (never a weekday)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +213,25 @@ def _durations(text: str) -> Iterator[tuple[int, int, str, int]]:
         yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
 
 
+def _weekdays(text: str) -> frozenset[int]:
+    """The days of the week (0 Monday … 6 Sunday, ``HOLIDAY``) ``text`` (casefolded) names."""
+    days: set[int] = set()
+    for match in _DAY_NAME.finditer(text):
+        if match.group("a"):
+            low, high = _WEEKDAYS.index(match.group("a")), _WEEKDAYS.index(match.group("b"))
+            days |= set(range(low, high + 1)) if low <= high else \
+                set(range(low, 7)) | set(range(0, high + 1))
+        elif match.group("one"):
+            days.add(_WEEKDAYS.index(match.group("one")))
+        elif match.group("weekend"):
+            days |= {5, 6}
+        elif match.group("weekdays"):
+            days |= {0, 1, 2, 3, 4}
+        else:
+            days.add(HOLIDAY)
+    return frozenset(days)
+
+
 def _ages(text: str) -> Iterator[tuple[int, int, int]]:
     """(start, end, years) of each person's age in ``text`` (casefolded)."""
     for match in _AGE.finditer(text):
@@ -225,6 +260,9 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
     for start, end, kind, value in _durations(text):
         found.setdefault(kind, []).append(value)
         taken.append((start, end))
+    days = _weekdays(text)
+    if days:
+        found["weekday"] = sorted(days)
     for match in _COUNT.finditer(text):
         count = _number(match.group("n"))
         if count is None or _NOT_COUNTED.match(match.group("noun")) or \
@@ -310,6 +348,9 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
             found.append(_Condition("age", _relation(">=", bound)))
         for match in _AGE_UPPER.finditer(text):
             found.append(_Condition("age", _relation("<", int(match.group("n")))))
+    named = _weekdays(text)
+    if named:
+        found.append(_Condition("weekday", named.__contains__))
     points = [(s, e, "clock", v) for s, e, v in _clock_values(text)]
     points += [(s, e, k, v) for s, e, k, v in _dates(text) if k == "day"]
     for start, end, kind, value in points:
@@ -373,7 +414,7 @@ def read(question: str, sentence: str) -> Reading:
             continue
         if any(condition.holds(v) for v in values):
             met = True
-        else:
+        elif condition.kind != "weekday":
             failed = True
     return Reading(met and not failed, failed)
 

@@ -2,7 +2,8 @@
 
 Invariants: ``stem`` is deterministic, case-folded and idempotent on its own output for the
 suffixes it strips; ``term_credit`` is 1.0 for the same stem, ``SYNONYM_CREDIT`` for a word of the
-same synonym group or a shared stem prefix of at least ``PREFIX_MIN`` characters, else 0.0, so an
+same synonym group, a shared stem prefix of at least ``PREFIX_MIN`` characters or the same stem
+after a prefix (*surcharge* for *charge*, a stem of at least ``COMPOUND_MIN``), else 0.0, so an
 exact word always beats a paraphrase; the synonym groups are general English vocabulary
 (workplace documents, rules and price lists), never phrases of a particular folder; an irregular
 form is stemmed through its base form; ``single_verbs`` replaces a phrasal verb (``take home``,
@@ -20,6 +21,10 @@ from functools import lru_cache
 
 SYNONYM_CREDIT = 0.75
 PREFIX_MIN = 6
+COMPOUND_MIN = 4  # the shortest stem a prefixed word (*surcharge*: *charge*) is credited for
+# Prefixes that make a word a kind of the word they lead (*surcharge* is a charge).
+_PREFIX_TEXT = "sur over under re pre sub super co extra counter out up down mis inter multi"
+_PREFIXES = frozenset(_PREFIX_TEXT.split())
 PHRASAL_GAP = 3
 
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)*")
@@ -256,4 +261,7 @@ def term_credit(term_stem: str, present: Iterable[str]) -> float:
         head = term_stem[:PREFIX_MIN]
         if any(len(s) >= PREFIX_MIN and s.startswith(head) for s in bag):
             return SYNONYM_CREDIT
+    if len(term_stem) >= COMPOUND_MIN and any(
+            s.endswith(term_stem) and s[:-len(term_stem)] in _PREFIXES for s in bag):
+        return SYNONYM_CREDIT
     return 0.0

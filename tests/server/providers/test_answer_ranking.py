@@ -180,6 +180,16 @@ def test_a_time_question_is_not_answered_by_a_sentence_that_states_no_time() -> 
     assert next(s for s in ranked if s.sentence is price).coverage < USED_THRESHOLD
 
 
+def test_a_percentage_answers_a_question_about_a_difference_in_price() -> None:
+    text = ("# Removals\n## Prices\nOn Sundays and public holidays, the surcharge is 50 percent.\n"
+            "A van with two movers costs 120 euros per hour.\n")
+    extra, _, _ = ranked_sentences("How much extra do you charge on a Sunday?", "removals.md", text)
+    cost, units, _ = ranked_sentences("How much does a move cost?", "removals.md", text)
+    surcharge = next(s for s in units if s.text.startswith("On Sundays"))
+    assert answer_factor(surcharge, extra) == 1.0
+    assert answer_factor(surcharge, cost) < 1.0  # a share is no price
+
+
 @pytest.mark.parametrize(("question", "wants"), [
     ("How long does it take?", "time"),
     ("When can I pick it up?", "time"),

@@ -135,8 +135,34 @@ def test_a_sentence_referring_back_to_a_rule_that_holds_is_raised_with_it() -> N
      "is charged.\n",
      "My private lesson is in 30 hours and I can't make it. Will I still have to pay for it?",
      "Private lessons must"),
+    ("riding.md",  # "; otherwise" is the rule's own other side, not that of the rule before
+     "# Riding stable\n\nGroup lessons cancelled at least 24 hours in advance can be made up. "
+     "Private lessons must be cancelled at least 48 hours in advance; otherwise the full price "
+     "is charged.\n\n## Late cancellations\n\nPrivate lessons that are cancelled less than 24 "
+     "hours in advance are charged in full.\n",
+     "My private lesson is in 30 hours and I can't make it. Will I still have to pay for it?",
+     "Private lessons must"),
+    ("laundrette.md",  # a day's rule holds for that day
+     "# Laundrette\n\nFrom Monday to Thursday, every wash started before 10:00 costs 1 euro "
+     "less.\n\nThe early discount does not apply on Fridays, at weekends or on public "
+     "holidays.\n",
+     "It's 8 o'clock on a Saturday morning. Do I get the cheaper early price for my wash?",
+     "The early discount does not apply"),
 ])
 def test_the_rule_for_the_situation_comes_first(title: str, text: str, question: str,
                                                first: str) -> None:
     part, _, ranked = ranked_sentences(question, title, text)
     assert settle(part, ranked, 0.0)[0].sentence.text.startswith(first)
+
+
+def test_a_rule_with_its_own_otherwise_after_a_rule_that_holds_still_holds() -> None:
+    part, _, ranked = ranked_sentences(
+        "My private lesson is in 30 hours and I can't make it. Will I still have to pay for it?",
+        "riding.md",
+        "# Riding stable\n\nGroup lessons cancelled at least 24 hours in advance can be made up. "
+        "Private lessons must be cancelled at least 48 hours in advance; otherwise the full price "
+        "is charged.\n")
+    before = {s.sentence.text: s.score for s in ranked}
+    private = next(s for s in settle(part, ranked, 0.0)
+                   if s.sentence.text.startswith("Private lessons must"))
+    assert private.score > before[private.sentence.text]

@@ -22,6 +22,10 @@ from composer_app.server.providers.conditions import read, situation
     ("Our baby was born ten weeks ago.", "span", (10 * 10080,)),
     ("I pay for a whole year up front.", "span", (525600,)),
     ("We're four people staying in a flat.", "count", (4,)),
+    ("Can I mow my lawn on a Sunday afternoon?", "weekday", (6,)),
+    ("We'd like to come at the weekend.", "weekday", (5, 6)),
+    ("I went on Monday and it's Friday now.", "weekday", (0, 4)),
+    ("Is the pool open on a public holiday?", "weekday", (7,)),
 ])
 def test_the_situation_a_question_states_is_read(question: str, kind: str,
                                                  values: tuple[int, ...]) -> None:
@@ -59,6 +63,18 @@ def test_an_age_and_a_may_are_not_a_count_or_a_month() -> None:
     ("When does the shop open?", "It is open from 9:00 to 19:00.", False, False),
     ("We're checking out on 1 January. Until when can we stay?",
      "Valid from 1 January 2026.", False, False),
+    ("Our move is on a Sunday. How much extra is that?",
+     "On Sundays and public holidays, the surcharge is 50 percent.", True, False),
+    ("It's 8 o'clock on a Saturday morning. Is the wash cheaper?",
+     "The early discount does not apply on Fridays, at weekends or on public holidays.",
+     True, False),
+    ("It's 8 o'clock on a Saturday morning. Is the wash cheaper?",
+     "From Monday to Thursday, every wash started before 10:00 costs 1 euro less.", True, False),
+    ("It's 8 o'clock on a Saturday morning. Is the wash cheaper?",
+     "From Monday to Thursday, every wash started before 7:00 costs 1 euro less.", False, True),
+    ("Can I deliver on a Friday?", "Deliveries are made on weekdays only.", True, False),
+    ("Can I deliver on a Saturday?", "Deliveries are made on weekdays only.", False, False),
+    ("Can I come on a Sunday?", "Reply within two working days.", False, False),
 ])
 def test_a_sentences_condition_holds_or_fails_for_the_situation(question: str, sentence: str,
                                                                 met: bool, failed: bool) -> None:
@@ -99,6 +115,16 @@ def test_a_persons_age_is_held_against_the_ages_a_sentence_sets(question: str, s
                                                                 met: bool, failed: bool) -> None:
     reading = read(question, sentence)
     assert (reading.met, reading.failed) == (met, failed)
+
+
+@given(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6))
+def test_a_day_of_the_week_holds_inside_a_named_range_and_never_fails(asked: int, low: int,
+                                                                      high: int) -> None:
+    days = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+    reading = read(f"Can I come on a {days[asked]}?",
+                   f"We are open from {days[low]} to {days[high]}.")
+    inside = low <= asked <= high if low <= high else (asked >= low or asked <= high)
+    assert reading.met == inside and not reading.failed
 
 
 def test_a_number_that_is_no_age_is_not_read_as_one() -> None:

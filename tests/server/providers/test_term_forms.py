@@ -63,3 +63,11 @@ def test_a_compound_spelt_with_a_hyphen_is_one_word() -> None:
 def test_a_phrasal_noun_written_with_a_hyphen_is_its_single_verb() -> None:
     assert single_verbs("Late pick-up after closing time") == "Late collect after closing time"
     assert stem("indoor") in related(stem("inside"))
+
+
+def test_a_prefixed_word_is_a_form_of_the_word_it_leads_with_less_credit() -> None:
+    assert term_credit(stem("charge"), {stem("surcharge")}) == SYNONYM_CREDIT
+    assert term_credit(stem("book"), {stem("overbooked")}) == SYNONYM_CREDIT
+    assert term_credit(stem("charge"), {stem("surcharge"), stem("charge")}) == 1.0
+    assert term_credit(stem("cat"), {stem("concat")}) == 0.0  # too short, and no prefix
+    assert term_credit(stem("ring"), {stem("offering")}) == 0.0
