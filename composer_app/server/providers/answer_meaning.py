@@ -90,12 +90,12 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
             chosen.setdefault(scored.sentence.text, number)
     texts = list(chosen)
     shortened = _shortened(part, [ranked[number] for number in chosen.values()])
-    queries = [part.text, *dict.fromkeys(s for s in shortened if s)]
+    queries = [part.meaning, *dict.fromkeys(s for s in shortened if s)]
     rows = similarity(queries, texts)
     if rows is None:
         return list(ranked)
     by_query = dict(zip(queries, rows, strict=True))
-    whole = by_query[part.text]
+    whole = by_query[part.meaning]
     drops = {text: [None if s is None else whole[column] - by_query[s][column]
                     for s in shortened] for column, text in enumerate(texts)}
     reread = [ranked[number] for column, (text, number) in enumerate(chosen.items())
@@ -126,7 +126,7 @@ def _shortened(part: Part, candidates: Sequence[Scored]) -> list[str | None]:
     chosen = sorted((n for n in lacking
                      if part.terms[n].weight >= INFORMATIVE_SHARE * heaviest),
                     key=lambda n: (-part.terms[n].weight, n))[:MAX_SHORTENED]
-    return [without_term(part.text, term) if number in chosen else None
+    return [without_term(part.meaning, term) if number in chosen else None
             for number, term in enumerate(part.terms)]
 
 
@@ -161,7 +161,7 @@ def _in_context(part: Part, candidates: Sequence[Scored], queries: Sequence[str]
     if rows is None:
         return {}
     by_query = dict(zip(queries, rows, strict=True))
-    whole = by_query[part.text]
+    whole = by_query[part.meaning]
     found = {}
     for column, candidate in enumerate(read):
         drops = [None if s is None else whole[column] - by_query[s][column] for s in shortened]

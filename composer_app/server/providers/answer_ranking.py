@@ -1,10 +1,13 @@
 """Choosing the sentence that answers a question, from retrieved passages.
 
 A question is read into one or two *parts* (``Which command rolls back production, and how soon
-must it start?`` has two); each part has weighted key terms (rarer terms weigh more: inverse
-document frequency from the searched stores) and the pairs of key terms that stand next to each
-other in the question (its subjects, such as ``new employees`` or ``secondary database``). Every
-sentence of every retrieved prose passage is scored against each part:
+must it start?`` has two; the second also holds the first's key terms at ``INHERITED_WEIGHT``,
+and its ``meaning`` for the sentence model names them: *and how much warning do we get?* after
+*When does the maintenance take place?* is about the maintenance); each part has weighted key
+terms (rarer terms weigh more: inverse document frequency from the searched stores) and the pairs
+of key terms that stand next to each other in the question (its subjects, such as ``new
+employees`` or ``secondary database``). Every sentence of every retrieved prose passage is scored
+against each part:
 
 * ``coverage`` (0..1) is the weighted share of the part's terms the sentence contains: a term in
   the sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``, a word the WordNet
@@ -32,8 +35,10 @@ sentence of every retrieved prose passage is scored against each part:
 * ``answer_factor`` marks near misses by their kind: a sentence about another group than the one
   the question's qualifiers name (``qualifiers``: *adults* asked, *children* answered) keeps
   ``CONTRAST_FACTOR`` of its coverage, a qualifier the sentence answers for through a wider or
-  narrower class counts as a synonym (*Saturday*: *at weekends*), and a sentence without an
-  amount of money (or *free*, *included*) for a price question keeps ``MISSING_AMOUNT_FACTOR``;
+  narrower class counts as a synonym (*Saturday*: *at weekends*), a sentence without an
+  amount of money (or *free*, *included*; a percentage for *how much extra*) for a price question
+  keeps ``MISSING_AMOUNT_FACTOR``, and a sentence that states no time, day, date or duration for
+  a time question (*how long*, *when*, *by when*) keeps ``MISSING_TIME_FACTOR``;
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
   the sentence, for a sentence holding the kind of value asked for (a number or date for *how
   many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
@@ -230,6 +235,14 @@ class Part:
     negated: frozenset[str] = frozenset()  # stems the question denies: "not live"
     permission: str | None = None  # the verb a "Can I ...?" question asks permission for
     phrasal: tuple[tuple[str, str, str], ...] = ()  # ("collect", "pick", "up") of "pick up"
+    subject: str = ""  # a second part's words of the first: "maintenance" of "and how much
+    # warning do we get beforehand?" after "When does the monthly maintenance take place?"
+
+    @property
+    def meaning(self) -> str:
+        """The text a sentence model compares: the part, with the first part's key words for a
+        second part that leans on them."""
+        return f"{self.text} ({self.subject})" if self.subject else self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,17 +292,13 @@ def read_question(question: str, weight_of: Callable[[str], float]) -> list[Part
     parts = [p for p in parts if p.terms]
     if len(parts) > 2:
         parts = [_part(asked.strip(" ?"), weight_of, context)]
-    if len(parts) == 2 and _needs_subject(parts[1]):
+    if len(parts) == 2:  # a second part is about the first one's subject too
         first, second = parts
         extra = tuple(Term(t.word, t.stem, t.weight * INHERITED_WEIGHT, t.number)
                       for t in first.terms if all(t.stem != s.stem for s in second.terms))
-        parts[1] = replace(second, terms=second.terms + extra)
+        subject = " ".join(t.word for t in first.terms if t.word not in ANSWER_WORDS)
+        parts[1] = replace(second, terms=second.terms + extra, subject=subject)
     return parts
-
-
-def _needs_subject(part: Part) -> bool:
-    content = [t for t in part.terms if t.word not in ANSWER_WORDS]
-    return len(content) < 2
 
 
 def _normal(text: str) -> str:

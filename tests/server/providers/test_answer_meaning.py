@@ -139,3 +139,21 @@ def test_a_sentence_about_another_group_is_not_raised_by_its_meaning(
     assert ranked[0].coverage < 0.6
     judged = rejudge(part, ranked, model.similarities, 0.6)
     assert all(s.coverage < 0.6 for s in judged)
+
+
+HOSTING = ("# Managed hosting\n## Maintenance\n"
+           "Planned maintenance takes place on the first Tuesday of each month between 22:00 "
+           "and 24:00.\n"
+           "We announce planned maintenance by e-mail seven days in advance.\n"
+           "## Support\nPlease arrive 15 minutes before your appointment starts.\n")
+
+
+def test_a_second_part_is_judged_with_the_first_parts_subject(model: SentenceEmbeddings) -> None:
+    parts = read_question("When does the monthly maintenance take place, and how much warning "
+                          "do we get beforehand?", lambda word: idf(40, 3))
+    second = parts[1]
+    units = passage_sentences("doc", 0, 0, "hosting.md", HOSTING)
+    ranked = sorted((score(u, second) for u in units), key=lambda s: -s.score)
+    judged = rejudge(second, ranked, model.similarities, 0.6)
+    assert judged[0].sentence.text.startswith("We announce planned maintenance")
+    assert judged[0].coverage >= 0.6  # compared without "maintenance", it stays far below

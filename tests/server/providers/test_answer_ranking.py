@@ -6,6 +6,7 @@ import pytest
 
 from composer_app.server.providers.answer_choice import USED_THRESHOLD
 from composer_app.server.providers.answer_ranking import (
+    INHERITED_WEIGHT,
     answer_factor,
     context_quote,
     passage_sentences,
@@ -33,6 +34,16 @@ def test_two_part_questions_are_read_as_two_parts_and_a_bare_second_part_keeps_t
     assert [p.text for p in breakfast] == ["What time is breakfast on a Saturday",
                                            "by when do I have to order a packed lunch"]
     assert read_question("what is it?", _weight) == []
+
+
+def test_a_second_part_with_words_of_its_own_is_still_about_the_first_parts_subject():
+    first, second = read_question("When does the monthly maintenance take place, and how much "
+                                  "warning do we get beforehand?", _weight)
+    inherited = {t.word: t.weight for t in second.terms}
+    assert inherited["warning"] == 1.0 and inherited["maintenance"] == INHERITED_WEIGHT
+    assert second.text == "how much warning do we get beforehand"  # as the answer quotes it
+    assert "maintenance" in second.meaning and "maintenance" not in second.text
+    assert first.meaning == first.text
 
 
 def test_the_sentence_with_the_questions_subject_wins():
