@@ -261,7 +261,12 @@ def term_credit(term_stem: str, present: Iterable[str]) -> float:
         head = term_stem[:PREFIX_MIN]
         if any(len(s) >= PREFIX_MIN and s.startswith(head) for s in bag):
             return SYNONYM_CREDIT
-    if len(term_stem) >= COMPOUND_MIN and any(
-            s.endswith(term_stem) and s[:-len(term_stem)] in _PREFIXES for s in bag):
+    if len(term_stem) >= COMPOUND_MIN and not bag.isdisjoint(_prefixed(term_stem)):
         return SYNONYM_CREDIT
     return 0.0
+
+
+@lru_cache(maxsize=8192)
+def _prefixed(term_stem: str) -> frozenset[str]:
+    """The stems of ``term_stem`` after each prefix (*surcharg* for *charg*)."""
+    return frozenset(prefix + term_stem for prefix in _PREFIXES)
