@@ -111,7 +111,7 @@ class _Draft:
                 targets[block.cites] = {"blockIndex": first.index, "blockType": first.type}
             last = segments[-1] if segments else None
             if block.mode is None:
-                pass  # the closing note: about the assistant, in no segment
+                pass  # the closing note, a part not found: about the assistant, in no segment
             elif last and last["groundingMode"] == block.mode and last["blockEnd"] == index - 1:
                 last["blockEnd"] = index + count - 1
                 last["contributors"] = list(dict.fromkeys(last["contributors"] + list(
@@ -217,9 +217,8 @@ def compose_answer(used: Sequence[Evidence], checked: Sequence[Evidence],
     if conflict:
         draft.add(inline_markdown(f"Note: {conflict}"), "source-backed",
                   [used[0].ref.contributor] if used else ["indexed-documents"])
-    for part in unanswered:
-        draft.add(inline_markdown(f"I found nothing in your files that answers “{part}”."),
-                  "general-knowledge", ["general-knowledge"])
+    for part in unanswered:  # about the search, not knowledge: in no segment, so no label
+        draft.add(inline_markdown(f"I found nothing in your files that answers “{part}”."), None)
     said_by = {e.ref.id: " ".join(s) for e, s in paragraphs}
     for evidence in used:
         quote = _quote(evidence, said_by.get(evidence.ref.id), (quotes or {}).get(evidence.ref.id))

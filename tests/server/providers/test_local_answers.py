@@ -147,6 +147,18 @@ def test_two_part_question_is_answered_in_two_sentences(ask):
     assert "Frankfurt" in direct and "once a night" in direct
 
 
+def test_a_part_not_found_is_said_without_a_general_knowledge_label(ask):
+    outcome = ask("How many approvals do production deployments need, and who pays for the "
+                  "team lunch?")
+    assert "two approvals" in _direct(outcome)
+    blocks = outcome.text.split("\n\n")
+    missing = next(i for i, b in enumerate(blocks) if b.startswith("I found nothing in your files"))
+    grounding = outcome.grounding()
+    assert grounding.grounding_mode == "source-backed"  # so the app shows no section labels
+    assert all(not s.block_start <= missing <= s.block_end
+               for s in grounding.grounding_segments)
+
+
 def test_newer_document_wins_over_an_older_one_and_the_conflict_is_named(folder, ask):
     (folder / "expenses-2024.md").write_text(MEALS_OLD, encoding="utf-8")
     (folder / "expenses-2025.md").write_text(MEALS_NEW, encoding="utf-8")
