@@ -59,6 +59,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
+from composer_app.server.providers.answer_kinds import (
+    DIGITS,
+    NUMBER_WORDS,
+    UNIT_WORDS,
+    holds_kind,
+    lacks_kind,
+    wanted_kind,
+)
 from composer_app.server.providers.conditions import addressed, same_duration
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
@@ -114,74 +122,6 @@ _MEASURE_TEXT = "rate rates price prices cost costs fee fees charge charges amou
 MEASURE_WORDS = frozenset(_MEASURE_TEXT.split())
 _BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
 _BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
-_NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve fifteen twenty
-    thirty forty fifty hundred thousand million once twice daily weekly monthly yearly annually
-    nightly hourly half quarter"""
-_NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
-# Time words that state a time by themselves; a bare unit (day, night, hours) needs a number.
-_TIME_TEXT = """monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend
-    weekends january february march april may june july august september october november december
-    morning mornings evening evenings midnight noon"""
-_TIME_WORDS = frozenset(_TIME_TEXT.split())
-_UNIT_TEXT = "day days night nights week weeks month months year years hour hours minute minutes"
-_UNIT_WORDS = frozenset(_UNIT_TEXT.split())
-_ORDINAL_TEXT = "first second third fourth fifth last next every each"
-_ORDINAL_WORDS = frozenset(_ORDINAL_TEXT.split())  # "within their first week", "every month"
-_QUANTITY = re.compile(
-    r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old)|when\b|"
-    r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
-    r"rate|number|version|port|status\s+code|price|fee)\b|within\s+how|after\s+how|from\s+which\s+"
-    r"day|at\s+what|on\s+which\s+day|which\s+(?:day|port|version|date|year)|"
-    r"(?:up\s+to|from|until)\s+what\b|"
-    r"what\s+(?:(?:is|are|was|were)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:temperature|speed|weight|"
-    r"height|length|width|depth|distance|capacity|pressure|voltage|humidity|price|cost|deposit|"
-    r"allowance|budget|salary|limit|deductible|discount|interest)s?\b)", re.I)
-# A price question: its answer states an amount of money (or that nothing is charged).
-_AMOUNT = re.compile(
-    r"^\s*(?:how\s+much\b(?=.*\b(?:cost|costs|pay|paid|charge|charged|fee|price|owe)\b)|"
-    r"how\s+much\s+(?:is|are|was|were|will\s+be|would\s+be)\s+(?:a|an|the|my|our|one)\b"
-    r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage)\b)|"
-    r"what\s+(?:does|do|will|would)\b.*\bcost\b|"
-    r"(?:will|would|does|do|did)\s+(?:it|this|that|they|these|those)\s+cost\b|"
-    r"(?:do|will|would|must)\s+(?:i|we|you|they)\s+(?:have\s+to\s+|need\s+to\s+)?pay\b|"
-    r"is\s+(?:it|this|that|there)\s+(?:free|a\s+(?:fee|charge|cost))\b|"
-    r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:price|cost|fee|charge|deposit|"
-    r"fine|penalty|surcharge|fare|rent)s?\b)", re.I)
-# A time question: its answer states a time, a date, a day or a duration (or that there is none).
-_TIME = re.compile(
-    r"^\s*(?:how\s+(?:long|soon|quickly|early|late)\b|when\b|(?:by|until|till|since|from)\s+when\b|"
-    r"(?:at\s+)?what\s+time\b|(?:on\s+)?which\s+days?\b|what\s+days?\b|within\s+how\b|"
-    r"how\s+many\s+(?:days|weeks|months|years|hours|minutes|nights)\b|"
-    r"how\s+(?:far|much\s+time)\s+(?:in\s+advance|ahead|before)\b)", re.I)
-_CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\b|"
-                    r"\b\d{1,2}[:.]\d{2}\b", re.I)
-_TIME_STATED_TEXT = """today tomorrow tonight yesterday immediately instantly anytime
-    always never daily weekly monthly yearly annually nightly hourly overnight noon midnight
-    morning mornings afternoon afternoons evening evenings night nights weekday weekdays weekend
-    weekends season seasons term terms holiday holidays mondays tuesdays wednesdays thursdays
-    fridays saturdays sundays"""
-_TIME_STATED = frozenset(_TIME_STATED_TEXT.split()) | _TIME_WORDS
-# Words that place a time by an event (*after the probation*, *once it is paid*): enough not to
-# be a near miss for a time question, not enough to state the time asked for.
-_EVENT_TIME_TEXT = "after before until till during within once upon whenever"
-_EVENT_TIME = frozenset(_EVENT_TIME_TEXT.split())
-_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
-# "How long is the pool?" asks for a length: a distance answers a "how long" question too.
-_LENGTH_TEXT = """m km cm mm metre metres meter meters kilometre kilometres kilometer kilometers
-    mile miles foot feet inch inches"""
-_LENGTH_UNITS = frozenset(_LENGTH_TEXT.split())
-_MONEY = re.compile(
-    r"[€$£]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|kronor|usd|gbp|chf)\b", re.I)
-# A share of a price: a surcharge or discount of *50 percent* answers *how much extra* (a
-# question about a difference), not *how much does it cost*.
-_PERCENT = re.compile(r"\d\s*(?:%|percent\b|per\s+cent\b)", re.I)
-_DIFFERENCE = re.compile(r"\b(?:extra|more|less|off|discount\w*|surcharge\w*|reduc\w*|cheaper|"
-                         r"refund\w*|back|deduct\w*|additional)\b", re.I)
-_BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
-_NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+)?(?:charge|cost|fee)|nothing|included|"
-                        r"at\s+no\s+(?:extra\s+)?cost|without\s+charge)\b", re.I)
-_NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
-                    re.I)
 _PART_SPLIT = re.compile(
     r"(?:\?\s+|[,;]?\s+and\s+(?=(?:(?:by|until|till|since|from|for|at|in|on|to|with)\s+"
     r"(?:when|what|which|whom|how)\b|(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
@@ -193,7 +133,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\W\d_])")
 _ASKING = re.compile(r"^\s*(?:how|when|what|which|who|whom|whose|where|why|is|are|was|were|does|do|"
                      r"did|can|could|must|should|will|would|may|might|has|have|had|shall)\b",
                      re.I)
-_DIGITS = re.compile(r"\d")
 _WHOLE = r"(?<![\d:.,])(\d+)(?![:.,]?\d)"  # a whole number, not part of 10:00 or 1.5
 _RANGE = re.compile(rf"\b(?:between\s+)?{_WHOLE}\s*(?:to|-|–|and|until)\s*{_WHOLE}")
 _BELOW = re.compile(
@@ -314,16 +253,14 @@ def _part(piece: str, weight_of: Callable[[str], float], context: str = "") -> P
     words = (own + [w for w in question_terms(_normal(context)) if w not in own])[:MAX_TERMS]
     terms = tuple(
         Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in ANSWER_WORDS else 1.0),
-             bool(_DIGITS.search(w)))
+             bool(DIGITS.search(w)))
         for w in words)
     sequence = [stem(w) for w in re.findall(r"[^\W_]+", whole.casefold())]
     keys = {t.stem for t in terms if t.word not in ANSWER_WORDS}
     pairs = tuple(dict.fromkeys(
         (a, b) for a, b in pairwise(sequence)
         if a in keys and b in keys and a != b))
-    wants = ("amount" if _AMOUNT.search(text) else "time" if _TIME.search(text)
-             else "quantity" if _QUANTITY.search(text)
-             else "name" if _NAMED.search(text) else None)
+    wants = wanted_kind(text)
     stemmed = {t.stem for t in terms}
     compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
                       if a in stemmed and b in stemmed and a != b)
@@ -409,7 +346,7 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
         if term.number and credit < 1.0 and (within_range(term.word, sentence.text)
                                              or addressed(part.text, term.word, sentence.text)):
             credit = 1.0  # "my 15-year-old": "aged 14 to 17"; "3 months old": "16 weeks old"
-        if credit < 1.0 and term.word in _UNIT_WORDS and same_duration(part.text, term.word,
+        if credit < 1.0 and term.word in UNIT_WORDS and same_duration(part.text, term.word,
                                                                         sentence.text):
             credit = 1.0  # "a whole year": "12 months"
         if credit < 1.0 and term.stem in part.negated and _unprefixed(term, own):
@@ -465,7 +402,8 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     if part.pairs:
         together = sum(1 for a, b in part.pairs if _adjacent(sentence.stems, a, b))
         bonus += PAIR_BONUS * together / len(part.pairs)
-    if part.wants is not None and _holds(sentence, part.wants):
+    if part.wants is not None and holds_kind(sentence.text, part.wants,
+                                             row=bool(sentence.row_entity)):
         bonus += TYPE_BONUS
     if sentence.row_entity and any(term_credit(t.stem, sentence.row_entity) == 1.0
                                    for t in part.terms if t.word not in ANSWER_WORDS):
@@ -499,12 +437,10 @@ def answer_factor(sentence: Sentence, part: Part) -> float:
     factor = 1.0
     if read_qualifiers(part.text, sentence.text).contrasted:
         factor *= CONTRAST_FACTOR
-    if part.wants == "amount" and not _holds(sentence, "amount") and \
-            _NO_CHARGE.search(sentence.text) is None and \
-            not (_PERCENT.search(sentence.text) and _DIFFERENCE.search(part.text)):
+    if part.wants == "amount" and lacks_kind(sentence.text, part.text, "amount",
+                                                 row=bool(sentence.row_entity)):
         factor *= MISSING_AMOUNT_FACTOR
-    if part.wants == "time" and not _holds(sentence, "time") and \
-            _EVENT_TIME.isdisjoint(x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)):
+    if part.wants == "time" and lacks_kind(sentence.text, part.text, "time"):
         factor *= MISSING_TIME_FACTOR
     return factor
 
@@ -559,30 +495,6 @@ def _adjacent(words: Sequence[str], a: str, b: str) -> bool:
                or (word == b and a in words[i + 1 : i + 3]) for i, word in enumerate(words))
 
 
-def _holds(sentence: Sentence, wants: str) -> bool:
-    if wants == "amount":  # a price table's row may leave out the currency: "1 week: 120"
-        return _MONEY.search(sentence.text) is not None or (
-            bool(sentence.row_entity) and _BARE_AMOUNT.search(sentence.text) is not None)
-    if wants == "time":
-        if _CLOCK.search(sentence.text) or _YEAR.search(sentence.text):
-            return True
-        tokens = [x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)]
-        return any(w in _TIME_STATED
-                   or ((w in _UNIT_WORDS or w in _LENGTH_UNITS) and i > 0
-                       and any(_DIGITS.search(t) or t in _NUMBER_WORDS or t in _ORDINAL_WORDS
-                               or t in ("a", "an", "one", "few", "several")
-                               for t in tokens[max(0, i - 3):i]))
-                   for i, w in enumerate(tokens))
-    if wants == "quantity":
-        tokens = [x.casefold() for x in re.findall(r"[^\W_]+", sentence.text)]
-        return any(_DIGITS.search(w) or w in _NUMBER_WORDS or w in _TIME_WORDS
-                   or (w in _UNIT_WORDS and i > 0 and tokens[i - 1] in _ORDINAL_WORDS)
-                   for i, w in enumerate(tokens))
-    words = sentence.text.split()
-    return any(w[:1].isupper() and w.strip(".,;:").casefold() not in STOP_WORDS
-               for w in words[1:])
-
-
 def idf(passages: int, frequency: int) -> float:
     """Inverse document frequency of a term found in ``frequency`` of ``passages`` passages
     (a term found nowhere weighs as if found in half a passage)."""
@@ -592,15 +504,15 @@ def idf(passages: int, frequency: int) -> float:
 def numbers_of(text: str) -> frozenset[str]:
     """The numbers and number words of a sentence (to tell disagreeing statements apart)."""
     found = {w.casefold() for w in re.findall(r"[^\W_]+(?:[.,:][0-9]+)*", text)
-             if _DIGITS.search(w) or w.casefold() in _NUMBER_WORDS}
+             if DIGITS.search(w) or w.casefold() in NUMBER_WORDS}
     return frozenset(found)
 
 
 def same_subject(first: str, second: str) -> bool:
     """True when two sentences share at least half of the shorter one's content words (they
     state something about the same thing)."""
-    a = {w for w in stems(first) if w not in STOP_WORDS and not _DIGITS.search(w)}
-    b = {w for w in stems(second) if w not in STOP_WORDS and not _DIGITS.search(w)}
+    a = {w for w in stems(first) if w not in STOP_WORDS and not DIGITS.search(w)}
+    b = {w for w in stems(second) if w not in STOP_WORDS and not DIGITS.search(w)}
     if not a or not b:
         return False
     return len(a & b) >= SAME_SUBJECT_SHARE * min(len(a), len(b))

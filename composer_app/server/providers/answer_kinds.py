@@ -1,0 +1,134 @@
+"""The kind of value a question asks for, and whether a sentence states one.
+
+A question asks for an ``amount`` of money (*How much does it cost?*, *Do I have to pay?*), a
+``time`` (*How long*, *when*, *by when*, *what time*, *how many days*), a ``quantity`` (*how many*,
+*how often*, *what temperature*) or a ``name`` (*who*, *where*), or for none of these.
+
+Invariants: ``wanted_kind`` reads the asking text alone and tries the kinds in that order (a price
+question is never a quantity question); ``holds_kind`` reads the sentence alone; ``lacks_kind`` is
+true only for ``amount`` and ``time``: a sentence without an amount, *free*, *included* (or a
+percentage when the question asks for a difference: *how much extra*) for a price question, and a
+sentence without a clock time, day, date, year, season or duration, nor a time placed by an event
+(*after*, *once*, *within*), for a time question. Every table is plain English vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+
+from composer_app.server.providers.questions import STOP_WORDS
+
+_NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve fifteen twenty
+    thirty forty fifty hundred thousand million once twice daily weekly monthly yearly annually
+    nightly hourly half quarter"""
+NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
+# Time words that state a time by themselves; a bare unit (day, night, hours) needs a number.
+_TIME_TEXT = """monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend
+    weekends january february march april may june july august september october november december
+    morning mornings evening evenings midnight noon"""
+_TIME_WORDS = frozenset(_TIME_TEXT.split())
+_UNIT_TEXT = "day days night nights week weeks month months year years hour hours minute minutes"
+UNIT_WORDS = frozenset(_UNIT_TEXT.split())
+_ORDINAL_TEXT = "first second third fourth fifth last next every each"
+_ORDINAL_WORDS = frozenset(_ORDINAL_TEXT.split())  # "within their first week", "every month"
+_QUANTITY = re.compile(
+    r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old)|when\b|"
+    r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
+    r"rate|number|version|port|status\s+code|price|fee)\b|within\s+how|after\s+how|from\s+which\s+"
+    r"day|at\s+what|on\s+which\s+day|which\s+(?:day|port|version|date|year)|"
+    r"(?:up\s+to|from|until)\s+what\b|"
+    r"what\s+(?:(?:is|are|was|were)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:temperature|speed|weight|"
+    r"height|length|width|depth|distance|capacity|pressure|voltage|humidity|price|cost|deposit|"
+    r"allowance|budget|salary|limit|deductible|discount|interest)s?\b)", re.I)
+# A price question: its answer states an amount of money (or that nothing is charged).
+_AMOUNT = re.compile(
+    r"^\s*(?:how\s+much\b(?=.*\b(?:cost|costs|pay|paid|charge|charged|fee|price|owe)\b)|"
+    r"how\s+much\s+(?:is|are|was|were|will\s+be|would\s+be)\s+(?:a|an|the|my|our|one)\b"
+    r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage)\b)|"
+    r"what\s+(?:does|do|will|would)\b.*\bcost\b|"
+    r"(?:will|would|does|do|did)\s+(?:it|this|that|they|these|those)\s+cost\b|"
+    r"(?:do|will|would|must)\s+(?:i|we|you|they)\s+(?:have\s+to\s+|need\s+to\s+)?pay\b|"
+    r"is\s+(?:it|this|that|there)\s+(?:free|a\s+(?:fee|charge|cost))\b|"
+    r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:price|cost|fee|charge|deposit|"
+    r"fine|penalty|surcharge|fare|rent)s?\b)", re.I)
+# A time question: its answer states a time, a date, a day or a duration (or that there is none).
+_TIME = re.compile(
+    r"^\s*(?:how\s+(?:long|soon|quickly|early|late)\b|when\b|(?:by|until|till|since|from)\s+when\b|"
+    r"(?:at\s+)?what\s+time\b|(?:on\s+)?which\s+days?\b|what\s+days?\b|within\s+how\b|"
+    r"how\s+many\s+(?:days|weeks|months|years|hours|minutes|nights)\b|"
+    r"how\s+(?:far|much\s+time)\s+(?:in\s+advance|ahead|before)\b)", re.I)
+_CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\b|"
+                    r"\b\d{1,2}[:.]\d{2}\b", re.I)
+_TIME_STATED_TEXT = """today tomorrow tonight yesterday immediately instantly anytime
+    always never daily weekly monthly yearly annually nightly hourly overnight noon midnight
+    morning mornings afternoon afternoons evening evenings night nights weekday weekdays weekend
+    weekends season seasons term terms holiday holidays mondays tuesdays wednesdays thursdays
+    fridays saturdays sundays"""
+_TIME_STATED = frozenset(_TIME_STATED_TEXT.split()) | _TIME_WORDS
+# Words that place a time by an event (*after the probation*, *once it is paid*): enough not to
+# be a near miss for a time question, not enough to state the time asked for.
+_EVENT_TIME_TEXT = "after before until till during within once upon whenever"
+_EVENT_TIME = frozenset(_EVENT_TIME_TEXT.split())
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+# "How long is the pool?" asks for a length: a distance answers a "how long" question too.
+_LENGTH_TEXT = """m km cm mm metre metres meter meters kilometre kilometres kilometer kilometers
+    mile miles foot feet inch inches"""
+_LENGTH_UNITS = frozenset(_LENGTH_TEXT.split())
+_MONEY = re.compile(
+    r"[€$£]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|kronor|usd|gbp|chf)\b", re.I)
+# A share of a price: a surcharge or discount of *50 percent* answers *how much extra* (a
+# question about a difference), not *how much does it cost*.
+_PERCENT = re.compile(r"\d\s*(?:%|percent\b|per\s+cent\b)", re.I)
+_DIFFERENCE = re.compile(r"\b(?:extra|more|less|off|discount\w*|surcharge\w*|reduc\w*|cheaper|"
+                         r"refund\w*|back|deduct\w*|additional)\b", re.I)
+_BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
+_NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+)?(?:charge|cost|fee)|nothing|included|"
+                        r"at\s+no\s+(?:extra\s+)?cost|without\s+charge)\b", re.I)
+_NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
+                    re.I)
+DIGITS = re.compile(r"\d")
+
+
+def wanted_kind(text: str) -> str | None:
+    """The kind of value the asking ``text`` wants (see the module invariant)."""
+    return ("amount" if _AMOUNT.search(text) else "time" if _TIME.search(text)
+            else "quantity" if _QUANTITY.search(text)
+            else "name" if _NAMED.search(text) else None)
+
+
+def holds_kind(text: str, kind: str, *, row: bool = False) -> bool:
+    """Whether ``text`` states a value of ``kind``: an amount of money (in a table ``row`` a bare
+    number cell too), a time, a quantity, or else a name."""
+    if kind == "amount":  # a price table's row may leave out the currency: "1 week: 120"
+        return _MONEY.search(text) is not None or (
+            row and _BARE_AMOUNT.search(text) is not None)
+    if kind == "time":
+        if _CLOCK.search(text) or _YEAR.search(text):
+            return True
+        tokens = [x.casefold() for x in re.findall(r"[^\W_]+", text)]
+        return any(w in _TIME_STATED
+                   or ((w in UNIT_WORDS or w in _LENGTH_UNITS) and i > 0
+                       and any(DIGITS.search(t) or t in NUMBER_WORDS or t in _ORDINAL_WORDS
+                               or t in ("a", "an", "one", "few", "several")
+                               for t in tokens[max(0, i - 3):i]))
+                   for i, w in enumerate(tokens))
+    if kind == "quantity":
+        tokens = [x.casefold() for x in re.findall(r"[^\W_]+", text)]
+        return any(DIGITS.search(w) or w in NUMBER_WORDS or w in _TIME_WORDS
+                   or (w in UNIT_WORDS and i > 0 and tokens[i - 1] in _ORDINAL_WORDS)
+                   for i, w in enumerate(tokens))
+    words = text.split()
+    return any(w[:1].isupper() and w.strip(".,;:").casefold() not in STOP_WORDS
+               for w in words[1:])
+
+
+def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> bool:
+    """Whether the sentence ``text`` (a table ``row`` or not) is a near miss for a ``kind``
+    question by stating no value of that kind (see the module invariant)."""
+    if kind == "amount":
+        return not holds_kind(text, "amount", row=row) and _NO_CHARGE.search(text) is None and \
+            not (_PERCENT.search(text) and _DIFFERENCE.search(question))
+    if kind == "time":
+        return not holds_kind(text, "time") and \
+            _EVENT_TIME.isdisjoint(x.casefold() for x in re.findall(r"[^\W_]+", text))
+    return False
