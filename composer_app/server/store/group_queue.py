@@ -7,7 +7,9 @@ its earlier one ended, so a thread's writes keep their order and never wait for 
 locks) and ``limit`` in all; a write
 whose caller gave up before its group started is dropped; a group of one runs alone. ``together``
 returns each member's outcome, a value or its own exception; raising ``RolledBack`` (a statement
-failed and the whole transaction was rolled back) sends every member to run alone; any other
+failed and the whole transaction was rolled back) sends every member to run alone, one after the
+other, oldest first, so of two writes that conflict the older one wins, as it would have without
+the group; any other
 failure is every member's. No new group starts once ``is_open`` says the store closed.
 """
 
@@ -105,8 +107,9 @@ class GroupQueue:
                 return
             try:
                 outcomes = await self._together(members)
-            except RolledBack:  # a statement failed: each write again on its own
-                await asyncio.gather(*(_settle(m, self._alone(m.fn)) for m in members))
+            except RolledBack:  # a statement failed: each write again on its own, oldest first
+                for member in members:
+                    await _settle(member, self._alone(member.fn))
                 return
             for member, (ok, value) in zip(members, outcomes, strict=True):
                 if member.future.done():
