@@ -86,11 +86,16 @@ def _readable(day: date) -> str:
 
 def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
            dated: Callable[[SourceRef], date | None], similarity: Similarity | None = None,
-           *, nearby: Collection[str] = (), candidates: int = MAX_CANDIDATES) -> Choice:
+           *, nearby: Collection[str] = (), candidates: int = MAX_CANDIDATES,
+           named: Collection[str] | None = None) -> Choice:
     """The answer to ``parts`` from the retrieved ``evidences`` (best first); with
     ``similarity`` (a sentence model), a part no sentence answers by its words is judged again
-    by meaning (``answer_meaning``)."""
+    by meaning (``answer_meaning``); ``named``, when given, holds the ids of the documents that
+    hold the names the question gives (``question_names``), and a sentence of any other document
+    is a near miss (``Sentence.elsewhere``)."""
     units = _units(evidences)
+    if named is not None:
+        units = [u if u.key in named else replace(u, elsewhere=True) for u in units]
     by_key = {e.ref.id: e for e in evidences}
     coverage: dict[str, float] = {}
     best_unit: dict[str, Scored] = {}

@@ -37,8 +37,10 @@ against each part:
   ``CONTRAST_FACTOR`` of its coverage, a qualifier the sentence answers for through a wider or
   narrower class counts as a synonym (*Saturday*: *at weekends*), a sentence without an
   amount of money (or *free*, *included*; a percentage for *how much extra*) for a price question
-  keeps ``MISSING_AMOUNT_FACTOR``, and a sentence that states no time, day, date or duration for
-  a time question (*how long*, *when*, *by when*) keeps ``MISSING_TIME_FACTOR``;
+  keeps ``MISSING_AMOUNT_FACTOR``, a sentence that states no time, day, date or duration for
+  a time question (*how long*, *when*, *by when*) keeps ``MISSING_TIME_FACTOR``, and a sentence
+  of a document that lacks a name the question gives (``question_names``: *at the Birkenhof*,
+  when another document's title names it) keeps ``ELSEWHERE_FACTOR``;
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
   the sentence, for a sentence holding the kind of value asked for (a number or date for *how
   many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
@@ -108,6 +110,7 @@ MISSING_FOCUS_FACTOR = 0.6
 MISSING_AMOUNT_FACTOR = 0.6
 MISSING_TIME_FACTOR = 0.6
 CONTRAST_FACTOR = 0.5
+ELSEWHERE_FACTOR = 0.5
 TOPIC_ONLY_FACTOR = 0.6
 SAME_SUBJECT_SHARE = 0.5
 QUOTE_MAX_CHARS = 600
@@ -204,6 +207,7 @@ class Sentence:
     section: str = ""  # the text of the nearest heading above it in the passage, if any
     title: str = ""  # its document's title
     lacking: frozenset[str] = frozenset()  # stems it holds only after "without"
+    elsewhere: bool = False  # its document lacks a name the question gives (*the Birkenhof*)
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,8 +437,10 @@ def answer_factor(sentence: Sentence, part: Part) -> float:
     or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``; a percentage
     is an amount when the question asks for a difference: *how much extra*), or without
     a time, day, date or duration for a time question (``MISSING_TIME_FACTOR``: *How long does it
-    take?* is not answered by *It costs 13 euros*)."""
-    factor = 1.0
+    take?* is not answered by *It costs 13 euros*), or from a document that lacks a name the
+    question gives (``ELSEWHERE_FACTOR``: *Can I keep my horse at the Birkenhof?* is not answered
+    by the laundrette's rule for horse rugs)."""
+    factor = ELSEWHERE_FACTOR if sentence.elsewhere else 1.0
     if read_qualifiers(part.text, sentence.text).contrasted:
         factor *= CONTRAST_FACTOR
     if part.wants == "amount" and lacks_kind(sentence.text, part.text, "amount",

@@ -66,6 +66,7 @@ from composer_app.server.providers.prompt_context import (
     kind_display,
     read_provider_input,
 )
+from composer_app.server.providers.question_names import holding_documents, question_names
 from composer_app.server.providers.questions import (
     ListingRequest,
     listing_request,
@@ -357,10 +358,11 @@ class LocalProvider:
             if frequency[term] == 0 and related:
                 frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
+        named = self._named(question, scratch, refs, infos)
         table = self.vectors.table() if self.vectors is not None else None
         if table is None or not parts:
             choice = choose(parts, found, lambda ref: self._dated(ref, infos),
-                            self.embeddings.similarities)
+                            self.embeddings.similarities, named=named)
         else:
             nearby = self._nearby(table, [part.text for part in parts])
             seen = {(e.ref.id, e.hit.line_start) for e in found}
@@ -374,13 +376,31 @@ class LocalProvider:
                             lambda queries, texts: table.similarities(self.embeddings, queries,
                                                                       texts),
                             nearby={near.text for near in nearby},
-                            candidates=DENSE_CANDIDATES)
+                            candidates=DENSE_CANDIDATES, named=named)
         if not choice.used:
             return compose_general(scope, choice.checked, notices)
         return compose_answer(choice.used, choice.checked, notices,
                               direct=[(d.evidence, d.sentence) for d in choice.direct],
                               conflict=choice.conflict, unanswered=choice.unanswered,
                               quotes=choice.quotes)
+
+    def _named(self, question: str, scratch: PassageStore, refs: dict[str, SourceRef],
+               infos: dict[str, FileInfo]) -> frozenset[str] | None:
+        """The source ids of the searched documents that hold the names ``question`` gives
+        (``question_names``), or ``None`` when it gives none a document's title holds."""
+        names = question_names(question)
+        if not names:
+            return None
+
+        def holding(name: str) -> dict[str, bool]:
+            found = {refs[key].id: named for key, named in scratch.documents_holding(name).items()
+                     if key in refs}
+            if self.index is not None:
+                found.update((knowledge_ref(infos[key]).id, named) for key, named
+                             in self.index.store.documents_holding(name).items() if key in infos)
+            return found
+
+        return holding_documents(names, holding)
 
     def _nearby(self, table: VectorTable, queries: list[str]) -> list[Nearest]:
         """The folder's sentences nearest in meaning to each of ``queries`` (``DENSE_LIMIT``

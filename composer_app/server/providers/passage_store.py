@@ -92,6 +92,7 @@ def unmark(text: str) -> str:
 
 
 _WS_RUN = re.compile(r"\s+")
+_WORDS = re.compile(r"[^\W_]+")
 
 
 class PassageStore:
@@ -253,6 +254,28 @@ class PassageStore:
             return int(self._db.execute(
                 "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
                 (" OR ".join(quote_term(t) for t in terms),)).fetchone()[0])
+
+    def documents_holding(self, word: str) -> dict[str, bool]:
+        """The keys of the searchable documents that contain ``word`` (FTS5's own tokenization),
+        each with whether its title or its opening line (a Markdown document's first heading)
+        holds the word itself (case-folded)."""
+        if not word.strip():
+            return {}
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT d.key, d.title, (SELECT f2.body FROM passages p2 "
+                "JOIN passages_fts f2 ON f2.rowid = p2.passage_id WHERE p2.doc_id = d.doc_id "
+                "ORDER BY p2.line_start LIMIT 1) FROM documents d WHERE d.searchable = 1 "
+                "AND d.doc_id IN (SELECT p.doc_id FROM passages_fts f "
+                "JOIN passages p ON p.passage_id = f.rowid WHERE passages_fts MATCH ?)",
+                (quote_term(word),)).fetchall()
+        folded = word.casefold()
+        found: dict[str, bool] = {}
+        for key, title, body in rows:
+            opening = next((line for line in str(body or "").splitlines() if line.strip()), "")
+            words = {w.casefold() for w in _WORDS.findall(f"{title} {opening}")}
+            found[str(key)] = folded in words
+        return found
 
     def search(self, terms: Sequence[str], limit: int = 8) -> list[Hit]:
         """The best ``limit`` passages matching any of ``terms``, best first, with term coverage."""

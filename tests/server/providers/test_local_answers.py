@@ -480,3 +480,24 @@ def test_the_sentence_model_loads_with_the_first_question_not_with_the_server(fo
         assert model.started
     finally:
         provider.close()
+
+
+STABLE = """# Reitstall Birkenhof – Riding Lessons
+
+The Birkenhof is a family-run riding stable with 14 school horses.
+Riders under 14 can borrow a helmet free of charge.
+"""
+LAUNDRETTE = """# Waschsalon Blitzblank
+
+Horse rugs and dog blankets may only be washed in machine no. 12.
+"""
+
+
+def test_a_place_the_question_names_is_not_answered_from_another_places_document(folder, ask):
+    (folder / "stable.md").write_text(STABLE, encoding="utf-8")
+    (folder / "laundrette.md").write_text(LAUNDRETTE, encoding="utf-8")
+    outcome = ask("Can I wash my horse rug at the Birkenhof?")
+    assert "machine no. 12" not in outcome.text
+    assert "laundrette.md" not in [e.title for e in _used(outcome)]
+    assert "machine no. 12" in _direct(ask("Can I wash my horse rug at the Blitzblank?"))
+    assert "machine no. 12" in _direct(ask("Can I wash my horse rug at Sunnyside?"))

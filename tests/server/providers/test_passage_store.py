@@ -55,3 +55,20 @@ def test_frequency_any_counts_passages_with_at_least_one_of_the_words(store: Pas
     assert store.frequency_any(["tyre", "pear"]) == 2  # FTS5's own stemming
     assert store.frequency_any(["kiwi"]) == 0 and store.frequency_any([" ", ""]) == 0
     assert store.frequency_any(['"price" OR *']) == 0  # quoted: never query syntax
+
+
+def test_documents_holding_a_word_say_whether_their_title_or_opening_line_names_it(
+        store: PassageStore):
+    store.put_document("stable.md", "stable.md", [
+        Passage(1, 3, "# Reitstall Birkenhof – Riding Lessons\n\nLessons run all year."),
+        Passage(5, 5, "The Birkenhof has 14 school horses.")])
+    store.put_document("news.md", "news.md", [Passage(1, 1, "# News"),
+                                               Passage(3, 3, "We met at the Birkenhof.")])
+    store.put_document("birkenhof.txt", "birkenhof.txt", [Passage(1, 1, "Opening hours")])
+    store.put_document("laundry.md", "laundry.md", [Passage(1, 1, "Horse rugs: machine 12")])
+    store.put_document("big.md", "big.md", (), searchable=False, problem="too large")
+    assert store.documents_holding("birkenhof") == {"stable.md": True, "news.md": False,
+                                                    "birkenhof.txt": True}
+    assert store.documents_holding("Birkenhof") == store.documents_holding("birkenhof")
+    assert store.documents_holding("pony") == {} and store.documents_holding(" ") == {}
+    assert store.documents_holding('"hof" OR horse') == {}  # one quoted token, never a query

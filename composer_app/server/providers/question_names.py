@@ -1,0 +1,60 @@
+"""The names a question gives (*at the Birkenhof*, *at Lingua Viva*, *a Nordhost plan*): the
+place, firm or product it is about, which a sentence of another document does not answer for.
+
+Invariants: a name is a capitalised word of the question that does not open one of its
+sentences, is neither *I* nor a stop word, nor a day, month or language (those are conditions
+and subjects, not the thing asked about), and has at least two letters; a name *counts* only when
+the title or the opening line (first heading) of some searched document holds it (the folder has
+a document about that place or firm), so an unknown name never changes an answer; the documents
+that hold a question's names are those holding every counted name anywhere. No name counted
+means no restriction (``None``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+
+from composer_app.server.providers.questions import STOP_WORDS
+
+__all__ = ["holding_documents", "question_names"]
+
+_NOT_NAMES_TEXT = """i monday tuesday wednesday thursday friday saturday sunday january
+    february march april may june july august september october november december english french
+    german spanish italian dutch polish portuguese russian chinese japanese arabic turkish greek
+    ok okay mr mrs ms dr"""
+_NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+_SENTENCE = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)(?=[^\W\d_])")
+_WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’-][^\W\d_]+)*")
+
+
+def question_names(question: str) -> list[str]:
+    """The names ``question`` gives, case-folded, in first-occurrence order (see the module
+    invariant)."""
+    openings = {m.end() for m in _SENTENCE.finditer(question)}
+    names: list[str] = []
+    for match in _WORD.finditer(question):
+        word = match.group(0)
+        if match.start() in openings or not word[0].isupper():
+            continue
+        for piece in re.split(r"['’-]", word):
+            folded = piece.casefold()
+            if len(folded) >= 2 and folded not in STOP_WORDS and folded not in _NOT_NAMES \
+                    and piece[:1].isupper() and folded not in names:
+                names.append(folded)
+    return names
+
+
+def holding_documents(names: Iterable[str], holding: Callable[[str], Mapping[str, bool]]
+                      ) -> frozenset[str] | None:
+    """The documents that hold every name of ``names`` that names some document (in its title or
+    opening line), by the caller's lookup ``holding`` (a name to the keys of the documents holding
+    it, each with whether its title or opening line does); ``None`` when none names a
+    document."""
+    holders: set[str] | None = None
+    for name in names:
+        found = holding(name)
+        if not any(found.values()):
+            continue
+        holders = set(found) if holders is None else holders & set(found)
+    return None if holders is None else frozenset(holders)
