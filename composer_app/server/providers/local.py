@@ -358,9 +358,9 @@ class LocalProvider:
             if frequency[term] == 0 and related:
                 frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
-        named = self._named(question, scratch, refs, infos)
         table = self.vectors.table() if self.vectors is not None else None
         if table is None or not parts:
+            named = self._named(question, found, scratch, refs, infos)
             choice = choose(parts, found, lambda ref: self._dated(ref, infos),
                             self.embeddings.similarities, named=named)
         else:
@@ -372,6 +372,7 @@ class LocalProvider:
                                          hit.line_start) not in seen:
                     seen.add((knowledge_ref(infos[hit.key]).id, hit.line_start))
                     found.append(Evidence(knowledge_ref(infos[hit.key]), hit))
+            named = self._named(question, found, scratch, refs, infos)
             choice = choose(parts, found, lambda ref: self._dated(ref, infos),
                             lambda queries, texts: table.similarities(self.embeddings, queries,
                                                                       texts),
@@ -384,23 +385,29 @@ class LocalProvider:
                               conflict=choice.conflict, unanswered=choice.unanswered,
                               quotes=choice.quotes)
 
-    def _named(self, question: str, scratch: PassageStore, refs: dict[str, SourceRef],
-               infos: dict[str, FileInfo]) -> frozenset[str] | None:
-        """The source ids of the searched documents that hold the names ``question`` gives
-        (``question_names``), or ``None`` when it gives none a document's title holds."""
+    def _named(self, question: str, found: Sequence[Evidence], scratch: PassageStore,
+               refs: dict[str, SourceRef], infos: dict[str, FileInfo]) -> frozenset[str] | None:
+        """The source ids of the retrieved documents (``found``) that hold the names
+        ``question`` gives (``question_names``), or ``None`` when it gives none that a searched
+        document's title or first heading holds."""
         names = question_names(question)
         if not names:
             return None
+        ids = {e.hit.key: e.ref.id for e in found}
+        own = [key for key in ids if key in refs]
+        filed = [key for key in ids if key in infos and key not in refs]
 
-        def holding(name: str) -> dict[str, bool]:
-            found = {refs[key].id: named for key, named in scratch.documents_holding(name).items()
-                     if key in refs}
+        def naming(name: str) -> bool:
+            return bool(scratch.naming_documents(name)) or (
+                self.index is not None and bool(self.index.store.naming_documents(name)))
+
+        def holding(name: str) -> set[str]:
+            keys = scratch.holding(own, name)
             if self.index is not None:
-                found.update((knowledge_ref(infos[key]).id, named) for key, named
-                             in self.index.store.documents_holding(name).items() if key in infos)
-            return found
+                keys |= self.index.store.holding(filed, name)
+            return {ids[key] for key in keys}
 
-        return holding_documents(names, holding)
+        return holding_documents(names, naming, holding)
 
     def _nearby(self, table: VectorTable, queries: list[str]) -> list[Nearest]:
         """The folder's sentences nearest in meaning to each of ``queries`` (``DENSE_LIMIT``

@@ -93,6 +93,8 @@ def unmark(text: str) -> str:
 
 _WS_RUN = re.compile(r"\s+")
 _WORDS = re.compile(r"[^\W_]+")
+_FEW_PASSAGES = 10_000
+_OPENING_CHARS = 200
 
 
 class PassageStore:
@@ -100,6 +102,8 @@ class PassageStore:
 
     def __init__(self, path: Path | str = ":memory:") -> None:
         self._lock = threading.RLock()
+        self._openings: dict[str, set[str]] | None = None  # word -> keys naming it (a cache)
+        self._opening_words: dict[str, set[str]] = {}  # key -> the words of its opening
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA foreign_keys=ON")
         if str(path) != ":memory:":
@@ -179,6 +183,9 @@ class PassageStore:
         document could not be read, user-safe; empty when it is simply not a document)."""
         with self.transaction():
             self.delete_document(key)
+            if searchable and passages:
+                first = min(passages, key=lambda p: p.line_start)
+                self._add_opening(key, title, first.text)
             cur = self._db.execute(
                 "INSERT INTO documents(key, title, size, mtime_ns, sha256, searchable, problem) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -208,6 +215,7 @@ class PassageStore:
             row = self._db.execute("SELECT doc_id FROM documents WHERE key = ?", (key,)).fetchone()
             if row is None:
                 return
+            self._drop_opening(key)
             self._db.execute(
                 "DELETE FROM passages_fts WHERE rowid IN "
                 "(SELECT passage_id FROM passages WHERE doc_id = ?)",
@@ -255,27 +263,61 @@ class PassageStore:
                 "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
                 (" OR ".join(quote_term(t) for t in terms),)).fetchone()[0])
 
-    def documents_holding(self, word: str) -> dict[str, bool]:
-        """The keys of the searchable documents that contain ``word`` (FTS5's own tokenization),
-        each with whether its title or its opening line (a Markdown document's first heading)
-        holds the word itself (case-folded)."""
-        if not word.strip():
-            return {}
+    def naming_documents(self, word: str) -> set[str]:
+        """The keys of the searchable documents whose title or opening line (a Markdown
+        document's first heading) holds ``word`` (case-folded; in the opening line only as a
+        capitalised word; read from the database once, then kept up to date as documents
+        change)."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT d.key, d.title, (SELECT f2.body FROM passages p2 "
-                "JOIN passages_fts f2 ON f2.rowid = p2.passage_id WHERE p2.doc_id = d.doc_id "
-                "ORDER BY p2.line_start LIMIT 1) FROM documents d WHERE d.searchable = 1 "
-                "AND d.doc_id IN (SELECT p.doc_id FROM passages_fts f "
-                "JOIN passages p ON p.passage_id = f.rowid WHERE passages_fts MATCH ?)",
-                (quote_term(word),)).fetchall()
-        folded = word.casefold()
-        found: dict[str, bool] = {}
-        for key, title, body in rows:
-            opening = next((line for line in str(body or "").splitlines() if line.strip()), "")
-            words = {w.casefold() for w in _WORDS.findall(f"{title} {opening}")}
-            found[str(key)] = folded in words
-        return found
+            if self._openings is None:
+                self._openings, self._opening_words = {}, {}
+                rows = self._db.execute(
+                    f"SELECT d.key, d.title, substr(f.body, 1, {_OPENING_CHARS * 2}) "
+                    "FROM documents d JOIN passages_fts f "
+                    "ON f.rowid = (SELECT p.passage_id FROM passages p WHERE p.doc_id = d.doc_id "
+                    "ORDER BY p.line_start LIMIT 1) WHERE d.searchable = 1").fetchall()
+                for key, title, body in rows:
+                    self._add_opening(str(key), str(title), str(body))
+            return set(self._openings.get(word.casefold(), ()))
+
+    def _add_opening(self, key: str, title: str, body: str) -> None:
+        """Keep the words of ``title`` and the capitalised words of the opening line (at most
+        ``_OPENING_CHARS`` of it) as naming document ``key``."""
+        opening = next((line for line in body.lstrip()[:_OPENING_CHARS].splitlines()
+                        if line.strip()), "")
+        words = {found.casefold() for found in _WORDS.findall(title)}
+        words.update(found.casefold() for found in _WORDS.findall(opening) if found[0].isupper())
+        if self._openings is not None:
+            self._opening_words[key] = words
+            for word in words:
+                self._openings.setdefault(word, set()).add(key)
+
+    def _drop_opening(self, key: str) -> None:
+        if self._openings is not None:
+            for word in self._opening_words.pop(key, ()):
+                self._openings[word].discard(key)
+
+    def holding(self, keys: Iterable[str], word: str) -> set[str]:
+        """Those of ``keys`` whose document contains ``word`` anywhere (FTS5's own tokenization).
+        A word in few passages is looked up once, a common one document by document."""
+        wanted = set(keys)
+        if not word.strip() or not wanted:
+            return set()
+        term = quote_term(word)
+        with self._lock:
+            count = int(self._db.execute(
+                "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", (term,)
+            ).fetchone()[0])
+            if count <= _FEW_PASSAGES:
+                rows = self._db.execute(
+                    "SELECT DISTINCT d.key FROM passages_fts f JOIN passages p "
+                    "ON p.passage_id = f.rowid JOIN documents d ON d.doc_id = p.doc_id "
+                    "WHERE passages_fts MATCH ?", (term,)).fetchall() if count else []
+                return {str(r[0]) for r in rows} & wanted
+            return {key for key in sorted(wanted) if self._db.execute(
+                "SELECT 1 FROM passages_fts WHERE passages_fts MATCH ? AND rowid IN "
+                "(SELECT p.passage_id FROM passages p JOIN documents d ON d.doc_id = p.doc_id "
+                "WHERE d.key = ?) LIMIT 1", (term, key)).fetchone() is not None}
 
     def search(self, terms: Sequence[str], limit: int = 8) -> list[Hit]:
         """The best ``limit`` passages matching any of ``terms``, best first, with term coverage."""

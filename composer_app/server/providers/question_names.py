@@ -13,7 +13,7 @@ means no restriction (``None``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 
 from composer_app.server.providers.questions import STOP_WORDS
 
@@ -45,16 +45,16 @@ def question_names(question: str) -> list[str]:
     return names
 
 
-def holding_documents(names: Iterable[str], holding: Callable[[str], Mapping[str, bool]]
-                      ) -> frozenset[str] | None:
-    """The documents that hold every name of ``names`` that names some document (in its title or
-    opening line), by the caller's lookup ``holding`` (a name to the keys of the documents holding
-    it, each with whether its title or opening line does); ``None`` when none names a
-    document."""
+def holding_documents(names: Iterable[str], naming: Callable[[str], bool],
+                      holding: Callable[[str], set[str]]) -> frozenset[str] | None:
+    """The documents that hold every name of ``names`` that names some document, by the caller's
+    lookups: ``naming`` (whether some document's title or opening line holds a name) and
+    ``holding`` (the documents of interest that hold a name anywhere); ``None`` when no name
+    names a document."""
     holders: set[str] | None = None
     for name in names:
-        found = holding(name)
-        if not any(found.values()):
+        if not naming(name):
             continue
-        holders = set(found) if holders is None else holders & set(found)
+        found = holding(name)
+        holders = found if holders is None else holders & found
     return None if holders is None else frozenset(holders)

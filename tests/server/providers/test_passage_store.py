@@ -57,7 +57,7 @@ def test_frequency_any_counts_passages_with_at_least_one_of_the_words(store: Pas
     assert store.frequency_any(['"price" OR *']) == 0  # quoted: never query syntax
 
 
-def test_documents_holding_a_word_say_whether_their_title_or_opening_line_names_it(
+def test_documents_naming_a_word_in_their_title_or_opening_line_and_holding_it_anywhere(
         store: PassageStore):
     store.put_document("stable.md", "stable.md", [
         Passage(1, 3, "# Reitstall Birkenhof – Riding Lessons\n\nLessons run all year."),
@@ -67,8 +67,14 @@ def test_documents_holding_a_word_say_whether_their_title_or_opening_line_names_
     store.put_document("birkenhof.txt", "birkenhof.txt", [Passage(1, 1, "Opening hours")])
     store.put_document("laundry.md", "laundry.md", [Passage(1, 1, "Horse rugs: machine 12")])
     store.put_document("big.md", "big.md", (), searchable=False, problem="too large")
-    assert store.documents_holding("birkenhof") == {"stable.md": True, "news.md": False,
-                                                    "birkenhof.txt": True}
-    assert store.documents_holding("Birkenhof") == store.documents_holding("birkenhof")
-    assert store.documents_holding("pony") == {} and store.documents_holding(" ") == {}
-    assert store.documents_holding('"hof" OR horse') == {}  # one quoted token, never a query
+    assert store.naming_documents("Birkenhof") == {"stable.md", "birkenhof.txt"}
+    assert store.naming_documents("news") == {"news.md"} and store.naming_documents("met") == set()
+    everything = ["stable.md", "news.md", "birkenhof.txt", "laundry.md", "big.md", "gone.md"]
+    assert store.holding(everything, "birkenhof") == {"stable.md", "news.md", "birkenhof.txt"}
+    assert store.holding(["laundry.md"], "birkenhof") == set()
+    assert store.holding(everything, " ") == set()
+    assert store.holding(everything, '"hof" OR horse') == set()  # one quoted token, no query
+    store.put_document("news.md", "news.md", [Passage(1, 1, "# Birkenhof news")])
+    assert store.naming_documents("birkenhof") == {"stable.md", "news.md", "birkenhof.txt"}
+    store.delete_document("stable.md")
+    assert store.naming_documents("birkenhof") == {"news.md", "birkenhof.txt"}
