@@ -14,6 +14,11 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   (*Cancellations received later take effect at the end of the following year* after *… by 30
   September …*, for a letter sent on 15 October), is the rule for the situation: it takes that
   sentence's coverage and score (when higher than its own) plus ``MET_BONUS``;
+* a sentence whose condition holds right after one whose condition of the same kind fails,
+  about the same subject, states the same rule for other values (*From November to March, it
+  is open from Tuesday to Saturday* after *From April to October, the shop is open daily*, for
+  January; *Orders received after 11:00 …* after *… before 11:00 …*, for half past eleven): it
+  takes that sentence's coverage and score (when higher than its own) plus ``MET_BONUS``;
 * an exception for the group the question asks about, right after the general rule it qualifies
   (*At weekends, departure is possible until 13:00* after *Guests must leave their pitch by
   11:00*, for a Sunday), takes that rule's coverage and score plus ``MET_BONUS`` (*new* alone
@@ -24,8 +29,9 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   same document holds for the situation: without such a sibling, the failing rule may be the
   answer itself (*Dogs must be at least four months old* for a three-month-old puppy).
 
-Invariants: only three kinds of sentence change their ``coverage``: the other side of a failed
-rule and an exception after its rule (to that rule's, their relevance being the same rule's),
+Invariants: only four kinds of sentence change their ``coverage``: the other side of a failed
+rule, the same rule for other values after it, and an exception after its rule (to that rule's,
+their relevance being the same rule's),
 and, when the first sentence answers, a sentence of its document whose condition holds (raised
 to the threshold, as the rule for the situation in the answering document); every other
 sentence keeps its coverage and only its ``score`` (the ranking) changes; whether the first
@@ -116,11 +122,15 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     readings = [_referring(s, r, _place(s, -1) in met_at) for s, r in zip(ranked, readings,
                                                                           strict=True)]
     failed_at: dict[tuple[str, int, int], Scored] = {}
+    failed_kinds: dict[tuple[str, int, int], frozenset[str]] = {}
     for scored, reading in zip(ranked, readings, strict=True):
         if reading.failed:
             failed_at.setdefault(_place(scored, 0), scored)
+            failed_kinds.setdefault(_place(scored, 0), reading.kinds)
     other_side = [None if r.met or r.failed or _OTHER_SIDE.search(s.sentence.text) is None
                   else failed_at.get(_place(s, -1)) for s, r in zip(ranked, readings, strict=True)]
+    other_side = [o if o is not None or not r.met else _alternative(s, r, failed_at, failed_kinds)
+                  for s, r, o in zip(ranked, readings, other_side, strict=True)]
     holding = {s.sentence.key for s, r, o in zip(ranked, readings, other_side, strict=True)
                if r.met or o is not None}
     settled = []
@@ -142,6 +152,23 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     order = sorted(range(len(settled)), key=lambda i: (
         reached and settled[i].coverage < threshold, -settled[i].score, i))
     return [settled[i] for i in order]
+
+
+def _alternative(scored: Scored, reading: Reading,
+                 failed_at: dict[tuple[str, int, int], Scored],
+                 failed_kinds: dict[tuple[str, int, int], frozenset[str]]) -> Scored | None:
+    """The sentence just before ``scored`` (whose condition holds) when it states the same
+    rule for other values of the same kind of condition, which fail, and ranks above ``scored``
+    (*From April to October, the shop is open daily* before *From November to March, it is open
+    from Tuesday to Saturday*, for January); else ``None``. A rule stated before it is a
+    different one (*A start place can be transferred until 31 March* before *If you cancel by
+    31 January, half of the fee is refunded*)."""
+    place = _place(scored, -1)
+    rival = failed_at.get(place)
+    if rival is not None and rival.score > scored.score and \
+            not reading.kinds.isdisjoint(failed_kinds[place]) and _same_subject(scored, rival):
+        return rival
+    return None
 
 
 def _asks_a_group(part: Part) -> bool:

@@ -130,6 +130,7 @@ class Reading:
 
     met: bool  # some condition of a kind the question states holds, and none fails
     failed: bool  # some condition of a kind the question states fails (never a weekday)
+    kinds: frozenset[str] = frozenset()  # the kinds of those conditions that hold or fail
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,15 +409,18 @@ def read(question: str, sentence: str) -> Reading:
     if not asked:
         return Reading(False, False)
     met = failed = False
+    kinds: set[str] = set()
     for condition in _conditions(sentence):
         values = asked.get(condition.kind)
         if not values:
             continue
         if any(condition.holds(v) for v in values):
             met = True
+            kinds.add(condition.kind)
         elif condition.kind != "weekday":
             failed = True
-    return Reading(met and not failed, failed)
+            kinds.add(condition.kind)
+    return Reading(met and not failed, failed, frozenset(kinds))
 
 
 @lru_cache(maxsize=2048)

@@ -35,7 +35,9 @@ def test_the_rule_whose_condition_holds_beats_its_closer_sibling() -> None:
     settled = settle(part, ranked, 0.0)
     assert settled[0].sentence.text.startswith("Orders received after 11:00")
     before = {s.sentence.text: s.coverage for s in ranked}
-    assert all(s.coverage == before[s.sentence.text] for s in settled)  # ranking only
+    sibling = next(c for t, c in before.items() if "before 11:00" in t)
+    assert settled[0].coverage == max(before[settled[0].sentence.text], sibling)
+    assert all(s.coverage == before[s.sentence.text] for s in settled[1:])  # ranking only
 
 
 def test_the_sentence_after_a_failed_deadline_states_the_other_side() -> None:
@@ -166,3 +168,34 @@ def test_a_rule_with_its_own_otherwise_after_a_rule_that_holds_still_holds() -> 
     private = next(s for s in settle(part, ranked, 0.0)
                    if s.sentence.text.startswith("Private lessons must"))
     assert private.score > before[private.sentence.text]
+
+
+RENTAL = """# Bike rental
+
+## Opening hours
+
+From April to October, the shop is open daily from 9:00 to 19:00. From November to March, it \
+is open from Tuesday to Saturday, 10:00 to 17:00.
+
+## Transfers
+
+A start place can be transferred to another runner until 31 March for a fee of 15 euros. If \
+you cancel your entry by 31 January, half of the entry fee is refunded. Cancellations after \
+that date are not refunded.
+"""
+
+
+def test_the_same_rule_for_the_season_asked_about_takes_the_place_of_the_one_before_it() -> None:
+    part, _, ranked = ranked_sentences("Is the bike rental shop open on a Monday in January?",
+                                       "bike-rental.md", RENTAL)
+    first = next(s for s in ranked if s.sentence.text.startswith("From April"))
+    settled = settle(part, ranked, 0.6)
+    assert settled[0].sentence.text.startswith("From November to March")
+    assert settled[0].coverage == max(first.coverage, settled[0].coverage)
+
+
+def test_a_rule_that_holds_before_a_failed_one_is_not_its_alternative() -> None:
+    part, _, ranked = ranked_sentences(
+        "It's now mid-February. Do I get any of my entry fee back if I cancel?", "race.md", RENTAL)
+    settled = settle(part, ranked, 0.6)
+    assert not settled[0].sentence.text.startswith("A start place")

@@ -129,3 +129,12 @@ def test_a_day_of_the_week_holds_inside_a_named_range_and_never_fails(asked: int
 
 def test_a_number_that_is_no_age_is_not_read_as_one() -> None:
     assert "age" not in situation("We arrive at 10 tomorrow. I'm 5 minutes late.")
+
+
+def test_a_reading_names_the_kinds_of_condition_that_hold_or_fail() -> None:
+    question = "Is the shop open on a Monday in January?"
+    winter = "From November to March, it is open from Tuesday to Saturday."
+    assert read(question, winter).kinds == {"month"}  # a day it does not name never fails
+    assert read(question.replace("Monday", "Wednesday"), winter).kinds == {"month", "weekday"}
+    assert read(question, "From April to October, the shop is open daily.").kinds == {"month"}
+    assert read(question, "The shop sells bikes.").kinds == frozenset()
