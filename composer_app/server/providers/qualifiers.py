@@ -16,8 +16,10 @@ For a question and a sentence, per dimension the question names:
 Invariants: classes are matched on whole words of the casefolded text (``non-members`` is never
 ``members``), and *guest*, *member* and *resident* never as the first word of a compound naming
 a thing (``guest rooms``, ``member area``, ``resident parking``; but ``adult cards`` are the
-adults' own); a sentence that names no class of a dimension is neither matched nor contrasted
-there (a general rule may still apply to everyone); results depend only on the two texts. Besides
+adults' own), and *new* only before a word for people (*new members*, *new customers*) or when
+someone is said to be new (*I'm new here*), never for a thing (*a new skin test*); a sentence
+that names no class of a dimension is neither matched nor contrasted there (a general rule may
+still apply to everyone); results depend only on the two texts. Besides
 class words, an age in years (*my 8-year-old*) names the child, adult or senior class, and a
 visit *before* (*I've been there before*) or a *first visit* names the regular or new class.
 """
@@ -105,6 +107,14 @@ _ANY = re.compile(r"(?<![\w-])(?:" + _words(" ".join(sorted(_CLASS_OF, key=len, 
 _COMPOUND = re.compile(r"[- ](?:rooms?|houses?|cards?|lists?|books?|beds?|apartments?|suites?|"
                        r"toilets?|bathrooms?|wifi|wi-fi|networks?|accounts?|areas?|portal|"
                        r"numbers?|ids?|login|logins|parking|permits?)\b")
+_NEW_PERSON = re.compile(
+    r"\s+(?:[a-z]+\s+)?(?:members?|customers?|clients?|employees?|staff|starters?|hires?|"
+    r"joiners?|students?|pupils?|patients?|users?|subscribers?|tenants?|residents?|guests?|"
+    r"riders?|players?|singers?|runners?|drivers?|volunteers?|participants?|learners?|parents?|"
+    r"owners?|visitors?|colleagues?|recruits?|entrants?|applicants?|dogs?|puppy|puppies|"
+    r"child|children|kids?|famil(?:y|ies)|people|persons?|arrivals?|beginners?|trainees?|"
+    r"apprentices?|ones)\b|\s*(?:[.,;:!?)]|$|\s+(?:here|to\b))")
+_NEW_STATED = re.compile(r"(?:\b(?:am|is|are|was|were|be|been)|['’](?:m|re|s))\s+(?:still\s+)?$")
 _DAY = f"({'|'.join(_DAYS)})s?"
 _RANGE = re.compile(rf"\b{_DAY}\s*(?:to|-|–|until|through)\s*{_DAY}\b")
 ADULT_AGE = 18
@@ -137,6 +147,9 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
         if word.startswith(("guest", "member", "resident")) and \
                 _COMPOUND.match(lowered, match.end()):
             continue  # "guest rooms", "member area": a thing, not a group
+        if word == "new" and not _NEW_PERSON.match(lowered, match.end()) and \
+                not _NEW_STATED.search(lowered, 0, match.start()):
+            continue  # "a new skin test", "the new route": a thing, not the newcomers
         dimension, name = _CLASS_OF[word.replace(" ", "-")]
         found.setdefault(dimension, {}).setdefault(name, word)
     for first, last in _RANGE.findall(lowered):

@@ -122,3 +122,12 @@ def test_an_earlier_visit_names_only_its_qualifier_word() -> None:
     reading = read("I've been to the repair café before. What do I do?",
                    "Regular visitors take a number.")
     assert reading.matched == {"before"}  # never "repair" or "café": those are not qualifiers
+
+
+def test_new_names_the_newcomers_only_before_a_word_for_people_or_when_someone_is_new() -> None:
+    question = "I'm having my hair dyed for the first time. Do I need to come in beforehand?"
+    assert read(question, "Returning customers do not need a new skin test.").contrasted
+    assert read("What do new members pay?", "Regular members pay 50 euros.").contrasted
+    assert read("I'm new here. Where do I start?", "Regular visitors take a number.").contrasted
+    assert not read("What do new members pay?", "The new route costs nothing.").contrasted
+    assert read("Do newcomers pay?", "New employees pay nothing.").matched == {"newcomers"}
