@@ -44,3 +44,9 @@ def test_other_questions_are_not_listings(question: str):
 def test_a_negative_contraction_is_no_term() -> None:
     assert question_terms("Can we return the rolls we didn't sell? Won't they keep?") == \
         ["return", "rolls", "sell", "keep"]
+
+
+def test_reflexive_pronouns_are_not_terms():
+    assert question_terms("I can't get to the expo myself. Can my brother go?") == [
+        "expo", "brother", "go"]
+    assert question_terms("Do we have to clean the rooms ourselves?") == ["clean", "rooms"]
