@@ -6,8 +6,9 @@ A question asks for an ``amount`` of money (*How much does it cost?*, *Do I have
 
 Invariants: ``wanted_kind`` reads the asking text alone and tries the kinds in that order (a price
 question is never a quantity question); ``holds_kind`` reads the sentence alone; ``lacks_kind`` is
-true only for ``amount`` and ``time``: a sentence without an amount, *free*, *included* (or a
-percentage when the question asks for a difference: *how much extra*) for a price question, and a
+true only for ``amount`` and ``time``: a sentence without an amount (a share of a price, *30
+percent of the hire fee*, is one), *free*, *included* (or a percentage when the question asks for
+a difference: *how much extra*) for a price question, and a
 sentence without a clock time, day, date, year, season or duration, nor a time placed by an event
 (*after*, *once*, *within*), for a time question. Every table is plain English vocabulary.
 """
@@ -81,6 +82,11 @@ _MONEY = re.compile(
 _PERCENT = re.compile(r"\d\s*(?:%|percent\b|per\s+cent\b)", re.I)
 _DIFFERENCE = re.compile(r"\b(?:extra|more|less|off|discount\w*|surcharge\w*|reduc\w*|cheaper|"
                          r"refund\w*|back|deduct\w*|additional)\b", re.I)
+# A share of a price is an amount of money itself: "a deposit of 30 percent of the hire fee",
+# "half of the entry fee".
+_SHARE = re.compile(r"(?:\d\s*(?:%|percent\b|per\s+cent\b)|\bhalf)\s+of\s+(?:the\s+|your\s+|its\s+|"
+                    r"their\s+|our\s+)?(?:[^\W\d_]+\s+)?(?:fees?|prices?|costs?|total|amount|bill|"
+                    r"rent|balance|value|sum|invoice|charges?)\b", re.I)
 _BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
 _NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+)?(?:charge|cost|fee)|nothing|included|"
                         r"at\s+no\s+(?:extra\s+)?cost|without\s+charge)\b", re.I)
@@ -100,7 +106,7 @@ def holds_kind(text: str, kind: str, *, row: bool = False) -> bool:
     """Whether ``text`` states a value of ``kind``: an amount of money (in a table ``row`` a bare
     number cell too), a time, a quantity, or else a name."""
     if kind == "amount":  # a price table's row may leave out the currency: "1 week: 120"
-        return _MONEY.search(text) is not None or (
+        return _MONEY.search(text) is not None or _SHARE.search(text) is not None or (
             row and _BARE_AMOUNT.search(text) is not None)
     if kind == "time":
         if _CLOCK.search(text) or _YEAR.search(text):

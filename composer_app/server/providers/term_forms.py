@@ -85,6 +85,8 @@ week weeks weekly
 month months monthly
 year years yearly annual annually
 late overdue delayed
+rest remainder remaining balance
+due payable owed owing pay paid
 leave leaves depart departs departure departures
 borrow borrows borrowed lend lends loan loans keep
 keep keeps hold holds

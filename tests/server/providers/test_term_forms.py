@@ -71,3 +71,8 @@ def test_a_prefixed_word_is_a_form_of_the_word_it_leads_with_less_credit() -> No
     assert term_credit(stem("charge"), {stem("surcharge"), stem("charge")}) == 1.0
     assert term_credit(stem("cat"), {stem("concat")}) == 0.0  # too short, and no prefix
     assert term_credit(stem("ring"), {stem("offering")}) == 0.0
+
+
+def test_the_rest_due_is_the_remaining_balance_to_be_paid() -> None:
+    assert term_credit(stem("rest"), set(stems("The remaining balance"))) == SYNONYM_CREDIT
+    assert term_credit(stem("due"), set(stems("must be paid 8 weeks before"))) == SYNONYM_CREDIT
