@@ -86,6 +86,7 @@ month months monthly
 year years yearly annual annually
 late overdue delayed
 rest remainder remaining balance
+quiet silence rest
 due payable owed owing pay paid
 leave leaves depart departs departure departures
 borrow borrows borrowed lend lends loan loans keep

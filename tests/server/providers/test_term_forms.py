@@ -76,3 +76,7 @@ def test_a_prefixed_word_is_a_form_of_the_word_it_leads_with_less_credit() -> No
 def test_the_rest_due_is_the_remaining_balance_to_be_paid() -> None:
     assert term_credit(stem("rest"), set(stems("The remaining balance"))) == SYNONYM_CREDIT
     assert term_credit(stem("due"), set(stems("must be paid 8 weeks before"))) == SYNONYM_CREDIT
+
+
+def test_keeping_quiet_is_the_night_rest() -> None:
+    assert term_credit(stem("quiet"), set(stems("night rest begins at 23:00"))) == SYNONYM_CREDIT
