@@ -9,7 +9,8 @@ exact word always beats a paraphrase; the synonym groups are general English voc
 form is stemmed through its base form; ``single_verbs`` replaces a phrasal verb (``take home``,
 ``bring … back``, with at most ``PHRASAL_GAP`` words between verb and particle; the noun
 ``pick-up`` too) by the one verb
-that means the same (``borrow``, ``return``) and leaves every other word as it was, and
+that means the same (``borrow``, ``return``), a few set phrases by the words documents use for
+them (*up front*: *in advance*) and leaves every other word as it was, and
 ``phrasal_sources`` says which phrasal verb each such single verb stands for.
 """
 
@@ -157,7 +158,13 @@ def single_verbs(text: str) -> str:
             return match.group(0)
         return f"{verb}{match.group('gap')}"
 
-    return _PHRASAL.sub(swap, text)
+    return _SET_PHRASE.sub(lambda m: _SET_PHRASES.get(
+        re.sub(r"[\s-]+", " ", m.group(0).casefold()), m.group(0)), _PHRASAL.sub(swap, text))
+
+
+# Set phrases of general English and the words documents use for them.
+_SET_PHRASES = {"up front": "in advance", "upfront": "in advance"}
+_SET_PHRASE = re.compile(r"\bup[\s-]front\b|\bupfront\b", re.IGNORECASE)
 
 
 def phrasal_sources(text: str) -> dict[str, tuple[str, str]]:

@@ -80,3 +80,9 @@ def test_the_rest_due_is_the_remaining_balance_to_be_paid() -> None:
 
 def test_keeping_quiet_is_the_night_rest() -> None:
     assert term_credit(stem("quiet"), set(stems("night rest begins at 23:00"))) == SYNONYM_CREDIT
+
+
+def test_paying_up_front_is_paying_in_advance() -> None:
+    assert single_verbs("If I pay for a year up front?") == "If I pay for a year in advance?"
+    assert single_verbs("Upfront, UP-FRONT or up\tfront") == "in advance, in advance or in advance"
+    assert single_verbs("Pick the keys up front of house") == "collect the keys front of house"
