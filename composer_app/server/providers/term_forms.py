@@ -88,6 +88,7 @@ year years yearly annual annually
 late overdue delayed
 rest remainder remaining balance
 quiet silence rest
+included include includes free pay fee
 due payable owed owing pay paid
 leave leaves depart departs departure departures
 borrow borrows borrowed lend lends loan loans keep

@@ -86,3 +86,9 @@ def test_paying_up_front_is_paying_in_advance() -> None:
     assert single_verbs("If I pay for a year up front?") == "If I pay for a year in advance?"
     assert single_verbs("Upfront, UP-FRONT or up\tfront") == "in advance, in advance or in advance"
     assert single_verbs("Pick the keys up front of house") == "collect the keys front of house"
+
+
+def test_whether_something_is_included_is_answered_by_what_is_paid_or_free() -> None:
+    paid = set(stems("they pay the normal parking fee"))
+    assert term_credit(stem("included"), paid) == SYNONYM_CREDIT
+    assert term_credit(stem("included"), set(stems("Parking is free"))) == SYNONYM_CREDIT
