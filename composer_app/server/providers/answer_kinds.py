@@ -79,12 +79,13 @@ _MONEY = re.compile(
     r"[€$£]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|kronor|usd|gbp|chf)\b", re.I)
 # A share of a price: a surcharge or discount of *50 percent* answers *how much extra* (a
 # question about a difference), not *how much does it cost*.
-_PERCENT = re.compile(r"\d\s*(?:%|percent\b|per\s+cent\b)", re.I)
+_PERCENT_TEXT = r"\d\s*(?:%|percent\b|per\s+cent\b)"
+_PERCENT = re.compile(_PERCENT_TEXT, re.I)
 _DIFFERENCE = re.compile(r"\b(?:extra|more|less|off|discount\w*|surcharge\w*|reduc\w*|cheaper|"
                          r"refund\w*|back|deduct\w*|additional)\b", re.I)
 # A share of a price is an amount of money itself: "a deposit of 30 percent of the hire fee",
 # "half of the entry fee".
-_SHARE = re.compile(r"(?:\d\s*(?:%|percent\b|per\s+cent\b)|\bhalf)\s+of\s+(?:the\s+|your\s+|its\s+|"
+_SHARE = re.compile(rf"(?:{_PERCENT_TEXT}|\bhalf)\s+of\s+(?:the\s+|your\s+|its\s+|"
                     r"their\s+|our\s+)?(?:[^\W\d_]+\s+)?(?:fees?|prices?|costs?|total|amount|bill|"
                     r"rent|balance|value|sum|invoice|charges?)\b", re.I)
 _BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"

@@ -183,7 +183,7 @@ class PassageStore:
         document could not be read, user-safe; empty when it is simply not a document)."""
         with self.transaction():
             self.delete_document(key)
-            if searchable and passages:
+            if searchable and passages and self._openings is not None:
                 first = min(passages, key=lambda p: p.line_start)
                 self._add_opening(key, title, first.text)
             cur = self._db.execute(
@@ -283,14 +283,15 @@ class PassageStore:
     def _add_opening(self, key: str, title: str, body: str) -> None:
         """Keep the words of ``title`` and the capitalised words of the opening line (at most
         ``_OPENING_CHARS`` of it) as naming document ``key``."""
+        if self._openings is None:
+            return  # not read yet: the first lookup reads every document's opening
         opening = next((line for line in body.lstrip()[:_OPENING_CHARS].splitlines()
                         if line.strip()), "")
         words = {found.casefold() for found in _WORDS.findall(title)}
         words.update(found.casefold() for found in _WORDS.findall(opening) if found[0].isupper())
-        if self._openings is not None:
-            self._opening_words[key] = words
-            for word in words:
-                self._openings.setdefault(word, set()).add(key)
+        self._opening_words[key] = words
+        for word in words:
+            self._openings.setdefault(word, set()).add(key)
 
     def _drop_opening(self, key: str) -> None:
         if self._openings is not None:
