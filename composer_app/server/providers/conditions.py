@@ -8,7 +8,8 @@ A question often states its situation instead of naming the rule (*I sent it at 
 eleven*, *a Monday in January*, *we cancel three days before*, *born ten weeks ago*, *we're four
 people*). ``read`` finds the situation's values in the question and the conditions in the
 sentence, and tells whether some condition of the sentence holds for the question's situation
-and none of the same kind fails.
+and no kind of condition fails. Conditions of one kind in one sentence are alternatives (*from 1
+October to 30 November and from 15 March to 30 April*): the kind holds when any of them does.
 
 The values, each of its own kind (only values of the same kind are compared):
 
@@ -408,19 +409,16 @@ def read(question: str, sentence: str) -> Reading:
     asked = situation(question)
     if not asked:
         return Reading(False, False)
-    met = failed = False
-    kinds: set[str] = set()
+    held: dict[str, bool] = {}
     for condition in _conditions(sentence):
         values = asked.get(condition.kind)
-        if not values:
-            continue
-        if any(condition.holds(v) for v in values):
-            met = True
-            kinds.add(condition.kind)
-        elif condition.kind != "weekday":
-            failed = True
-            kinds.add(condition.kind)
-    return Reading(met and not failed, failed, frozenset(kinds))
+        if values:
+            held[condition.kind] = held.get(condition.kind, False) or \
+                any(condition.holds(v) for v in values)
+    met = any(held.values())
+    failed = any(not holds for kind, holds in held.items() if kind != "weekday")
+    kinds = frozenset(kind for kind, holds in held.items() if holds or kind != "weekday")
+    return Reading(met and not failed, failed, kinds)
 
 
 @lru_cache(maxsize=2048)

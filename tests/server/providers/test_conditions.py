@@ -138,3 +138,16 @@ def test_a_reading_names_the_kinds_of_condition_that_hold_or_fail() -> None:
     assert read(question.replace("Monday", "Wednesday"), winter).kinds == {"month", "weekday"}
     assert read(question, "From April to October, the shop is open daily.").kinds == {"month"}
     assert read(question, "The shop sells bikes.").kinds == frozenset()
+
+
+@pytest.mark.parametrize(("question", "met", "failed"), [
+    ("Can I come without booking on a Tuesday at the end of October?", True, False),
+    ("Can I come without booking in mid-April?", True, False),
+    ("Can I come without booking on 10 June?", False, True),
+])
+def test_conditions_of_one_kind_in_a_sentence_are_alternatives(question: str, met: bool,
+                                                               failed: bool) -> None:
+    sentence = ("From 1 October to 30 November and from 15 March to 30 April, we change tyres "
+                "by appointment only.")
+    reading = read(question, sentence)
+    assert (reading.met, reading.failed) == (met, failed)
