@@ -29,14 +29,20 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   same document holds for the situation: without such a sibling, the failing rule may be the
   answer itself (*Dogs must be at least four months old* for a three-month-old puppy).
 
-Invariants: only four kinds of sentence change their ``coverage``: the other side of a failed
+When no sentence reaches the threshold, a first sentence whose condition holds for the situation
+(*On Sundays and public holidays, power tools must not be used at all*, for a Sunday afternoon)
+answers from ``MET_FLOOR`` of the threshold: the situation the question states and the
+sentence's condition agree, which its words alone (*lawn mower*, *power tools*) do not show.
+
+Invariants: only five kinds of sentence change their ``coverage``: the other side of a failed
 rule, the same rule for other values after it, and an exception after its rule (to that rule's,
 their relevance being the same rule's),
 and, when the first sentence answers, a sentence of its document whose condition holds (raised
-to the threshold, as the rule for the situation in the answering document); every other
-sentence keeps its coverage and only its ``score`` (the ranking) changes; whether the first
-sentence reaches the threshold to answer never changes (a situation never turns an answer into
-"not found": a sentence below the threshold is not raised above one that reaches it); a
+to the threshold, as the rule for the situation in the answering document), and, when none
+answers, a first sentence whose condition holds and whose coverage is at least ``MET_FLOOR`` of
+the threshold (raised to it); every other sentence keeps its coverage and only its ``score``
+(the ranking) changes; a situation never turns an answer into "not found" (a sentence below the
+threshold is not raised above one that reaches it); a
 question that states no situation and names no group leaves the ranking as it was; ties keep
 the given order; only the sentences within ``REACH`` of the first (at most ``MAX_READ``) and
 their neighbours are read (its cost stays bounded however many sentences were retrieved).
@@ -54,6 +60,7 @@ from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS
 
 MET_BONUS = 0.2
+MET_FLOOR = 2 / 3  # of the threshold: a first sentence whose condition holds answers from here
 _AMBIGUOUS = frozenset({"new"})  # "a new one", "the new card": rarely the group of newcomers
 FAILED_PENALTY = 0.25
 REACH = 0.6  # below the first sentence's score by more than this, nothing can raise a sentence
@@ -151,6 +158,10 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
                    else s for s, good in zip(settled, [r.met for r in readings], strict=True)]
     order = sorted(range(len(settled)), key=lambda i: (
         reached and settled[i].coverage < threshold, -settled[i].score, i))
+    first = order[0]
+    if not reached and (readings[first].met or other_side[first] is not None) and \
+            settled[first].coverage >= MET_FLOOR * threshold:  # the rule for the situation
+        settled[first] = replace(settled[first], coverage=threshold)
     return [settled[i] for i in order]
 
 

@@ -199,3 +199,32 @@ def test_a_rule_that_holds_before_a_failed_one_is_not_its_alternative() -> None:
         "It's now mid-February. Do I get any of my entry fee back if I cancel?", "race.md", RENTAL)
     settled = settle(part, ranked, 0.6)
     assert not settled[0].sentence.text.startswith("A start place")
+
+
+ALLOTMENT = """# Allotment rules
+
+## Quiet times
+
+On Sundays and public holidays, power tools must not be used at all. Bonfires are not allowed \
+in the gardens.
+"""
+
+
+def test_a_first_rule_that_holds_for_the_situation_answers_below_the_threshold() -> None:
+    part, _, ranked = ranked_sentences(
+        "Can I run my lawn mower on my plot on a Sunday afternoon?", "allotment.md", ALLOTMENT)
+    first = settle(part, ranked, 1.0)[0]
+    assert first.sentence.text.startswith("On Sundays")
+    near = first.coverage / 0.8  # the sentence's coverage is 80 % of this threshold
+    assert settle(part, ranked, near)[0].coverage == near
+    far = first.coverage / 0.5  # half of this one: too far from it
+    assert settle(part, ranked, far)[0].coverage == first.coverage
+
+
+def test_a_first_sentence_without_a_holding_condition_is_not_raised() -> None:
+    part, _, ranked = ranked_sentences("Can I light a bonfire in my garden on a Sunday?",
+                                       "allotment.md", ALLOTMENT.replace(
+                                           "On Sundays and public holidays, power tools",
+                                           "Power tools"))
+    first = settle(part, ranked, 1.0)[0]
+    assert settle(part, ranked, first.coverage / 0.8)[0].coverage == first.coverage
