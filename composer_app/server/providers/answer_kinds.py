@@ -1,12 +1,14 @@
 """The kind of value a question asks for, and whether a sentence states one.
 
 A question asks for an ``amount`` of money (*How much does it cost?*, *Do I have to pay?*), a
-``time`` (*How long*, *when*, *by when*, *what time*, *how many days*), a ``quantity`` (*how many*,
-*how often*, *what temperature*) or a ``name`` (*who*, *where*), or for none of these.
+``phone`` number (*What number do I ring?*, *What is the phone number of …?*), a ``time`` (*How
+long*, *when*, *by when*, *what time*, *how many days*), a ``quantity`` (*how many*, *how often*,
+*what temperature*) or a ``name`` (*who*, *where*), or for none of these.
 
 Invariants: ``wanted_kind`` reads the asking text alone and tries the kinds in that order (a price
 question is never a quantity question); ``holds_kind`` reads the sentence alone; ``lacks_kind`` is
-true only for ``amount`` and ``time``: a sentence without an amount (a share of a price, *30
+true only for ``amount``, ``phone`` and ``time``: a sentence without a number of at least
+``PHONE_DIGITS`` digits for a phone question, a sentence without an amount (a share of a price, *30
 percent of the hire fee*, is one), *free*, *included* (or a percentage when the question asks for
 a difference: *how much extra*) for a price question, and a
 sentence without a clock time, day, date, year, season or duration, nor a time placed by an event
@@ -94,11 +96,20 @@ _NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+)?(?:charge|cost|fee)|nothin
 _NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
                     re.I)
 DIGITS = re.compile(r"\d")
+# A phone number question (*What number do I ring …?*, *What is the phone number of …?*): its
+# answer states a number of at least ``PHONE_DIGITS`` digits (*0171 448 2210*, *+49 30 123456*).
+_PHONE = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|are|was))?\s+(?:the\s+|your\s+|their\s+|"
+                    r"its\s+|our\s+)?(?:(?:(?:tele)?phone|contact|emergency|hotline|fax)\s+numbers?\b|"
+                    r"numbers?\s+(?:(?:do|should|can|must|shall|would)\s+(?:i|we|you|they)\s+|to\s+)"
+                    r"(?:ring|call|phone|dial|text)\b)", re.I)
+_PHONE_NUMBER = re.compile(r"\+?\(?\d[\d ()/-]*\d")
+PHONE_DIGITS = 6
 
 
 def wanted_kind(text: str) -> str | None:
     """The kind of value the asking ``text`` wants (see the module invariant)."""
-    return ("amount" if _AMOUNT.search(text) else "time" if _TIME.search(text)
+    return ("amount" if _AMOUNT.search(text) else "phone" if _PHONE.search(text)
+            else "time" if _TIME.search(text)
             else "quantity" if _QUANTITY.search(text)
             else "name" if _NAMED.search(text) else None)
 
@@ -119,6 +130,9 @@ def holds_kind(text: str, kind: str, *, row: bool = False) -> bool:
                                or t in ("a", "an", "one", "few", "several")
                                for t in tokens[max(0, i - 3):i]))
                    for i, w in enumerate(tokens))
+    if kind == "phone":
+        return any(len(DIGITS.findall(m.group(0))) >= PHONE_DIGITS
+                   for m in _PHONE_NUMBER.finditer(text))
     if kind == "quantity":
         tokens = [x.casefold() for x in re.findall(r"[^\W_]+", text)]
         return any(DIGITS.search(w) or w in NUMBER_WORDS or w in _TIME_WORDS
@@ -138,4 +152,6 @@ def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> boo
     if kind == "time":
         return not holds_kind(text, "time") and \
             _EVENT_TIME.isdisjoint(x.casefold() for x in re.findall(r"[^\W_]+", text))
+    if kind == "phone":
+        return not holds_kind(text, "phone")
     return False

@@ -38,7 +38,8 @@ against each part:
   narrower class counts as a synonym (*Saturday*: *at weekends*), a sentence without an
   amount of money (or *free*, *included*; a percentage for *how much extra*) for a price question
   keeps ``MISSING_AMOUNT_FACTOR``, a sentence that states no time, day, date or duration for
-  a time question (*how long*, *when*, *by when*) keeps ``MISSING_TIME_FACTOR``, and a sentence
+  a time question (*how long*, *when*, *by when*) keeps ``MISSING_TIME_FACTOR``, one without a
+  phone number for *What number do I ring?* keeps ``MISSING_PHONE_FACTOR``, and a sentence
   of a document that lacks a name the question gives (``question_names``: *at the Birkenhof*,
   when another document's title names it) keeps ``ELSEWHERE_FACTOR``;
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
@@ -109,6 +110,7 @@ MISSING_NUMBER_FACTOR = 0.5
 MISSING_FOCUS_FACTOR = 0.6
 MISSING_AMOUNT_FACTOR = 0.6
 MISSING_TIME_FACTOR = 0.6
+MISSING_PHONE_FACTOR = 0.6
 CONTRAST_FACTOR = 0.5
 ELSEWHERE_FACTOR = 0.5
 TOPIC_ONLY_FACTOR = 0.6
@@ -437,7 +439,8 @@ def answer_factor(sentence: Sentence, part: Part) -> float:
     or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``; a percentage
     is an amount when the question asks for a difference: *how much extra*), or without
     a time, day, date or duration for a time question (``MISSING_TIME_FACTOR``: *How long does it
-    take?* is not answered by *It costs 13 euros*), or from a document that lacks a name the
+    take?* is not answered by *It costs 13 euros*), or without a phone number for a phone
+    question (``MISSING_PHONE_FACTOR``), or from a document that lacks a name the
     question gives (``ELSEWHERE_FACTOR``: *Can I keep my horse at the Birkenhof?* is not answered
     by the laundrette's rule for horse rugs)."""
     factor = ELSEWHERE_FACTOR if sentence.elsewhere else 1.0
@@ -446,8 +449,8 @@ def answer_factor(sentence: Sentence, part: Part) -> float:
     if part.wants == "amount" and lacks_kind(sentence.text, part.text, "amount",
                                                  row=bool(sentence.row_entity)):
         factor *= MISSING_AMOUNT_FACTOR
-    if part.wants == "time" and lacks_kind(sentence.text, part.text, "time"):
-        factor *= MISSING_TIME_FACTOR
+    if part.wants in ("time", "phone") and lacks_kind(sentence.text, part.text, part.wants):
+        factor *= MISSING_TIME_FACTOR if part.wants == "time" else MISSING_PHONE_FACTOR
     return factor
 
 

@@ -25,3 +25,28 @@ def test_a_bare_percentage_answers_only_a_difference() -> None:
     assert lacks_kind(sentence, "How much does a move cost?", "amount")
     assert not lacks_kind(sentence, "How much extra is a Sunday move?", "amount")
     assert lacks_kind("30 percent of customers pay by card.", "How much is it?", "amount")
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("What number do I ring when I spot a swarm of bees?", "phone"),
+    ("What is the phone number of the main reception?", "phone"),
+    ("Which number should we call at night?", "phone"),
+    ("What's the emergency number?", "phone"),
+    ("What number of guests is allowed?", "quantity"),
+    ("What is the maximum number of players?", None),
+])
+def test_a_question_for_a_number_to_call_asks_for_a_phone_number(question: str,
+                                                                  kind: str | None) -> None:
+    assert wanted_kind(question) == kind
+
+
+@pytest.mark.parametrize(("sentence", "lacks"), [
+    ("If you see a swarm, call the swarm hotline on 0171 448 2210.", False),
+    ("Reception: +49 (30) 12 34 56", False),
+    ("Do not try to catch a swarm yourself.", True),
+    ("The hotline is open from 8:00 to 20:00 on 12 May 2026.", True),
+    ("A call costs 120 euros.", True),
+])
+def test_a_sentence_without_a_phone_number_is_a_near_miss_for_one(sentence: str,
+                                                                   lacks: bool) -> None:
+    assert lacks_kind(sentence, "What number do I ring?", "phone") is lacks

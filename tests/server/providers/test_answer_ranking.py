@@ -364,3 +364,14 @@ def test_a_duration_in_other_units_answers_the_questions_unit() -> None:
                                       "storage.md", text)
     year = next(i for i, t in enumerate(part.terms) if t.word == "year")
     assert term_credits(units[0], part)[year] == 1.0
+
+
+def test_a_phone_question_is_answered_by_the_sentence_with_the_number() -> None:
+    text = ("# Beekeepers\n## Swarms\nIf you see a swarm, call the swarm hotline on 0171 448 2210. "
+            "Do not try to catch a swarm yourself unless you are an experienced beekeeper.\n")
+    part, units, ranked = ranked_sentences("What number do I ring when I spot a swarm of bees?",
+                                           "beekeepers.md", text)
+    assert part.wants == "phone"
+    advice = next(s for s in units if s.text.startswith("Do not try"))
+    assert answer_factor(advice, part) < 1.0
+    assert ranked[0].sentence.text.startswith("If you see a swarm")
