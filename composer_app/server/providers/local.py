@@ -82,7 +82,7 @@ from composer_app.server.providers.sentence_vectors import (
     SentenceVectors,
     VectorTable,
 )
-from composer_app.server.providers.term_forms import single_verbs, synonyms_of
+from composer_app.server.providers.term_forms import single_verbs, spelling_variants, synonyms_of
 
 MAX_USED = 3
 SEARCH_LIMIT = 30
@@ -354,7 +354,7 @@ class LocalProvider:
         counts = [store.frequencies(terms) for store in stores]
         frequency = {t: sum(c.get(t, 0) for c in counts) for t in terms}
         for term in terms:  # a paraphrased word weighs as its related words found here
-            related = related_words(term)
+            related = spelling_variants(term) + related_words(term)
             if frequency[term] == 0 and related:
                 frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))

@@ -1,7 +1,8 @@
 """Word forms the offline assistant treats as the same term: light stems, related forms, synonyms.
 
 Invariants: ``stem`` is deterministic, case-folded and idempotent on its own output for the
-suffixes it strips; ``term_credit`` is 1.0 for the same stem, ``SYNONYM_CREDIT`` for a word of the
+suffixes it strips, and stems an American spelling of general English as its British form
+(*tires*: *tyres*; ``spelling_variants`` widens a search to the other form); ``term_credit`` is 1.0 for the same stem, ``SYNONYM_CREDIT`` for a word of the
 same synonym group, a shared stem prefix of at least ``PREFIX_MIN`` characters or the same stem
 after a prefix (*surcharge* for *charge*, a stem of at least ``COMPOUND_MIN``), else 0.0, so an
 exact word always beats a paraphrase; the synonym groups are general English vocabulary
@@ -191,9 +192,96 @@ def _groups() -> dict[str, frozenset[str]]:
     return {word: frozenset(group) for word, group in by_word.items()}
 
 
+# American spellings of general English and their British forms (the documents' usual ones): a
+# word stems as its British form does, so *tires* is *tyres* and *canceled* is *cancelled*.
+_SPELLING_TEXT = """
+tire tyre
+curb kerb
+color colour
+favor favour
+favorite favourite
+flavor flavour
+honor honour
+labor labour
+neighbor neighbour
+neighborhood neighbourhood
+behavior behaviour
+harbor harbour
+odor odour
+center centre
+meter metre
+kilometer kilometre
+centimeter centimetre
+millimeter millimetre
+liter litre
+theater theatre
+fiber fibre
+gray grey
+plow plough
+mold mould
+catalog catalogue
+dialog dialogue
+aluminum aluminium
+jewelry jewellery
+pajamas pyjamas
+license licence
+defense defence
+offense offence
+canceled cancelled
+canceling cancelling
+traveled travelled
+traveling travelling
+traveler traveller
+labeled labelled
+fueled fuelled
+enroll enrol
+enrollment enrolment
+fulfill fulfil
+installment instalment
+skillful skilful
+program programme
+organize organise
+organization organisation
+realize realise
+recognize recognise
+authorize authorise
+authorization authorisation
+apologize apologise
+customize customise
+minimize minimise
+maximize maximise
+analyze analyse
+paralyze paralyse
+"""
+
+
 @lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
-    """A light English stem of ``word`` (plurals, -ing, -ed, -ly and a few derivations)."""
+    """A light English stem of ``word`` (plurals, -ing, -ed, -ly and a few derivations), an
+    American spelling stemmed as its British form (``_SPELLING_TEXT``)."""
+    base = _plain_stem(word)
+    return _british_stems().get(base, base)
+
+
+@lru_cache(maxsize=1)
+def _british_stems() -> dict[str, str]:
+    """The plain stem of each American spelling to that of its British form."""
+    pairs = (line.split() for line in _SPELLING_TEXT.strip().split("\n"))
+    found = {_plain_stem(us): _plain_stem(uk) for us, uk in pairs}
+    return {us: uk for us, uk in found.items() if us != uk}
+
+
+@lru_cache(maxsize=8_192)
+def spelling_variants(word: str) -> tuple[str, ...]:
+    """The other spellings of ``word`` in ``_SPELLING_TEXT`` (*tyres* for *tires*), for widening
+    a search whose index does not fold them."""
+    own = stem(word)
+    found = (w for line in _SPELLING_TEXT.strip().split("\n") for w in line.split()
+             if stem(w) == own and w.casefold() != word.casefold())
+    return tuple(dict.fromkeys(found))
+
+
+def _plain_stem(word: str) -> str:
     word = word.casefold().replace("’", "'")
     if "'" in word:
         word = word.split("'")[0]
@@ -250,9 +338,10 @@ def related(term_stem: str) -> frozenset[str]:
 
 @lru_cache(maxsize=4_096)
 def synonyms_of(word: str) -> tuple[str, ...]:
-    """Plain words related to ``word`` (for widening a search), excluding ``word`` itself."""
+    """Plain words related to ``word`` (for widening a search), excluding ``word`` itself: its
+    other spellings first, then its synonym groups."""
     own = stem(word)
-    found: list[str] = []
+    found: list[str] = list(spelling_variants(word))
     for line in _SYNONYM_TEXT.strip().split("\n"):
         members = line.split()
         if any(stem(m) == own for m in members):

@@ -10,6 +10,7 @@ from composer_app.server.providers.term_forms import (
     SYNONYM_CREDIT,
     related,
     single_verbs,
+    spelling_variants,
     stem,
     stems,
     synonyms_of,
@@ -92,3 +93,19 @@ def test_whether_something_is_included_is_answered_by_what_is_paid_or_free() -> 
     paid = set(stems("they pay the normal parking fee"))
     assert term_credit(stem("included"), paid) == SYNONYM_CREDIT
     assert term_credit(stem("included"), set(stems("Parking is free"))) == SYNONYM_CREDIT
+
+
+def test_an_american_spelling_is_the_same_term_as_the_british_one() -> None:
+    for american, british in (("tires", "tyres"), ("canceled", "cancelled"),
+                              ("cancel", "cancelling"), ("colors", "colours"),
+                              ("center", "centres"), ("organized", "organised"),
+                              ("licenses", "licence")):
+        assert stem(american) == stem(british)
+        assert term_credit(stem(american), {stem(british)}) == 1.0
+    assert stem("fill") == stem("filled") != stem("fil")  # a doubled l of another word stays
+
+
+def test_a_search_for_one_spelling_is_widened_to_the_other() -> None:
+    assert "tyre" in spelling_variants("tires")
+    assert "tyre" in synonyms_of("tire")
+    assert spelling_variants("bicycle") == ()
