@@ -2,16 +2,16 @@
 
 Invariants: ``stem`` is deterministic, case-folded and idempotent on its own output for the
 suffixes it strips, and stems an American spelling of general English as its British form
-(*tires*: *tyres*; ``spelling_variants`` widens a search to the other form); ``term_credit`` is 1.0 for the same stem, ``SYNONYM_CREDIT`` for a word of the
-same synonym group, a shared stem prefix of at least ``PREFIX_MIN`` characters or the same stem
-after a prefix (*surcharge* for *charge*, a stem of at least ``COMPOUND_MIN``), else 0.0, so an
-exact word always beats a paraphrase; the synonym groups are general English vocabulary
-(workplace documents, rules and price lists), never phrases of a particular folder; an irregular
-form is stemmed through its base form; ``single_verbs`` replaces a phrasal verb (``take home``,
-``bring … back``, with at most ``PHRASAL_GAP`` words between verb and particle; the noun
-``pick-up`` too) by the one verb
-that means the same (``borrow``, ``return``), a few set phrases by the words documents use for
-them (*up front*: *in advance*) and leaves every other word as it was, and
+(*tires*: *tyres*; ``spelling_variants`` widens a search to the other form); ``term_credit`` is
+1.0 for the same stem, ``SYNONYM_CREDIT`` for a word of the same synonym group, a shared stem
+prefix of at least ``PREFIX_MIN`` characters or the same stem after a prefix (*surcharge* for
+*charge*, a stem of at least ``COMPOUND_MIN``), else 0.0, so an exact word always beats a
+paraphrase; the synonym groups are general English vocabulary (workplace documents, rules and
+price lists), never phrases of a particular folder; an irregular form is stemmed through its base
+form; ``single_verbs`` replaces a phrasal verb (``take home``, ``bring … back``, with at most
+``PHRASAL_GAP`` words between verb and particle; the noun ``pick-up`` too) by the one verb that
+means the same (``borrow``, ``return``), a few set phrases by the words documents use for them
+(*up front*: *in advance*; *on hold*: *paused*) and leaves every other word as it was, and
 ``phrasal_sources`` says which phrasal verb each such single verb stands for.
 """
 
@@ -165,8 +165,8 @@ def single_verbs(text: str) -> str:
 
 
 # Set phrases of general English and the words documents use for them.
-_SET_PHRASES = {"up front": "in advance", "upfront": "in advance"}
-_SET_PHRASE = re.compile(r"\bup[\s-]front\b|\bupfront\b", re.IGNORECASE)
+_SET_PHRASES = {"up front": "in advance", "upfront": "in advance", "on hold": "paused"}
+_SET_PHRASE = re.compile(r"\bup[\s-]front\b|\bupfront\b|\bon\s+hold\b", re.IGNORECASE)
 
 
 def phrasal_sources(text: str) -> dict[str, tuple[str, str]]:

@@ -89,6 +89,12 @@ def test_paying_up_front_is_paying_in_advance() -> None:
     assert single_verbs("Pick the keys up front of house") == "collect the keys front of house"
 
 
+def test_a_membership_on_hold_is_a_paused_one() -> None:
+    asked = single_verbs("Can I put my membership on hold for a month?")
+    assert stem("pause") in stems(asked)
+    assert stem("hold") not in stems(asked)
+
+
 def test_whether_something_is_included_is_answered_by_what_is_paid_or_free() -> None:
     paid = set(stems("they pay the normal parking fee"))
     assert term_credit(stem("included"), paid) == SYNONYM_CREDIT
