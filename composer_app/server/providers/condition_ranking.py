@@ -30,9 +30,10 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   answer itself (*Dogs must be at least four months old* for a three-month-old puppy).
 
 When no sentence reaches the threshold, a first sentence whose condition holds for the situation
-(*On Sundays and public holidays, power tools must not be used at all*, for a Sunday afternoon)
-answers from ``MET_FLOOR`` of the threshold: the situation the question states and the
-sentence's condition agree, which its words alone (*lawn mower*, *power tools*) do not show.
+(*There are no production deployments on Fridays …*, for *put the new version of our site live
+on Friday afternoon*) answers from ``MET_FLOOR`` of the threshold: the situation the question
+states and the sentence's condition agree, which its words alone (*put … live*, *deployments*)
+do not show.
 
 Invariants: only five kinds of sentence change their ``coverage``: the other side of a failed
 rule, the same rule for other values after it, and an exception after its rule (to that rule's,
