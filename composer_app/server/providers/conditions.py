@@ -17,7 +17,8 @@ The values, each of its own kind (only values of the same kind are compared):
 * ``day``: a day of the year as ``month * 100 + day`` (*15 October*, *mid-February*: the 15th);
   a month alone (*in January*) is the kind ``month``;
 * ``ahead`` and ``span``: a duration in minutes, ``ahead`` when the question counts it before an
-  event (*three days before moving day*, *in advance*, *my lesson is in 30 hours*), ``span``
+  event (*three days before moving day*, *in advance*, *my lesson is in 30 hours*; *the evening
+  before* is 13 hours, *the day before* 24), ``span``
   otherwise (*ten weeks ago*,
   *for a month*, *three months old*);
 * ``count``: a number of people or things (*four people*, *3 bikes*);
@@ -76,6 +77,10 @@ _CLOCK = re.compile(
     rf"|\b(?:at\s+)?(?P<h5>{_HOUR_WORD})\s+(?=in\s+the\s+(?:morning|afternoon|evening)|at\s+night)")
 _DAYTIME = re.compile(r"\b(?:in\s+the\s+(?P<when>morning|afternoon|evening)|at\s+(?P<night>night)"
                       r"|(?P<pm>tonight))\b")
+# Notice given on the day before an event, by the part of that day: *the evening before*.
+_EVE = re.compile(r"\bthe\s+(?P<part>morning|afternoon|evening|night|day)\s+before\b"
+                  r"(?!\s+yesterday\b)")
+_EVE_MINUTES = {"morning": 1440, "day": 1440, "afternoon": 1080, "evening": 780, "night": 600}
 _DATE = re.compile(
     rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m>{_MONTH})\b"
     rf"|\b(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)"
@@ -262,6 +267,8 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
     for start, end, kind, value in _durations(text):
         found.setdefault(kind, []).append(value)
         taken.append((start, end))
+    for match in _EVE.finditer(text):  # "it's the evening before now": about half a day ahead
+        found.setdefault("ahead", []).append(_EVE_MINUTES[match.group("part")])
     days = _weekdays(text)
     if days:
         found["weekday"] = sorted(days)

@@ -151,3 +151,22 @@ def test_conditions_of_one_kind_in_a_sentence_are_alternatives(question: str, me
                 "by appointment only.")
     reading = read(question, sentence)
     assert (reading.met, reading.failed) == (met, failed)
+
+
+@pytest.mark.parametrize(("question", "ahead"), [
+    ("My appointment is tomorrow morning and it's the evening before now. Will I be charged?",
+     (780,)),
+    ("I cancelled the day before the course started. Do I get a refund?", (1440,)),
+    ("I called the day before yesterday. Is my booking confirmed?", None),
+])
+def test_notice_given_on_the_day_before_is_read_by_the_part_of_that_day(
+        question: str, ahead: tuple[int, ...] | None) -> None:
+    assert situation(question).get("ahead") == ahead
+
+
+def test_the_evening_before_is_less_than_a_days_notice() -> None:
+    question = "I have to call off tomorrow morning's appointment. It's the evening before now."
+    late = read(question, "Appointments cancelled less than 24 hours in advance are charged at "
+                          "50 percent of the booked service.")
+    free = read(question, "Appointments can be cancelled free of charge up to 24 hours before.")
+    assert (late.met, free.failed) == (True, True)
