@@ -2,12 +2,14 @@
 a conflict between documents, and an honest "not found".
 
 Invariants: a part of the question is answered only by a sentence whose ``coverage`` reaches
-``USED_THRESHOLD`` (a part whose nearest sentence is already said for another part is not reported
-as unanswered); with no part answered there is no direct sentence and no ``used`` document; the
-documents of the direct sentences come first among ``used``; when another document answers the
-same part nearly as well (``CONFLICT_RATIO`` of the score) about the same subject (one of the
-question's subject pairs found together in both, when the answer has any: ``shares_subject``)
-(``same_subject``) with different numbers, the one that is
+``USED_THRESHOLD`` (a first sentence from ``MET_FLOOR`` of it up is raised to it when its condition
+holds for the situation the question states, ``condition_ranking``, or when it grants or refuses
+the permission the question asks for, ``_permission_rule``; a part whose nearest sentence is
+already said for another part is not reported as unanswered); with no part answered there is no
+direct sentence and no ``used`` document; the documents of the direct sentences come first among
+``used``; when another document answers the same part nearly as well (``CONFLICT_RATIO`` of the
+score) about the same subject (one of the question's subject pairs found together in both, when
+the answer has any: ``shares_subject``) (``same_subject``) with different numbers, the one that is
 newer by its own written date (else its modification time) is answered from and the other is only
 ``checked``, and ``conflict`` names both in one sentence (when they agree, the newer one answers
 and nothing is named); every document's ``coverage`` (its confidence) is the best coverage of any
@@ -33,16 +35,32 @@ from composer_app.server.providers.answer_ranking import (
     score,
     shares_subject,
 )
-from composer_app.server.providers.condition_ranking import settle
+from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.term_forms import stems
+from composer_app.server.providers.term_polarity import PERMISSION_STEMS
 
 USED_THRESHOLD = 0.6
 CONFLICT_RATIO = 0.75
 ALSO_USED_RATIO = 0.92
 MAX_USED = 3
 MAX_CHECKED = 8
+
+
+def _permission_rule(part: Part, ranked: list[Scored]) -> list[Scored]:
+    """``ranked`` with its first sentence raised to ``USED_THRESHOLD`` when it is below it but
+    at least ``MET_FLOOR`` of it, the question asks permission (*Can I burn leaves and branches in
+    my allotment?*) and the sentence grants or refuses permission (*Garden waste is composted on
+    the plot; it may not be burned*): as a rule that holds for the situation the question states
+    (``condition_ranking``), the rule answers what the words alone only come near."""
+    if not ranked or part.permission is None:
+        return ranked
+    first = ranked[0]
+    if MET_FLOOR * USED_THRESHOLD <= first.coverage < USED_THRESHOLD and \
+            not PERMISSION_STEMS.isdisjoint(first.sentence.stems):
+        return [replace(first, coverage=USED_THRESHOLD), *ranked[1:]]
+    return ranked
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +125,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
         ranked = settle(part, rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
                                       candidates=candidates), USED_THRESHOLD)
+        ranked = _permission_rule(part, ranked)
         per_doc: dict[str, Scored] = {}
         for scored in ranked:
             per_doc.setdefault(scored.sentence.key, scored)

@@ -501,3 +501,26 @@ def test_a_place_the_question_names_is_not_answered_from_another_places_document
     assert "laundrette.md" not in [e.title for e in _used(outcome)]
     assert "machine no. 12" in _direct(ask("Can I wash my horse rug at the Blitzblank?"))
     assert "machine no. 12" in _direct(ask("Can I wash my horse rug at Sunnyside?"))
+
+
+ALLOTMENT = """# Allotment garden rules
+
+## Using the plot
+
+At least one third of every plot must be used to grow fruit or
+vegetables. Trees taller than four metres are not permitted. Garden
+waste is composted on the plot; it may not be burned.
+"""
+
+
+def test_a_permission_question_is_answered_by_the_rule_that_refuses_it(folder, ask):
+    (folder / "allotment-garden.md").write_text(ALLOTMENT, encoding="utf-8")
+    outcome = ask("Can I burn leaves and branches in my allotment?")
+    assert "it may not be burned" in _direct(outcome)
+    assert [e.title for e in _used(outcome)] == ["allotment-garden.md"]
+
+
+def test_a_permission_question_the_folder_cannot_answer_stays_not_found(folder, ask):
+    (folder / "allotment-garden.md").write_text(ALLOTMENT, encoding="utf-8")
+    outcome = ask("Can I rent a canoe at the allotment garden?")
+    assert _used(outcome) == []
