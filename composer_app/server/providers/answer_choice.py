@@ -38,7 +38,7 @@ from composer_app.server.providers.answer_ranking import (
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
-from composer_app.server.providers.term_forms import stems
+from composer_app.server.providers.term_forms import stems, term_credit
 from composer_app.server.providers.term_polarity import PERMISSION_STEMS
 
 USED_THRESHOLD = 0.6
@@ -51,14 +51,17 @@ MAX_CHECKED = 8
 def _permission_rule(part: Part, ranked: list[Scored]) -> list[Scored]:
     """``ranked`` with its first sentence raised to ``USED_THRESHOLD`` when it is below it but
     at least ``MET_FLOOR`` of it, the question asks permission (*Can I burn leaves and branches in
-    my allotment?*) and the sentence grants or refuses permission (*Garden waste is composted on
-    the plot; it may not be burned*): as a rule that holds for the situation the question states
+    my allotment?*) and the sentence grants or refuses permission for that very verb (*Garden
+    waste is composted on the plot; it may not be burned*), in a document that holds the names
+    the question gives: as a rule that holds for the situation the question states
     (``condition_ranking``), the rule answers what the words alone only come near."""
     if not ranked or part.permission is None:
         return ranked
     first = ranked[0]
+    own = set(first.sentence.stems)
     if MET_FLOOR * USED_THRESHOLD <= first.coverage < USED_THRESHOLD and \
-            not PERMISSION_STEMS.isdisjoint(first.sentence.stems):
+            not first.sentence.elsewhere and not PERMISSION_STEMS.isdisjoint(own) and \
+            term_credit(part.permission, own) == 1.0:
         return [replace(first, coverage=USED_THRESHOLD), *ranked[1:]]
     return ranked
 
