@@ -37,16 +37,16 @@ do not show.
 
 Invariants: only five kinds of sentence change their ``coverage``: the other side of a failed
 rule, the same rule for other values after it, and an exception after its rule (to that rule's,
-their relevance being the same rule's),
-and, when the first sentence answers, a sentence of its document whose condition holds (raised
-to the threshold, as the rule for the situation in the answering document), and, when none
-answers, a first sentence whose condition holds and whose coverage is at least ``MET_FLOOR`` of
-the threshold (raised to it); every other sentence keeps its coverage and only its ``score``
+their relevance being the same rule's), and, when the first sentence answers, a sentence of its
+document whose condition holds (raised to the threshold, as the rule for the situation in the
+answering document), and, when none answers, a first sentence whose condition holds and whose
+coverage is at least ``MET_FLOOR`` of the threshold, in a document that holds the names the
+question gives (raised to it); every other sentence keeps its coverage and only its ``score``
 (the ranking) changes; a situation never turns an answer into "not found" (a sentence below the
-threshold is not raised above one that reaches it); a
-question that states no situation and names no group leaves the ranking as it was; ties keep
-the given order; only the sentences within ``REACH`` of the first (at most ``MAX_READ``) and
-their neighbours are read (its cost stays bounded however many sentences were retrieved).
+threshold is not raised above one that reaches it); a question that states no situation and
+names no group leaves the ranking as it was; ties keep the given order; only the sentences within
+``REACH`` of the first (at most ``MAX_READ``) and their neighbours are read (its cost stays
+bounded however many sentences were retrieved).
 """
 
 from __future__ import annotations
@@ -161,6 +161,7 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
         reached and settled[i].coverage < threshold, -settled[i].score, i))
     first = order[0]
     if not reached and (readings[first].met or other_side[first] is not None) and \
+            not settled[first].sentence.elsewhere and \
             settled[first].coverage >= MET_FLOOR * threshold:  # the rule for the situation
         settled[first] = replace(settled[first], coverage=threshold)
     return [settled[i] for i in order]

@@ -228,3 +228,11 @@ def test_a_first_sentence_without_a_holding_condition_is_not_raised() -> None:
                                            "Power tools"))
     first = settle(part, ranked, 1.0)[0]
     assert settle(part, ranked, first.coverage / 0.8)[0].coverage == first.coverage
+
+
+def test_a_rule_from_a_document_without_the_names_asked_for_is_not_raised() -> None:
+    part, _, ranked = ranked_sentences(
+        "Can I run my lawn mower on my plot on a Sunday afternoon?", "allotment.md", ALLOTMENT)
+    elsewhere = [replace(s, sentence=replace(s.sentence, elsewhere=True)) for s in ranked]
+    first = settle(part, elsewhere, 1.0)[0]
+    assert settle(part, elsewhere, first.coverage / 0.8)[0].coverage == first.coverage
