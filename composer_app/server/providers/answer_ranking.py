@@ -449,8 +449,10 @@ def answer_factor(sentence: Sentence, part: Part) -> float:
     if part.wants == "amount" and lacks_kind(sentence.text, part.text, "amount",
                                                  row=bool(sentence.row_entity)):
         factor *= MISSING_AMOUNT_FACTOR
-    if part.wants in ("time", "phone") and lacks_kind(sentence.text, part.text, part.wants):
-        factor *= MISSING_TIME_FACTOR if part.wants == "time" else MISSING_PHONE_FACTOR
+    if part.wants == "time" and lacks_kind(sentence.text, part.text, "time"):
+        factor *= MISSING_TIME_FACTOR
+    if part.wants == "phone" and lacks_kind(sentence.text, part.text, "phone"):
+        factor *= MISSING_PHONE_FACTOR
     return factor
 
 
