@@ -16,6 +16,10 @@ the question by a sentence model (cosine similarity of their embeddings):
   word coverage and is never raised;
 * sentences found by meaning (``nearby``: ``sentence_vectors``) are judged too, and one that is
   not among the first candidates by words needs ``MEANING_ONLY_MARGIN`` more;
+* for a price question, the clause naming what a sentence prices (``priced_things``) is compared
+  with the question in the same call: from ``PRICED_AS_ASKED`` up it is the thing asked about in
+  other words (*professional teeth cleaning* for *a dental hygiene session*), and the sentence is
+  not a near miss for pricing something else;
 * the coverage is the meaning mapped linearly from ``SIMILARITY_FLOOR`` (0) to
   ``SIMILARITY_FULL`` (1), at most ``MEANING_CEILING``, and ``CONTRAST_FACTOR`` of that for a
   sentence about another group than the one asked about (``qualifiers``). On the assistant's
@@ -46,6 +50,7 @@ from composer_app.server.providers.answer_ranking import (
     answer_factor,
     term_credits,
 )
+from composer_app.server.providers.priced_things import priced_clauses
 
 Similarity = Callable[[Sequence[str], Sequence[str]], list[list[float]] | None]
 
@@ -59,6 +64,7 @@ SIMILARITY_FULL = 0.7
 MEANING_ONLY_MARGIN = 0.05  # a sentence found by meaning alone needs this much more
 CONTEXT_FLOOR = 0.3  # below this bare similarity, a sentence is not read again in context
 MEANING_CEILING = 0.74  # below 0.75, the band labelled strong
+PRICED_AS_ASKED = 0.3  # the question's similarity to what a sentence prices, to be the same
 
 
 def without_term(text: str, term: Term) -> str | None:
@@ -91,11 +97,14 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
     texts = list(chosen)
     shortened = _shortened(part, [ranked[number] for number in chosen.values()])
     queries = [part.meaning, *dict.fromkeys(s for s in shortened if s)]
-    rows = similarity(queries, texts)
+    clauses = _priced_clauses(part, texts)
+    rows = similarity(queries, texts + clauses)
     if rows is None:
         return list(ranked)
-    by_query = dict(zip(queries, rows, strict=True))
+    by_query = dict(zip(queries, (row[:len(texts)] for row in rows), strict=True))
     whole = by_query[part.meaning]
+    as_asked = {clause for clause, closeness in zip(clauses, rows[0][len(texts):], strict=True)
+                if closeness >= PRICED_AS_ASKED}
     drops = {text: [None if s is None else whole[column] - by_query[s][column]
                     for s in shortened] for column, text in enumerate(texts)}
     reread = [ranked[number] for column, (text, number) in enumerate(chosen.items())
@@ -109,11 +118,21 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
         meaning = (whole[column] + max(whole[column], in_context_similarity)) / 2
         for other in range(number, len(ranked)):  # the same text in another passage too
             if other == number or ranked[other].sentence.text == text:
-                judged[other] = _judged(part, ranked[other], meaning, drops[text],
-                                        veto=text not in cleared,
-                                        margin=0.0 if text in by_words else MEANING_ONLY_MARGIN)
+                judged[other] = _judged(
+                    part, ranked[other], meaning, drops[text], veto=text not in cleared,
+                    margin=0.0 if text in by_words else MEANING_ONLY_MARGIN,
+                    priced_as_asked=any(c in as_asked for c, _ in priced_clauses(text)))
     order = sorted(range(len(judged)), key=lambda i: (-judged[i].score, i))
     return [judged[i] for i in order]
+
+
+def _priced_clauses(part: Part, texts: Sequence[str]) -> list[str]:
+    """For a price question, the clauses of ``texts`` that name what costs (``priced_things``),
+    each once, none of them one of ``texts``."""
+    if part.wants != "amount":
+        return []
+    found = dict.fromkeys(clause for text in texts for clause, _ in priced_clauses(text))
+    return [clause for clause in found if clause not in texts]
 
 
 def _shortened(part: Part, candidates: Sequence[Scored]) -> list[str | None]:
@@ -170,8 +189,8 @@ def _in_context(part: Part, candidates: Sequence[Scored], queries: Sequence[str]
 
 
 def _judged(part: Part, scored: Scored, similarity: float,
-            drops: Sequence[float | None], *, veto: bool = True, margin: float = 0.0
-            ) -> Scored:
+            drops: Sequence[float | None], *, veto: bool = True, margin: float = 0.0,
+            priced_as_asked: bool = False) -> Scored:
     """``scored`` with its coverage re-judged from its similarity to the question and the
     similarity drops of the question without each term (left as it is when ``veto`` and a term
     it lacks contradicts it)."""
@@ -180,6 +199,6 @@ def _judged(part: Part, scored: Scored, similarity: float,
     closeness = min(1.0, max(0.0, (similarity - SIMILARITY_FLOOR)
                              / (SIMILARITY_FULL - SIMILARITY_FLOOR)))
     coverage = closeness - margin
-    coverage *= answer_factor(scored.sentence, part)  # another group, no amount for a price
+    coverage *= answer_factor(scored.sentence, part, priced_as_asked=priced_as_asked)
     return replace(scored, coverage=min(coverage, MEANING_CEILING),
                    score=scored.score - scored.coverage + coverage)

@@ -39,7 +39,10 @@ against each part:
   amount of money (or *free*, *included*; a percentage for *how much extra*) for a price question
   keeps ``MISSING_AMOUNT_FACTOR``, a sentence that states no time, day, date or duration for
   a time question (*how long*, *when*, *by when*) keeps ``MISSING_TIME_FACTOR``, one without a
-  phone number for *What number do I ring?* keeps ``MISSING_PHONE_FACTOR``, and a sentence
+  phone number for *What number do I ring?* keeps ``MISSING_PHONE_FACTOR``, a sentence that
+  prices only something the question does not name keeps ``PRICED_ELSEWHERE_FACTOR``
+  (``priced_things``: *How much does the language exam cost?* is not answered by *Course books
+  cost 25 euros*), and a sentence
   of a document that lacks a name the question gives (``question_names``: *at the Birkenhof*,
   when another document's title names it) keeps ``ELSEWHERE_FACTOR``;
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
@@ -74,6 +77,7 @@ from composer_app.server.providers.conditions import addressed, same_duration
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
+from composer_app.server.providers.priced_things import priced_elsewhere
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import MAX_TERMS, STOP_WORDS, question_terms
 from composer_app.server.providers.term_forms import (
@@ -111,6 +115,7 @@ MISSING_FOCUS_FACTOR = 0.6
 MISSING_AMOUNT_FACTOR = 0.6
 MISSING_TIME_FACTOR = 0.6
 MISSING_PHONE_FACTOR = 0.6
+PRICED_ELSEWHERE_FACTOR = 0.6
 CONTRAST_FACTOR = 0.5
 ELSEWHERE_FACTOR = 0.5
 TOPIC_ONLY_FACTOR = 0.6
@@ -433,14 +438,16 @@ def within_range(number: str, text: str) -> bool:
             or any(value >= int(bound or after) for bound, after in _ABOVE.findall(lowered)))
 
 
-def answer_factor(sentence: Sentence, part: Part) -> float:
+def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = False) -> float:
     """What the coverage of ``sentence`` keeps for being a near miss by its kind: about another
     group than the one asked about (``CONTRAST_FACTOR``: *adults* asked, *children* answered),
     or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``; a percentage
     is an amount when the question asks for a difference: *how much extra*), or without
     a time, day, date or duration for a time question (``MISSING_TIME_FACTOR``: *How long does it
     take?* is not answered by *It costs 13 euros*), or without a phone number for a phone
-    question (``MISSING_PHONE_FACTOR``), or from a document that lacks a name the
+    question (``MISSING_PHONE_FACTOR``), or pricing only something else than the question asks
+    the price of (``PRICED_ELSEWHERE_FACTOR``, unless ``priced_as_asked``: the sentence model
+    found it the same thing in other words), or from a document that lacks a name the
     question gives (``ELSEWHERE_FACTOR``: *Can I keep my horse at the Birkenhof?* is not answered
     by the laundrette's rule for horse rugs)."""
     factor = ELSEWHERE_FACTOR if sentence.elsewhere else 1.0
@@ -449,6 +456,9 @@ def answer_factor(sentence: Sentence, part: Part) -> float:
     if part.wants == "amount" and lacks_kind(sentence.text, part.text, "amount",
                                                  row=bool(sentence.row_entity)):
         factor *= MISSING_AMOUNT_FACTOR
+    elif part.wants == "amount" and not priced_as_asked and \
+            priced_elsewhere(sentence.text, [t.stem for t in part.terms], sentence.section):
+        factor *= PRICED_ELSEWHERE_FACTOR
     if part.wants == "time" and lacks_kind(sentence.text, part.text, "time"):
         factor *= MISSING_TIME_FACTOR
     if part.wants == "phone" and lacks_kind(sentence.text, part.text, "phone"):

@@ -524,3 +524,39 @@ def test_a_permission_question_the_folder_cannot_answer_stays_not_found(folder, 
     (folder / "allotment-garden.md").write_text(ALLOTMENT, encoding="utf-8")
     outcome = ask("Can I rent a canoe at the allotment garden?")
     assert _used(outcome) == []
+
+
+LANGUAGE_SCHOOL = """# Lingua Viva Language School
+
+## Courses
+
+Lingua Viva offers evening courses in English, French, Italian and
+Spanish from level A1 to C1.
+
+## Fees
+
+An evening course of 12 lessons costs 189 euros per term. Course books
+are not included and cost between 25 and 35 euros.
+"""
+DENTIST = """# Dental practice
+
+## Prices
+
+Check-ups are covered by public insurance twice a year. Professional
+teeth cleaning is not covered and costs 95 euros.
+"""
+
+
+def test_a_price_question_is_not_answered_by_the_price_of_another_thing(folder, ask):
+    (folder / "language-school.md").write_text(LANGUAGE_SCHOOL, encoding="utf-8")
+    outcome = ask("How much does the official language exam cost at Lingua Viva?")
+    assert _used(outcome) == []
+    assert "found nothing" in outcome.text
+    assert "189 euros" in _direct(ask("How much is an evening course at Lingua Viva?"))
+
+
+def test_a_price_question_is_answered_by_the_same_thing_in_other_words(folder, ask):
+    (folder / "dental-practice.md").write_text(DENTIST, encoding="utf-8")
+    outcome = ask("How much is a dental hygiene session?")
+    assert "costs 95 euros" in _direct(outcome)
+    assert [e.title for e in _used(outcome)] == ["dental-practice.md"]
