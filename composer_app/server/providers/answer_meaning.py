@@ -10,12 +10,18 @@ the question by a sentence model (cosine similarity of their embeddings):
   then present), and its *meaning* is the mean of the bare similarity and the better of the
   two;
 * a key term the sentence lacks (an informative term, weighing at least ``INFORMATIVE_SHARE``
-  of the heaviest; at most ``MAX_SHORTENED`` of them) whose removal makes the question clearly
+  of the heaviest; at most ``MAX_SHORTENED`` of them, those most candidates lack first) whose
+  removal makes the question clearly
   *more* similar (``CONTRADICTION_RISE``) marks a sentence about something else (*contractors*
   asked, *employees* answered): unless its in-context reading clears it, that sentence keeps its
   word coverage and is never raised;
 * sentences found by meaning (``nearby``: ``sentence_vectors``) are judged too, and one that is
   not among the first candidates by words needs ``MEANING_ONLY_MARGIN`` more;
+* a sentence that holds only the question's topic words (``topic_only``: the names its title
+  and headings hold too) is similar to a question about that topic whatever it says, so what
+  it says beyond the topic is compared with what the question asks beyond it, both without the
+  topic words (*The is in the old customs house at Pier 3* with *Is there a café in the of*):
+  below ``TOPIC_REMAINDER_FLOOR`` it keeps its word coverage and is never raised;
 * for a price question, the clause naming what a sentence prices (``priced_things``) is compared
   with the question in the same call: from ``PRICED_AS_ASKED`` up it is the thing asked about in
   other words (*professional teeth cleaning* for *a dental hygiene session*), and the sentence is
@@ -39,16 +45,21 @@ unchanged.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 from composer_app.server.providers.answer_ranking import (
+    ANSWER_WORDS,
+    MEASURE_WORDS,
     Part,
     Scored,
     Sentence,
     Term,
     answer_factor,
     term_credits,
+    topic_only,
+    topic_words,
 )
 from composer_app.server.providers.priced_things import priced_clauses
 
@@ -65,6 +76,8 @@ MEANING_ONLY_MARGIN = 0.05  # a sentence found by meaning alone needs this much 
 CONTEXT_FLOOR = 0.3  # below this bare similarity, a sentence is not read again in context
 MEANING_CEILING = 0.74  # below 0.75, the band labelled strong
 PRICED_AS_ASKED = 0.3  # the question's similarity to what a sentence prices, to be the same
+TOPIC_REMAINDER_FLOOR = 0.35  # what a topic-only sentence says beyond the topic, to what is asked
+MAX_TOPIC_REPEATS = 4  # occurrences of one topic word left out of a text at most
 
 
 def without_term(text: str, term: Term) -> str | None:
@@ -96,15 +109,24 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
             chosen.setdefault(scored.sentence.text, number)
     texts = list(chosen)
     shortened = _shortened(part, [ranked[number] for number in chosen.values()])
-    queries = [part.meaning, *dict.fromkeys(s for s in shortened if s)]
+    remainders = {text: remainder for text, number in chosen.items()
+                  if (remainder := _remainder(part, ranked[number])) is not None}
+    queries = list(dict.fromkeys([part.meaning, *(s for s in shortened if s),
+                                  *(asked for asked, _ in remainders.values())]))
     clauses = _priced_clauses(part, texts)
-    rows = similarity(queries, texts + clauses)
+    said = list(dict.fromkeys(rest for _, rest in remainders.values()))
+    rows = similarity(queries, texts + clauses + said)
     if rows is None:
         return list(ranked)
     by_query = dict(zip(queries, (row[:len(texts)] for row in rows), strict=True))
     whole = by_query[part.meaning]
-    as_asked = {clause for clause, closeness in zip(clauses, rows[0][len(texts):], strict=True)
+    as_asked = {clause for clause, closeness in
+                zip(clauses, rows[0][len(texts):len(texts) + len(clauses)], strict=True)
                 if closeness >= PRICED_AS_ASKED}
+    rests = {rest: len(texts) + len(clauses) + n for n, rest in enumerate(said)}
+    full = dict(zip(queries, rows, strict=True))
+    off_topic = {text for text, (asked, rest) in remainders.items()
+                 if full[asked][rests[rest]] < TOPIC_REMAINDER_FLOOR}
     drops = {text: [None if s is None else whole[column] - by_query[s][column]
                     for s in shortened] for column, text in enumerate(texts)}
     reread = [ranked[number] for column, (text, number) in enumerate(chosen.items())
@@ -118,12 +140,42 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
         meaning = (whole[column] + max(whole[column], in_context_similarity)) / 2
         for other in range(number, len(ranked)):  # the same text in another passage too
             if other == number or ranked[other].sentence.text == text:
-                judged[other] = _judged(
+                judged[other] = ranked[other] if text in off_topic else _judged(
                     part, ranked[other], meaning, drops[text], veto=text not in cleared,
                     margin=0.0 if text in by_words else MEANING_ONLY_MARGIN,
                     priced_as_asked=any(c in as_asked for c, _ in priced_clauses(text)))
     order = sorted(range(len(judged)), key=lambda i: (-judged[i].score, i))
     return [judged[i] for i in order]
+
+
+def _remainder(part: Part, scored: Scored) -> tuple[str, str] | None:
+    """For a sentence that holds only the question's topic words (``topic_only``) while the
+    question asks about more (a key term that neither names the topic nor only the kind of
+    answer): the question and the sentence, each without the topic words (*Is there a café* of
+    *Is there a café in the Harbour Museum?*, *The is in the old customs house* of *The Harbour
+    Museum is in the old customs house*), else None."""
+    if not topic_only(scored.sentence, part):
+        return None
+    topic = [t for t in topic_words(scored.sentence, part) if not _kind_word(t)]
+    if all(t in topic or _kind_word(t) for t in part.terms):
+        return None
+    return _without(part.meaning, topic), _without(scored.sentence.text, topic)
+
+
+def _kind_word(term: Term) -> bool:
+    """Whether ``term`` only names the kind of answer asked for (*time*, *price*)."""
+    return term.word in ANSWER_WORDS or term.word in MEASURE_WORDS
+
+
+def _without(text: str, terms: Sequence[Term]) -> str:
+    """``text`` without each word of ``terms`` (``without_term``, every occurrence)."""
+    for term in terms:
+        for _ in range(MAX_TOPIC_REPEATS):
+            shorter = without_term(text, term)
+            if shorter is None:
+                break
+            text = shorter
+    return text
 
 
 def _priced_clauses(part: Part, texts: Sequence[str]) -> list[str]:
@@ -137,14 +189,15 @@ def _priced_clauses(part: Part, texts: Sequence[str]) -> list[str]:
 
 def _shortened(part: Part, candidates: Sequence[Scored]) -> list[str | None]:
     """Per term of ``part``: the question without it, for at most ``MAX_SHORTENED`` of the
-    heaviest informative terms that some candidate lacks (``None`` for the others)."""
+    informative terms that some candidate lacks, those most candidates lack first, then the
+    heaviest (``None`` for the others)."""
     heaviest = max(term.weight for term in part.terms)
-    lacking = {number for scored in candidates
-               for number, credit in enumerate(term_credits(scored.sentence, part))
-               if credit < 1.0}
+    lacking = Counter(number for scored in candidates
+                      for number, credit in enumerate(term_credits(scored.sentence, part))
+                      if credit < 1.0)
     chosen = sorted((n for n in lacking
                      if part.terms[n].weight >= INFORMATIVE_SHARE * heaviest),
-                    key=lambda n: (-part.terms[n].weight, n))[:MAX_SHORTENED]
+                    key=lambda n: (-lacking[n], -part.terms[n].weight, n))[:MAX_SHORTENED]
     return [without_term(part.meaning, term) if number in chosen else None
             for number, term in enumerate(part.terms)]
 

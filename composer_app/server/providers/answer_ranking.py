@@ -404,9 +404,7 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
                           for f in part.focus):
         coverage *= MISSING_FOCUS_FACTOR
-    beyond = [c for t, c in zip(part.terms, credits, strict=True)
-              if t.word not in ANSWER_WORDS and term_credit(t.stem, sentence.heading) == 0.0]
-    if beyond and max(beyond) == 0.0:  # only the document's own topic: "the museum", no café
+    if _topic_only(sentence, part, credits):  # only the document's topic: "the museum", no café
         coverage *= TOPIC_ONLY_FACTOR
     coverage *= answer_factor(sentence, part)
     bonus = 0.0
@@ -436,6 +434,24 @@ def within_range(number: str, text: str) -> bool:
     return (any(int(low) <= value <= int(high) for low, high in _RANGE.findall(lowered))
             or any(value < int(bound) for bound in _BELOW.findall(lowered))
             or any(value >= int(bound or after) for bound, after in _ABOVE.findall(lowered)))
+
+
+def topic_only(sentence: Sentence, part: Part) -> bool:
+    """Whether ``sentence`` holds, of the question's key terms, only those its document's title
+    and headings hold too (*Is there a café in the Harbour Museum?*: *The Harbour Museum is at
+    Pier 3* names only the topic)."""
+    return _topic_only(sentence, part, term_credits(sentence, part))
+
+
+def topic_words(sentence: Sentence, part: Part) -> list[Term]:
+    """The question's key terms that the title and headings of ``sentence`` hold."""
+    return [t for t in part.terms if term_credit(t.stem, sentence.heading) > 0.0]
+
+
+def _topic_only(sentence: Sentence, part: Part, credits: Sequence[float]) -> bool:
+    beyond = [c for t, c in zip(part.terms, credits, strict=True)
+              if t.word not in ANSWER_WORDS and term_credit(t.stem, sentence.heading) == 0.0]
+    return bool(beyond) and max(beyond) == 0.0
 
 
 def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = False) -> float:

@@ -15,6 +15,8 @@ from composer_app.server.providers.answer_ranking import (
     score,
     shares_subject,
     term_credits,
+    topic_only,
+    topic_words,
     within_range,
 )
 from tests.server.providers.support import ranked_sentences
@@ -375,3 +377,14 @@ def test_a_phone_question_is_answered_by_the_sentence_with_the_number() -> None:
     advice = next(s for s in units if s.text.startswith("Do not try"))
     assert answer_factor(advice, part) < 1.0
     assert ranked[0].sentence.text.startswith("If you see a swarm")
+
+
+def test_a_sentence_holding_only_the_topic_words_is_topic_only() -> None:
+    text = ("# Harbour Museum of Navigation\n## Visit\nThe Harbour Museum of Navigation is in the "
+            "old customs house at Pier 3. Coffee and cake are served in the café.\n")
+    part, units, _ = ranked_sentences("Is there a café in the Harbour Museum of Navigation?",
+                                      "harbour-museum.md", text)
+    where = next(s for s in units if s.text.startswith("The Harbour Museum"))
+    cafe = next(s for s in units if s.text.startswith("Coffee"))
+    assert topic_only(where, part) and not topic_only(cafe, part)
+    assert {t.word for t in topic_words(where, part)} == {"harbour", "museum", "navigation"}

@@ -560,3 +560,22 @@ def test_a_price_question_is_answered_by_the_same_thing_in_other_words(folder, a
     outcome = ask("How much is a dental hygiene session?")
     assert "costs 95 euros" in _direct(outcome)
     assert [e.title for e in _used(outcome)] == ["dental-practice.md"]
+
+
+MUSEUM = """# Harbour Museum of Navigation
+
+## Visit
+
+The Harbour Museum of Navigation is in the old customs house at Pier 3.
+It tells the story of the port from the first sailing ships to the
+container terminal. All floors of the museum can be reached by lift.
+"""
+
+
+def test_a_sentence_that_names_only_the_topic_does_not_answer_what_is_asked_about_it(
+        folder, ask):
+    (folder / "harbour-museum.md").write_text(MUSEUM, encoding="utf-8")
+    outcome = ask("Is there a café in the Harbour Museum of Navigation?")
+    assert _used(outcome) == []
+    assert "found nothing" in outcome.text
+
