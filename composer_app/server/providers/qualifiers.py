@@ -2,10 +2,11 @@
 
 Rules documents answer the same question differently for different groups: *new* and *regular*
 members, *adults* and *children*, the *test* and the *live* system, the *primary* and the
-*secondary* site, *weekdays* and *Saturdays*. A sentence about another group than the one asked
-about is a near miss, however many of the question's other words it shares. Each ``GROUPS`` entry
-is one such dimension; its *classes* exclude each other, and a class may be *covered* by a wider
-one of the same dimension (*Saturday* by *weekend*, *Monday* by *weekday*).
+*secondary* site, *weekdays*, *Saturdays* and *public holidays*. A sentence about another group
+than the one asked about is a near miss, however many of the question's other words it shares.
+Each ``GROUPS`` entry is one such dimension; its *classes* exclude each other, and a class may
+be *covered* by a wider one of the same dimension (*Saturday* by *weekend*, *Monday* by
+*weekday*).
 
 For a question and a sentence, per dimension the question names:
 
@@ -49,6 +50,7 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
                  else ("weekend",)) for day in _DAYS},
         "weekday": ("weekday weekdays workday workdays working-day working-days", ()),
         "weekend": ("weekend weekends", ()),
+        "holiday": ("public-holiday public-holidays bank-holiday bank-holidays", ()),
     },
     "age": {
         "adult": ("adult adults grown-up grown-ups", ()),
