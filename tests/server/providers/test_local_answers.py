@@ -579,3 +579,20 @@ def test_a_sentence_that_names_only_the_topic_does_not_answer_what_is_asked_abou
     assert _used(outcome) == []
     assert "found nothing" in outcome.text
 
+
+
+REGISTRATION = """# Citizens' office
+
+## Registering an address
+
+If you move into a flat in the city, you must register within two weeks
+of moving in. Please bring your ID card and the confirmation from your
+landlord.
+"""
+
+
+def test_reporting_a_new_address_is_answered_by_the_rule_to_register_it(folder, ask):
+    (folder / "citizens-office.md").write_text(REGISTRATION, encoding="utf-8")
+    outcome = ask("We moved into our new flat last Saturday. How long do we have to report "
+                  "the new address?")
+    assert "register within two weeks" in _direct(outcome)

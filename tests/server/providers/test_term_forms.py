@@ -115,3 +115,10 @@ def test_a_search_for_one_spelling_is_widened_to_the_other() -> None:
     assert "tyre" in spelling_variants("tires")
     assert "tyre" in synonyms_of("tire")
     assert spelling_variants("bicycle") == ()
+
+
+def test_reporting_a_move_is_registering_it():
+    """*How long do we have to report the new address?* is answered by *you must register
+    within two weeks of moving in*."""
+    assert term_credit(stem("report"), {stem("register")}) == SYNONYM_CREDIT
+    assert term_credit(stem("notify"), {stem("reported")}) == SYNONYM_CREDIT
