@@ -3,7 +3,9 @@ place, firm or product it is about, which a sentence of another document does no
 
 Invariants: a name is a capitalised word of the question that does not open one of its
 sentences, is neither *I* nor a stop word, nor a day, month or language (those are conditions
-and subjects, not the thing asked about), and has at least two letters; a name *counts* only when
+and subjects, not the thing asked about), and has at least two letters; so is a place the
+question names by what it is (*at the rink*, *at your ice rink*: the words after *at the*, *at
+your* or *at this*, at most two, up to the first stop word); a name *counts* only when
 the title or the opening line (first heading) of some searched document holds it (the folder has
 a document about that place or firm), so an unknown name never changes an answer; the documents
 that hold a question's names are those holding every counted name anywhere. No name counted
@@ -26,6 +28,10 @@ _NOT_NAMES_TEXT = """i monday tuesday wednesday thursday friday saturday sunday 
 _NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 _SENTENCE = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)(?=[^\W\d_])")
 _WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’-][^\W\d_]+)*")
+# A place named by what it is (*at the rink*, *at your ice rink*): its words up to the next
+# stop word or punctuation, at most two.
+_AT_PLACE = re.compile(r"\bat\s+(?:the|your|this)\s+(?P<place>[^\W\d_]+(?:\s+[^\W\d_]+)?)",
+                       re.IGNORECASE)
 
 
 def question_names(question: str) -> list[str]:
@@ -39,10 +45,22 @@ def question_names(question: str) -> list[str]:
             continue
         for piece in re.split(r"['’-]", word):
             folded = piece.casefold()
-            if len(folded) >= 2 and folded not in STOP_WORDS and folded not in _NOT_NAMES \
+            if len(folded) >= 2 and folded not in STOP_WORDS and not _not_name(folded) \
                     and piece[:1].isupper() and folded not in names:
                 names.append(folded)
+    for match in _AT_PLACE.finditer(question):
+        for word in match.group("place").split():
+            folded = word.casefold()
+            if folded in STOP_WORDS or _not_name(folded) or len(folded) < 2:
+                break
+            if folded not in names:
+                names.append(folded)
     return names
+
+
+def _not_name(folded: str) -> bool:
+    """Whether a word is a day, month or language, also in the plural (*Sundays*), or *I*."""
+    return folded in _NOT_NAMES or folded.removesuffix("s") in _NOT_NAMES
 
 
 def holding_documents(names: Iterable[str], naming: Callable[[str], bool],

@@ -596,3 +596,28 @@ def test_reporting_a_new_address_is_answered_by_the_rule_to_register_it(folder, 
     outcome = ask("We moved into our new flat last Saturday. How long do we have to report "
                   "the new address?")
     assert "register within two weeks" in _direct(outcome)
+
+
+RIDING = """# Birkenhof riding stable
+
+## Safety
+
+A riding helmet is compulsory for every rider. Riders under 14 can
+borrow a helmet free of charge; adults must bring their own helmet.
+"""
+RINK = """# Ice rink
+
+## Safety
+
+Children under 12 must wear a helmet on the ice. We lend helmets to them
+at the skate hire counter. Adults can borrow a helmet for 1 euro per
+session.
+"""
+
+
+def test_a_place_named_by_what_it_is_keeps_the_answer_in_its_document(folder, ask):
+    (folder / "riding-stable.md").write_text(RIDING, encoding="utf-8")
+    (folder / "ice-rink.md").write_text(RINK, encoding="utf-8")
+    outcome = ask("My son is 10 and we don't own a helmet. Will it cost us anything to get one "
+                  "at the rink?")
+    assert "riding-stable.md" not in [e.title for e in _used(outcome)]
