@@ -35,18 +35,19 @@ on Friday afternoon*) answers from ``MET_FLOOR`` of the threshold: the situation
 states and the sentence's condition agree, which its words alone (*put … live*, *deployments*)
 do not show.
 
-Invariants: only five kinds of sentence change their ``coverage``: the other side of a failed
-rule, the same rule for other values after it, and an exception after its rule (to that rule's,
-their relevance being the same rule's), and, when the first sentence answers, a sentence of its
-document whose condition holds (raised to the threshold, as the rule for the situation in the
-answering document), and, when none answers, a first sentence whose condition holds and whose
-coverage is at least ``MET_FLOOR`` of the threshold, in a document that holds the names the
-question gives (raised to it); every other sentence keeps its coverage and only its ``score``
-(the ranking) changes; a situation never turns an answer into "not found" (a sentence below the
-threshold is not raised above one that reaches it); a question that states no situation and
-names no group leaves the ranking as it was; ties keep the given order; only the sentences within
-``REACH`` of the first (at most ``MAX_READ``) and their neighbours are read (its cost stays
-bounded however many sentences were retrieved).
+Invariants: only five kinds of sentence change their ``coverage``: the other side of a failed rule,
+the same rule for other values after it, and an exception after its rule (to that rule's, their
+relevance being the same rule's), and, when the first sentence answers, a sentence of its document
+whose condition holds (raised to the threshold, as the rule for the situation in the answering
+document), and, when none answers, a first sentence whose condition holds and whose coverage is at
+least ``MET_FLOOR`` of the threshold, that states a value of the kind asked for (an amount for a
+price question, ``answer_kinds.lacks_kind``), in a document that holds the names the question gives
+(raised to it); every other sentence keeps its coverage and only its ``score`` (the ranking)
+changes; a situation never turns an answer into "not found" (a sentence below the threshold is not
+raised above one that reaches it); a question that states no situation and names no group leaves
+the ranking as it was; ties keep the given order; only the sentences within ``REACH`` of the first
+(at most ``MAX_READ``) and their neighbours are read (its cost stays bounded however many sentences
+were retrieved).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from composer_app.server.providers.answer_kinds import lacks_kind
 from composer_app.server.providers.answer_ranking import Part, Scored
 from composer_app.server.providers.conditions import Reading, read, situation
 from composer_app.server.providers.qualifiers import read as read_qualifiers
@@ -161,10 +163,18 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
         reached and settled[i].coverage < threshold, -settled[i].score, i))
     first = order[0]
     if not reached and (readings[first].met or other_side[first] is not None) and \
-            not settled[first].sentence.elsewhere and \
-            settled[first].coverage >= MET_FLOOR * threshold:  # the rule for the situation
+            not settled[first].sentence.elsewhere and not _lacks_asked_kind(settled[first], part) \
+            and settled[first].coverage >= MET_FLOOR * threshold:  # the rule for the situation
         settled[first] = replace(settled[first], coverage=threshold)
     return [settled[i] for i in order]
+
+
+def _lacks_asked_kind(scored: Scored, part: Part) -> bool:
+    """Whether the sentence states no value of the kind the question asks for (an amount for
+    *How much is a riding lesson?*; ``answer_kinds.lacks_kind``): it cannot answer, however well
+    its condition fits."""
+    return part.wants is not None and lacks_kind(scored.sentence.text, part.text, part.wants,
+                                                 row=bool(scored.sentence.row_entity))
 
 
 def _alternative(scored: Scored, reading: Reading,

@@ -621,3 +621,25 @@ def test_a_place_named_by_what_it_is_keeps_the_answer_in_its_document(folder, as
     outcome = ask("My son is 10 and we don't own a helmet. Will it cost us anything to get one "
                   "at the rink?")
     assert "riding-stable.md" not in [e.title for e in _used(outcome)]
+
+
+CAMPS = """# Birkenhof riding stable
+
+## Lessons
+
+Children aged 6 to 11 ride our ponies in lead-rein lessons, in which an
+instructor or helper leads the pony.
+
+## Holidays
+
+During the summer holidays, we run five-day riding camps for children
+aged 8 to 14 from 9:00 to 16:00.
+"""
+
+
+def test_a_rule_for_the_situation_without_a_price_does_not_answer_a_price_question(
+        folder, ask):
+    (folder / "riding-stable.md").write_text(CAMPS, encoding="utf-8")
+    outcome = ask("How much is a summer riding camp for my 8-year-old daughter?")
+    assert "riding camps" not in _direct(outcome)
+    assert _used(outcome) == []
