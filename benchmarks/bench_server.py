@@ -15,7 +15,8 @@ commands round-robin across them (each client's WebSocket stays on one process, 
 processes through the database's notifications). ``--store both`` measures SQLite, PostgreSQL with
 one process and, when N > 1, PostgreSQL with N processes, in one run. Server CPU time per message is
 the user + system time of the server processes during the run divided by the messages; database CPU
-per message (PostgreSQL) is that of the database's backend processes.
+per message (PostgreSQL) is that of the database's backend processes; client CPU per message is the
+benchmark client's own process time, on the same CPUs.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ command (receipt, `thread.message-sent`, `thread.turn-started`, both message row
 (`composer-server serve`, uvicorn with `httptools`); PostgreSQL is a throwaway local cluster
 (fsync off). *server CPU/message* is the user + system CPU time of the server processes during
 the run divided by the messages; *database CPU/message* (PostgreSQL) is that of the database's
-backend processes serving the server's connections.
+backend processes serving the server's connections; *client CPU/message* is the benchmark
+client's own (all clients run in its one process), which shares the machine with both.
 
 """
 DOC_NOTES = """
@@ -217,7 +219,7 @@ def backend_pids(dsn: str | None) -> list[int]:
 
 
 async def _run(urls: list[str], tokens: list[str], messages: int, pids: list[int],
-               dsn: str | None = None) -> tuple[float, float, float, list[float]]:
+               dsn: str | None = None) -> tuple[float, float, float, float, list[float]]:
     latencies: list[float] = []
     ready = asyncio.Semaphore(0)
     start = asyncio.Event()
@@ -227,13 +229,14 @@ async def _run(urls: list[str], tokens: list[str], messages: int, pids: list[int
     for _ in tokens:  # every client is connected and subscribed before the clock starts
         await ready.acquire()
     backends = cpu_by_pid(await asyncio.to_thread(backend_pids, dsn))
-    began, cpu = time.perf_counter(), cpu_seconds(pids)
+    began, cpu, own = time.perf_counter(), cpu_seconds(pids), time.process_time()
     start.set()
     await asyncio.gather(*clients)
     elapsed, cpu = time.perf_counter() - began, cpu_seconds(pids) - cpu
+    own = time.process_time() - own
     after = cpu_by_pid(await asyncio.to_thread(backend_pids, dsn))  # new backends count whole
     database = sum(after.values()) - sum(backends.get(pid, 0.0) for pid in after)
-    return elapsed, cpu, database, latencies
+    return elapsed, cpu, database, own, latencies
 
 
 def measure(name: str, args: list[str], clients: int, messages: int, processes: int = 1,
@@ -244,7 +247,7 @@ def measure(name: str, args: list[str], clients: int, messages: int, processes: 
         for server in servers:
             server.start()
         pids = [s.process.pid for s in servers if s.process is not None]
-        elapsed, cpu, database, latencies = asyncio.run(
+        elapsed, cpu, database, own, latencies = asyncio.run(
             _run([s.url for s in servers], tokens, messages, pids, dsn))
     finally:
         for server in servers:
@@ -260,6 +263,7 @@ def measure(name: str, args: list[str], clients: int, messages: int, processes: 
         "p99_ms": latencies[min(total - 1, int(total * 0.99))] * 1000,
         "cpu_ms": cpu / total * 1000,
         "db_cpu_ms": database / total * 1000,
+        "client_cpu_ms": own / total * 1000,
     }
 
 
@@ -292,14 +296,15 @@ def table(rows: list[dict[str, float | str]], clients: int, messages: int,
         machine + ".",
         "",
         "| backend | messages | seconds | messages/s | p50 send-to-event | p99 send-to-event "
-        "| server CPU/message | database CPU/message |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| server CPU/message | database CPU/message | client CPU/message |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(f"| {r['backend']} | {r['messages']} | {r['seconds']:.2f} | "
                      f"{r['rate']:.0f} | {r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms | "
                      f"{r['cpu_ms']:.2f} ms | "
-                     + (f"{r['db_cpu_ms']:.2f} ms |" if r["backend"] != "SQLite" else "- |"))
+                     + (f"{r['db_cpu_ms']:.2f} ms | " if r["backend"] != "SQLite" else "- | ")
+                     + f"{r['client_cpu_ms']:.2f} ms |")
     by_name = {str(r["backend"]): r for r in rows}
     sqlite, pg1 = by_name.get("SQLite"), by_name.get("PostgreSQL")
     if sqlite and pg1:
