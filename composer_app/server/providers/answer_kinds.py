@@ -9,8 +9,9 @@ Invariants: ``wanted_kind`` reads the asking text alone and tries the kinds in t
 question is never a quantity question); ``holds_kind`` reads the sentence alone; ``lacks_kind`` is
 true only for ``amount``, ``phone`` and ``time``: a sentence without a number of at least
 ``PHONE_DIGITS`` digits for a phone question, a sentence without an amount (a share of a price, *30
-percent of the hire fee*, is one), *free*, *included* (or a percentage when the question asks for
-a difference: *how much extra*) for a price question, and a
+percent of the hire fee*, is one, unless it is a share of the very price the question asks for
+and the question asks no difference), *free*, *included* (or a percentage when the question asks
+for a difference: *how much extra*) for a price question, and a
 sentence without a clock time, day, date, year, season or duration, nor a time placed by an event
 (*after*, *once*, *within*), for a time question. Every table is plain English vocabulary.
 """
@@ -88,8 +89,8 @@ _DIFFERENCE = re.compile(r"\b(?:extra|more|less|off|discount\w*|surcharge\w*|red
 # A share of a price is an amount of money itself: "a deposit of 30 percent of the hire fee",
 # "half of the entry fee".
 _SHARE = re.compile(rf"(?:{_PERCENT_TEXT}|\bhalf)\s+of\s+(?:the\s+|your\s+|its\s+|"
-                    r"their\s+|our\s+)?(?:[^\W\d_]+\s+)?(?:fees?|prices?|costs?|total|amount|bill|"
-                    r"rent|balance|value|sum|invoice|charges?)\b", re.I)
+                    r"their\s+|our\s+)?(?:(?P<what>[^\W\d_]+)\s+)?(?P<base>fees?|prices?|costs?|"
+                    r"total|amount|bill|rent|balance|value|sum|invoice|charges?)\b", re.I)
 _BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
 _NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+)?(?:charge|cost|fee)|nothing|included|"
                         r"at\s+no\s+(?:extra\s+)?cost|without\s+charge)\b", re.I)
@@ -143,11 +144,25 @@ def holds_kind(text: str, kind: str, *, row: bool = False) -> bool:
                for w in words[1:])
 
 
+def _share_of_the_asked(text: str, question: str) -> bool:
+    """Whether the sentence's only amounts are shares of the very price the question asks for,
+    when it asks no difference: *half of the entry fee is refunded* does not say what *the entry
+    fee* is, though it answers *how much do I get back?*."""
+    shares = list(_SHARE.finditer(text))
+    if not shares or _MONEY.search(text) or _DIFFERENCE.search(question):
+        return False
+    asked = {w.casefold() for w in re.findall(r"[^\W\d_]+", question)}
+    return all(m.group("base").casefold().removesuffix("s") in {w.removesuffix("s") for w in asked}
+               and (m.group("what") is None or m.group("what").casefold() in asked)
+               for m in shares)
+
+
 def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> bool:
     """Whether the sentence ``text`` (a table ``row`` or not) is a near miss for a ``kind``
     question by stating no value of that kind (see the module invariant)."""
     if kind == "amount":
-        return not holds_kind(text, "amount", row=row) and _NO_CHARGE.search(text) is None and \
+        return (not holds_kind(text, "amount", row=row) or _share_of_the_asked(text, question)) \
+            and _NO_CHARGE.search(text) is None and \
             not (_PERCENT.search(text) and _DIFFERENCE.search(question))
     if kind == "time":
         return not holds_kind(text, "time") and \

@@ -19,6 +19,17 @@ def test_a_share_of_a_price_is_an_amount(sentence: str) -> None:
     assert not lacks_kind(sentence, question, "amount")
 
 
+def test_a_share_of_the_very_price_asked_for_does_not_state_it() -> None:
+    sentence = "If you cancel your entry by 31 January, half of the entry fee is refunded."
+    assert lacks_kind(sentence, "How much is the entry fee for the full marathon?", "amount")
+    assert not lacks_kind(sentence, "How much do I get back if I cancel in January?", "amount")
+    deposit = "A date is reserved once we have received a deposit of 30 percent of the hire fee."
+    assert lacks_kind(deposit, "How much is the hire fee?", "amount")
+    assert not lacks_kind(deposit, "How much deposit do we have to pay?", "amount")
+    assert not lacks_kind("Half of the fee, 40 euros, is due on booking.", "How much is the fee?",
+                          "amount")
+
+
 def test_a_bare_percentage_answers_only_a_difference() -> None:
     sentence = "On Sundays, the surcharge is 50 percent."
     assert not holds_kind(sentence, "amount")
