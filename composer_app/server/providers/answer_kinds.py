@@ -152,7 +152,8 @@ def _share_of_the_asked(text: str, question: str) -> bool:
     if not shares or _MONEY.search(text) or _DIFFERENCE.search(question):
         return False
     asked = {w.casefold() for w in re.findall(r"[^\W\d_]+", question)}
-    return all(m.group("base").casefold().removesuffix("s") in {w.removesuffix("s") for w in asked}
+    singular = {w.removesuffix("s") for w in asked}
+    return all(m.group("base").casefold().removesuffix("s") in singular
                and (m.group("what") is None or m.group("what").casefold() in asked)
                for m in shares)
 

@@ -113,20 +113,21 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
                   if (remainder := _remainder(part, ranked[number])) is not None}
     queries = list(dict.fromkeys([part.meaning, *(s for s in shortened if s),
                                   *(asked for asked, _ in remainders.values())]))
-    clauses = _priced_clauses(part, texts)
-    said = list(dict.fromkeys(rest for _, rest in remainders.values()))
-    rows = similarity(queries, texts + clauses + said)
+    priced = _priced_clauses(part, texts)
+    extra = [t for t in dict.fromkeys([*(c for cs in priced.values() for c in cs),
+                                       *(rest for _, rest in remainders.values())])
+             if t not in texts]
+    rows = similarity(queries, texts + extra)
     if rows is None:
         return list(ranked)
-    by_query = dict(zip(queries, (row[:len(texts)] for row in rows), strict=True))
-    whole = by_query[part.meaning]
-    as_asked = {clause for clause, closeness in
-                zip(clauses, rows[0][len(texts):len(texts) + len(clauses)], strict=True)
-                if closeness >= PRICED_AS_ASKED}
-    rests = {rest: len(texts) + len(clauses) + n for n, rest in enumerate(said)}
+    columns = {text: column for column, text in enumerate(texts + extra)}
     full = dict(zip(queries, rows, strict=True))
+    by_query = {query: row[:len(texts)] for query, row in full.items()}
+    whole = by_query[part.meaning]
+    as_asked = {text for text, clauses in priced.items()
+                if any(full[part.meaning][columns[c]] >= PRICED_AS_ASKED for c in clauses)}
     off_topic = {text for text, (asked, rest) in remainders.items()
-                 if full[asked][rests[rest]] < TOPIC_REMAINDER_FLOOR}
+                 if full[asked][columns[rest]] < TOPIC_REMAINDER_FLOOR}
     drops = {text: [None if s is None else whole[column] - by_query[s][column]
                     for s in shortened] for column, text in enumerate(texts)}
     reread = [ranked[number] for column, (text, number) in enumerate(chosen.items())
@@ -143,7 +144,7 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
                 judged[other] = ranked[other] if text in off_topic else _judged(
                     part, ranked[other], meaning, drops[text], veto=text not in cleared,
                     margin=0.0 if text in by_words else MEANING_ONLY_MARGIN,
-                    priced_as_asked=any(c in as_asked for c, _ in priced_clauses(text)))
+                    priced_as_asked=text in as_asked)
     order = sorted(range(len(judged)), key=lambda i: (-judged[i].score, i))
     return [judged[i] for i in order]
 
@@ -178,13 +179,13 @@ def _without(text: str, terms: Sequence[Term]) -> str:
     return text
 
 
-def _priced_clauses(part: Part, texts: Sequence[str]) -> list[str]:
-    """For a price question, the clauses of ``texts`` that name what costs (``priced_things``),
-    each once, none of them one of ``texts``."""
+def _priced_clauses(part: Part, texts: Sequence[str]) -> dict[str, list[str]]:
+    """For a price question, each of ``texts`` with the clauses that name what it prices
+    (``priced_things``; none for another question)."""
     if part.wants != "amount":
-        return []
-    found = dict.fromkeys(clause for text in texts for clause, _ in priced_clauses(text))
-    return [clause for clause in found if clause not in texts]
+        return {}
+    return {text: clauses for text in texts
+            if (clauses := [clause for clause, _ in priced_clauses(text)])}
 
 
 def _shortened(part: Part, candidates: Sequence[Scored]) -> list[str | None]:

@@ -45,22 +45,23 @@ def question_names(question: str) -> list[str]:
             continue
         for piece in re.split(r"['’-]", word):
             folded = piece.casefold()
-            if len(folded) >= 2 and folded not in STOP_WORDS and not _not_name(folded) \
-                    and piece[:1].isupper() and folded not in names:
+            if _nameable(folded) and piece[:1].isupper() and folded not in names:
                 names.append(folded)
     for match in _AT_PLACE.finditer(question):
         for word in match.group("place").split():
             folded = word.casefold()
-            if folded in STOP_WORDS or _not_name(folded) or len(folded) < 2:
+            if not _nameable(folded):
                 break
             if folded not in names:
                 names.append(folded)
     return names
 
 
-def _not_name(folded: str) -> bool:
-    """Whether a word is a day, month or language, also in the plural (*Sundays*), or *I*."""
-    return folded in _NOT_NAMES or folded.removesuffix("s") in _NOT_NAMES
+def _nameable(folded: str) -> bool:
+    """Whether a case-folded word can be a name: two letters or more, neither a stop word nor a
+    day, month or language, also in the plural (*Sundays*), nor *I*."""
+    return len(folded) >= 2 and folded not in STOP_WORDS and folded not in _NOT_NAMES \
+        and folded.removesuffix("s") not in _NOT_NAMES
 
 
 def holding_documents(names: Iterable[str], naming: Callable[[str], bool],
