@@ -139,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = ServerSettings(data_dir=data_dir, database_url=args.database_url,
                               storage_dir=Path(args.storage_dir) if args.storage_dir else None,
                               provider=router, workspace_roots=tuple(args.workspace_root),
-                              allow_commands=args.allow_commands, skills_dir=args.skills_dir)
+                              allow_commands=args.allow_commands, skills_dir=args.skills_dir,
+                              settle_heap=True)
     app = build_app(settings, store)
     raise_file_limit()
     config = server_config(app, host=args.host, port=args.port, log_level=args.log_level,

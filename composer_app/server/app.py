@@ -17,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 
 from composer_app.core.contracts.wire import format_timestamp
 from composer_app.core.errors import ComposerError
-from composer_app.server import openapi
+from composer_app.server import heap, openapi
 from composer_app.server.auth import Authenticator
 from composer_app.server.errors import install_error_handlers
 from composer_app.server.hub import Hub
@@ -145,6 +145,8 @@ def build_app(settings: ServerSettings, store: ExecutorStore, *, owns_store: boo
         await _load_provider_choices(store, settings)
         await _end_orphaned_turns(store, settings, runner)
         sweeper = asyncio.get_running_loop().create_task(_sweep_forever(store, settings, runner))
+        if settings.settle_heap:
+            heap.settle()
         try:
             yield
         finally:

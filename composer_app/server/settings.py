@@ -47,6 +47,9 @@ class ServerSettings:
     """Whether ``POST .../workspace/run`` may run shell commands (``--allow-commands``)."""
     skills_dir: Path | None = None
     """Where the server's skills live (``--skills-dir``; default ``<data_dir>/skills``)."""
+    settle_heap: bool = False
+    """Whether startup ends by freezing the process's heap (``heap.settle``): only where the
+    server has the process to itself (``composer-server serve``, the app's server process)."""
 
     @property
     def attachments_dir(self) -> Path:

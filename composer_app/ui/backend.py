@@ -73,10 +73,10 @@ class LocalServer:
 def start_embedded_server(paths: AppPaths, settings: AppSettings,
                           server_dir: Path | None = None,
                           workspace_roots: tuple[Path, ...] | None = None,
-                          port: int = 0) -> LocalServer:
+                          port: int = 0, settle_heap: bool = False) -> LocalServer:
     """Start the embedded server with the chosen assistant provider on ``port`` (0: any free
     one); thread workspaces may lie under ``workspace_roots`` (the home folder by default) and
-    run commands."""
+    run commands. ``settle_heap`` only where the server has the process to itself."""
     from composer_app.server.embedded import start_embedded
     from composer_app.server.providers.registry import ProviderOptions, ProviderRouter
     from composer_app.server.settings import ServerSettings
@@ -93,7 +93,7 @@ def start_embedded_server(paths: AppPaths, settings: AppSettings,
     ))
     server = start_embedded(directory, settings=ServerSettings(
         directory, provider=router, workspace_roots=workspace_roots or (Path.home(),),
-        allow_commands=True), port=port)
+        allow_commands=True, settle_heap=settle_heap), port=port)
     return LocalServer(server, router)
 
 

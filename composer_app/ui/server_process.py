@@ -312,7 +312,7 @@ def serve_child(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None)
     try:
         server = start_embedded_server(app_paths(server_dir.parent), settings,
                                        server_dir=server_dir, workspace_roots=roots,
-                                       port=config.port)
+                                       port=config.port, settle_heap=True)
     except Exception as exc:
         _log.exception("the embedded server did not start")
         answer({"error": str(exc) or type(exc).__name__})

@@ -3,6 +3,7 @@ full disk never keeps the server from starting."""
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import time
 import warnings
@@ -10,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 
+from composer_app.server import __main__ as server_main
 from composer_app.server.app import build_app
 from composer_app.server.settings import ServerSettings
 from composer_app.server.store.postgres import PostgresStore
@@ -100,3 +103,29 @@ def test_the_server_starts_on_a_full_disk_with_a_reply_left_streaming(tmp_path: 
     with harness(tmp_path) as b:
         reply = b.client.get(f"/api/threads/{thread}", headers=alice).json()["messages"][-1]
         assert reply["isStreaming"] is False and reply["role"] == "assistant"
+
+
+@pytest.mark.parametrize("settle", [False, True])
+def test_only_a_server_process_of_its_own_freezes_its_heap_after_startup(
+        tmp_path: Path, settle: bool) -> None:
+    gc.unfreeze()
+    try:
+        with harness(tmp_path, settle_heap=settle) as h:
+            assert h.client.get("/api/environment", headers=h.alice).status_code == 200
+            assert (gc.get_freeze_count() > 0) is settle
+    finally:
+        gc.unfreeze()
+
+
+def test_the_serve_command_settles_its_heap(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    served: list[ServerSettings] = []
+
+    def run(self: uvicorn.Server) -> None:
+        app: Any = self.config.app
+        served.append(app.state.services.settings)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    assert server_main.main(["serve", "--data-dir", str(tmp_path), "--port", "0"]) == 0
+    assert [s.settle_heap for s in served] == [True]
+    assert ServerSettings(tmp_path).settle_heap is False  # the embedded server's default

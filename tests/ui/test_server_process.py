@@ -3,6 +3,7 @@ the app), and what a malformed configuration gets."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -184,3 +185,15 @@ def test_an_app_gone_before_the_answer_leaves_a_quiet_server(tmp_path: Path) -> 
     child.stderr.close()
     assert code == 1
     assert "Traceback" not in errors and "BrokenPipe" not in errors
+
+
+def test_the_server_process_freezes_what_its_startup_built(tmp_path: Path) -> None:
+    gc.unfreeze()
+    try:
+        out = io.BytesIO()
+        line = ServerConfig(str(tmp_path / "server"), provider="echo").to_line()
+        assert serve_child(io.BytesIO(line), out) == 0  # serves until end of file, then stops
+        assert "url" in json.loads(out.getvalue())
+        assert gc.get_freeze_count() > 0  # the process is the server's own
+    finally:
+        gc.unfreeze()
