@@ -31,7 +31,12 @@ against each part:
   ``phone number`` in *What is the phone number of the main reception?*, ``electricity`` in *How
   much electricity …?*), and so does (by ``TOPIC_ONLY_FACTOR``) a sentence that holds none of
   the question's key terms beyond its document's title and headings (*Is there a café in the
-  Harbour Museum?*: *The Harbour Museum is at Pier 3* names only the topic);
+  Harbour Museum?*: *The Harbour Museum is at Pier 3* names only the topic), and so does (by
+  ``SUBJECT_FOLLOWS_FACTOR``) a sentence that lacks the question's heaviest key term, even by
+  heading or carry, when the next sentence of its paragraph opens with it (in its first
+  ``OPENING_WORDS`` words): the paragraph turns to the subject asked about only after it
+  (*When do the tenors have their section rehearsal?*: *Sopranos and altos have their section
+  rehearsal on the first Monday. Tenors and basses meet on the second Monday.*);
 * ``answer_factor`` marks near misses by their kind: a sentence about another group than the one
   the question's qualifiers name (``qualifiers``: *adults* asked, *children* answered) keeps
   ``CONTRAST_FACTOR`` of its coverage, a qualifier the sentence answers for through a wider or
@@ -119,6 +124,8 @@ PRICED_ELSEWHERE_FACTOR = 0.6
 CONTRAST_FACTOR = 0.5
 ELSEWHERE_FACTOR = 0.5
 TOPIC_ONLY_FACTOR = 0.6
+SUBJECT_FOLLOWS_FACTOR = 0.6
+OPENING_WORDS = 3  # the words of a sentence that name what it is about
 SAME_SUBJECT_SHARE = 0.5
 QUOTE_MAX_CHARS = 600
 
@@ -215,6 +222,7 @@ class Sentence:
     title: str = ""  # its document's title
     lacking: frozenset[str] = frozenset()  # stems it holds only after "without"
     elsewhere: bool = False  # its document lacks a name the question gives (*the Birkenhof*)
+    following: tuple[str, ...] = ()  # the first stems of the next sentence of its line
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +323,7 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
             lead = frozenset()
             continue
         previous: frozenset[str] = frozenset()
+        first = len(found)
         for sentence in sentences(line):
             words = tuple(stems(sentence))
             single = single_verbs(sentence)  # "We do not take back ..." also says "return"
@@ -327,6 +336,8 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
                                   not lowered.isdisjoint(_BACK_REFERENCE),
                                   negated_stems(sentence), prefixed_stems(sentence), entity,
                                   section, title, without_stems(sentence)))
+            if len(found) - 1 > first:
+                found[-2] = replace(found[-2], following=words[:OPENING_WORDS])
             previous = frozenset(words)
             if not entity:
                 lead = previous
@@ -406,6 +417,8 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
         coverage *= MISSING_FOCUS_FACTOR
     if _topic_only(sentence, part, credits):  # only the document's topic: "the museum", no café
         coverage *= TOPIC_ONLY_FACTOR
+    if _subject_follows(sentence, part, credits):  # "Sopranos and altos …", tenors asked
+        coverage *= SUBJECT_FOLLOWS_FACTOR
     coverage *= answer_factor(sentence, part)
     bonus = 0.0
     if part.pairs:
@@ -452,6 +465,13 @@ def _topic_only(sentence: Sentence, part: Part, credits: Sequence[float]) -> boo
     beyond = [c for t, c in zip(part.terms, credits, strict=True)
               if t.word not in ANSWER_WORDS and term_credit(t.stem, sentence.heading) == 0.0]
     return bool(beyond) and max(beyond) == 0.0
+
+
+def _subject_follows(sentence: Sentence, part: Part, credits: Sequence[float]) -> bool:
+    heaviest = max((t.weight for t in part.terms), default=0.0)
+    return any(c == 0.0 and t.weight >= heaviest and t.stem in sentence.following
+               and t.word not in ANSWER_WORDS and t.word not in MEASURE_WORDS
+               for t, c in zip(part.terms, credits, strict=True))
 
 
 def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = False) -> float:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from composer_app.server.providers.answer_choice import USED_THRESHOLD
 from composer_app.server.providers.answer_ranking import (
     INHERITED_WEIGHT,
+    SUBJECT_FOLLOWS_FACTOR,
     answer_factor,
     context_quote,
     passage_sentences,
@@ -388,3 +391,30 @@ def test_a_sentence_holding_only_the_topic_words_is_topic_only() -> None:
     cafe = next(s for s in units if s.text.startswith("Coffee"))
     assert topic_only(where, part) and not topic_only(cafe, part)
     assert {t.word for t in topic_words(where, part)} == {"harbour", "museum", "navigation"}
+
+
+CHOIR = ("# Choir handbook\n"
+         "Sopranos and altos have their section rehearsal on the first Monday of each month at "
+         "19:00. Tenors and basses meet on the second Monday of each month at the same time.\n")
+
+
+def test_a_sentence_before_the_one_that_turns_to_the_subject_asked_about_is_a_near_miss() -> None:
+    [part] = read_question("When do the tenors have their section rehearsal?", _weight)
+    sopranos, tenors = passage_sentences("doc", 0, 0, "choir-handbook.md", CHOIR)
+    assert sopranos.following == tenors.stems[:3] and not tenors.following
+    unaware = replace(sopranos, following=())  # as if the paragraph ended there
+    assert score(unaware, part).score > score(tenors, part).score
+    assert score(sopranos, part).coverage == pytest.approx(
+        SUBJECT_FOLLOWS_FACTOR * score(unaware, part).coverage)
+    assert score(tenors, part).score > score(sopranos, part).score
+
+
+def test_only_the_questions_heaviest_term_opening_the_next_sentence_turns_the_paragraph(
+        ) -> None:
+    weights = {"bring": 3.7, "potted": 3.7, "plant": 3.7, "patient": 2.4}
+    [part] = read_question("Can I bring a potted plant to a patient?", lambda w: weights[w])
+    plants, _ = passage_sentences("doc", 0, 0, "visitors.html", (
+        "Potted plants are not allowed anywhere in the hospital. Patients on a special diet "
+        "may not be given food without asking the nursing staff first.\n"))
+    assert plants.following[0] == "patient"  # opens the next sentence, but weighs less
+    assert score(plants, part).coverage == score(replace(plants, following=()), part).coverage
