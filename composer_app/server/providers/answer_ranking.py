@@ -37,19 +37,20 @@ against each part:
   ``OPENING_WORDS`` words): the paragraph turns to the subject asked about only after it
   (*When do the tenors have their section rehearsal?*: *Sopranos and altos have their section
   rehearsal on the first Monday. Tenors and basses meet on the second Monday.*);
-* ``answer_factor`` marks near misses by their kind: a sentence about another group than the one
-  the question's qualifiers name (``qualifiers``: *adults* asked, *children* answered) keeps
-  ``CONTRAST_FACTOR`` of its coverage, a qualifier the sentence answers for through a wider or
-  narrower class counts as a synonym (*Saturday*: *at weekends*), a sentence without an
-  amount of money (or *free*, *included*; a percentage for *how much extra*) for a price question
-  keeps ``MISSING_AMOUNT_FACTOR``, a sentence that states no time, day, date or duration for
-  a time question (*how long*, *when*, *by when*) keeps ``MISSING_TIME_FACTOR``, one without a
-  phone number for *What number do I ring?* keeps ``MISSING_PHONE_FACTOR``, a sentence that
-  prices only something the question does not name keeps ``PRICED_ELSEWHERE_FACTOR``
-  (``priced_things``: *How much does the language exam cost?* is not answered by *Course books
-  cost 25 euros*), and a sentence
-  of a document that lacks a name the question gives (``question_names``: *at the Birkenhof*,
-  when another document's title names it) keeps ``ELSEWHERE_FACTOR``;
+* ``answer_factor`` marks near misses by their kind: a sentence about another group than the one the
+  question's qualifiers name (``qualifiers``: *adults* asked, *children* answered), or about the
+  case without a thing the question states (*they're on their own rims*: *Storing four tyres without
+  rims costs 35 euros*; ``without_objects``), keeps ``CONTRAST_FACTOR`` of its coverage, a qualifier
+  the sentence answers for through a wider or narrower class counts as a synonym (*Saturday*: *at
+  weekends*), a sentence without an amount of money (or *free*, *included*; a percentage for *how
+  much extra*) for a price question keeps ``MISSING_AMOUNT_FACTOR``, a sentence that states no time,
+  day, date or duration for a time question (*how long*, *when*, *by when*) keeps
+  ``MISSING_TIME_FACTOR``, one without a phone number for *What number do I ring?* keeps
+  ``MISSING_PHONE_FACTOR``, a sentence that prices only something the question does not name keeps
+  ``PRICED_ELSEWHERE_FACTOR`` (``priced_things``: *How much does the language exam cost?* is not
+  answered by *Course books cost 25 euros*), and a sentence of a document that lacks a name the
+  question gives (``question_names``: *at the Birkenhof*, when another document's title names it)
+  keeps ``ELSEWHERE_FACTOR``;
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
   the sentence, for a sentence holding the kind of value asked for (a number or date for *how
   many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
@@ -78,7 +79,7 @@ from composer_app.server.providers.answer_kinds import (
     lacks_kind,
     wanted_kind,
 )
-from composer_app.server.providers.conditions import addressed, same_duration
+from composer_app.server.providers.conditions import addressed, same_duration, within_range
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
@@ -101,6 +102,7 @@ from composer_app.server.providers.term_polarity import (
     negated_stems,
     permission_verb,
     prefixed_stems,
+    without_objects,
     without_stems,
 )
 
@@ -150,12 +152,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\W\d_])")
 _ASKING = re.compile(r"^\s*(?:how|when|what|which|who|whom|whose|where|why|is|are|was|were|does|do|"
                      r"did|can|could|must|should|will|would|may|might|has|have|had|shall)\b",
                      re.I)
-_WHOLE = r"(?<![\d:.,])(\d+)(?![:.,]?\d)"  # a whole number, not part of 10:00 or 1.5
-_RANGE = re.compile(rf"\b(?:between\s+)?{_WHOLE}\s*(?:to|-|–|and|until)\s*{_WHOLE}")
-_BELOW = re.compile(
-    rf"\b(?:under|below|less\s+than|younger\s+than|fewer\s+than|up\s+to)\s+{_WHOLE}")
-_ABOVE = re.compile(rf"\b(?:over|above|more\s+than|older\s+than|at\s+least|from)\s+{_WHOLE}"
-                    rf"|{_WHOLE}(?:\s*\+|\s+(?:and|or)\s+(?:over|above|older|more)\b)")
 _ROW = re.compile(r"^[^:;]{1,60}: (?P<value>[^:;]{1,80}); [^:;]{1,60}: ")
 _LINKS = r"(?:of|for|in|at|on|to|by|with|from|during|per|under|over|when|if|that|which|who)"
 _FOCUS = re.compile(
@@ -436,19 +432,6 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
 
 
-def within_range(number: str, text: str) -> bool:
-    """Whether ``text`` states a range of whole numbers that holds ``number`` (*aged 14 to 17*,
-    *between 10 and 20*, *under 14*, *over 65*, *65 and over*, *at least 18*; the bounds as
-    written)."""
-    if not number.isdigit():
-        return False
-    value = int(number)
-    lowered = text.casefold()
-    return (any(int(low) <= value <= int(high) for low, high in _RANGE.findall(lowered))
-            or any(value < int(bound) for bound in _BELOW.findall(lowered))
-            or any(value >= int(bound or after) for bound, after in _ABOVE.findall(lowered)))
-
-
 def topic_only(sentence: Sentence, part: Part) -> bool:
     """Whether ``sentence`` holds, of the question's key terms, only those its document's title
     and headings hold too (*Is there a café in the Harbour Museum?*: *The Harbour Museum is at
@@ -476,7 +459,8 @@ def _subject_follows(sentence: Sentence, part: Part, credits: Sequence[float]) -
 
 def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = False) -> float:
     """What the coverage of ``sentence`` keeps for being a near miss by its kind: about another
-    group than the one asked about (``CONTRAST_FACTOR``: *adults* asked, *children* answered),
+    group than the one asked about (``CONTRAST_FACTOR``: *adults* asked, *children* answered; or
+    about the case without a thing the question states: *on their own rims*, *without rims*),
     or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``; a percentage
     is an amount when the question asks for a difference: *how much extra*), or without
     a time, day, date or duration for a time question (``MISSING_TIME_FACTOR``: *How long does it
@@ -487,7 +471,7 @@ def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = Fal
     question gives (``ELSEWHERE_FACTOR``: *Can I keep my horse at the Birkenhof?* is not answered
     by the laundrette's rule for horse rugs)."""
     factor = ELSEWHERE_FACTOR if sentence.elsewhere else 1.0
-    if read_qualifiers(part.text, sentence.text).contrasted:
+    if read_qualifiers(part.text, sentence.text).contrasted or _without_stated(sentence, part):
         factor *= CONTRAST_FACTOR
     if part.wants == "amount" and lacks_kind(sentence.text, part.text, "amount",
                                                  row=bool(sentence.row_entity)):
@@ -510,6 +494,16 @@ def _credit(term: Term, present: set[str] | frozenset[str]) -> float:
     if credit >= 1.0 or term.number:
         return credit
     return max(credit, lexicon_credit(term.word, present))
+
+
+def _without_stated(sentence: Sentence, part: Part) -> bool:
+    if not sentence.lacking:
+        return False
+    own = set(sentence.stems)
+    lacked = without_objects(sentence.text)
+    return any(t.stem not in part.negated and t.word not in ANSWER_WORDS
+               and (forms := ({t.stem} | related(t.stem) | synonym_stems(t.word)) & own)
+               and forms <= lacked for t in part.terms)
 
 
 def _polarity(term: Term, sentence: Sentence, part: Part) -> float:

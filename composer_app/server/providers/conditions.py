@@ -36,7 +36,8 @@ reading depends on the two texts only); a condition is read from words that make
 *after*, *by*, *until*, *within*, *up to*, *at least*, *less than*, *or more*, a range *from … to*),
 never from a bare value, nor from the dates a document is *valid from* (its own validity, not a
 rule); a range may wrap (*23:00 to 8:00*, *November to March*, *Friday to Monday*); a day
-counted as a unit (*within two working days*) names no day.
+counted as a unit (*within two working days*) names no day. ``within_range`` tells whether a
+whole number lies in a range a text writes out (*aged 14 to 17*, *under 14*, *65 and over*).
 """
 
 from __future__ import annotations
@@ -461,3 +462,24 @@ def same_duration(question: str, word: str, sentence: str) -> bool:
 def _durations_with(text: str, word: str) -> frozenset[int]:
     return frozenset(minutes for start, end, _, minutes in _durations(text)
                      if re.search(rf"\b{re.escape(word)}\b", text[start:end]))
+
+
+_WHOLE = r"(?<![\d:.,])(\d+)(?![:.,]?\d)"  # a whole number, not part of 10:00 or 1.5
+_RANGE = re.compile(rf"\b(?:between\s+)?{_WHOLE}\s*(?:to|-|–|and|until)\s*{_WHOLE}")
+_BELOW = re.compile(
+    rf"\b(?:under|below|less\s+than|younger\s+than|fewer\s+than|up\s+to)\s+{_WHOLE}")
+_ABOVE = re.compile(rf"\b(?:over|above|more\s+than|older\s+than|at\s+least|from)\s+{_WHOLE}"
+                    rf"|{_WHOLE}(?:\s*\+|\s+(?:and|or)\s+(?:over|above|older|more)\b)")
+
+
+def within_range(number: str, text: str) -> bool:
+    """Whether ``text`` states a range of whole numbers that holds ``number`` (*aged 14 to 17*,
+    *between 10 and 20*, *under 14*, *over 65*, *65 and over*, *at least 18*; the bounds as
+    written)."""
+    if not number.isdigit():
+        return False
+    value = int(number)
+    lowered = text.casefold()
+    return (any(int(low) <= value <= int(high) for low, high in _RANGE.findall(lowered))
+            or any(value < int(bound) for bound in _BELOW.findall(lowered))
+            or any(value >= int(bound or after) for bound, after in _ABOVE.findall(lowered)))

@@ -9,7 +9,8 @@ grants or refuses permission (*Potted plants are not allowed*), whatever verb th
 Invariants: ``negated_stems`` holds the stems of the words that follow a negator (``not``,
 ``no``, ``never``, ``cannot``, ``without``, ``nor``, a ``n't`` contraction) within
 ``NEGATION_REACH`` words in the same clause, and of the words prefixed with ``non-``;
-``without_stems`` holds those that follow ``without`` (a thing the sentence's case lacks);
+``without_stems`` holds those that follow ``without`` (a thing the sentence's case lacks), and
+``without_objects`` only the word right after it (past an article: what the case is without);
 ``prefixed_stems`` holds only the ``non-`` words (a ``non-`` word names the opposite of the
 plain word, whereas a sentence's *not* usually denies its verb, not its subject);
 ``permission_verb`` is the
@@ -35,6 +36,8 @@ _PERMISSION = re.compile(
     r"permitted)\s+to)\s+(?:still\s+|also\s+)?(?P<verb>[^\W\d_]+)\b"
     r"|^\s*(?:can|may|could)\s+(?:[^\W\d_]+\s+){1,4}?be\s+(?P<passive>[^\W\d_]+)\b", re.I)
 _NON = re.compile(r"\bnon-([^\W_]+)", re.IGNORECASE)
+_WITHOUT_OBJECT = re.compile(r"\bwithout\s+(?:(?:a|an|the|their|its|your|any|his|her|our)\s+)?"
+                             r"([^\W\d_]+)", re.IGNORECASE)
 _NOT_VERBS = frozenset({"be", "have", "get", "i", "we", "you"})
 
 
@@ -69,6 +72,13 @@ def without_stems(text: str) -> frozenset[str]:
             if token == "without":
                 found.update(stem(t) for t in tokens[index + 1: index + 1 + NEGATION_REACH])
     return frozenset(found)
+
+
+def without_objects(text: str) -> frozenset[str]:
+    """Stems of what ``text`` says a thing is without: the word right after each *without*,
+    past an article or a possessive (*rims* in *tyres without rims*, *appointment* in *without
+    an appointment*)."""
+    return frozenset(stem(w) for w in _WITHOUT_OBJECT.findall(text))
 
 
 def prefixed_stems(text: str) -> frozenset[str]:

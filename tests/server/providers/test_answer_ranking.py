@@ -8,6 +8,7 @@ import pytest
 
 from composer_app.server.providers.answer_choice import USED_THRESHOLD
 from composer_app.server.providers.answer_ranking import (
+    CONTRAST_FACTOR,
     INHERITED_WEIGHT,
     SUBJECT_FOLLOWS_FACTOR,
     answer_factor,
@@ -20,7 +21,6 @@ from composer_app.server.providers.answer_ranking import (
     term_credits,
     topic_only,
     topic_words,
-    within_range,
 )
 from tests.server.providers.support import ranked_sentences
 
@@ -241,34 +241,11 @@ def test_a_number_inside_a_stated_range_answers_the_question() -> None:
     assert ranked[0].sentence.text.startswith("Young people aged 14 to 17")
 
 
-@pytest.mark.parametrize(("number", "text", "inside"), [
-    ("15", "Young people aged 14 to 17", True),
-    ("18", "Young people aged 14 to 17", False),
-    ("12", "Children under 14 pay less", True),
-    ("14", "Children under 14 pay less", False),
-    ("70", "Guests over 65 ride free", True),
-    ("70", "Readers aged 65 and over pay 8 euros", True),
-    ("64", "Readers aged 65 and over pay 8 euros", False),
-    ("19", "Riders 18+ need a licence", True),
-    ("30", "Drivers must be at least 21 years old", True),
-    ("30", "Between 10 and 20 guests", False),
-    ("x", "aged 14 to 17", False),
-])
-def test_a_number_is_within_a_written_range(number: str, text: str, inside: bool) -> None:
-    assert within_range(number, text) is inside
-
-
 def test_how_much_of_what_is_the_focus_of_the_question() -> None:
     focus = read_question("How much electricity does the heat pump use in a year?",
                           lambda _: 1.0)[0].focus
     assert focus == {"electricity"}
     assert not read_question("How much does it cost?", lambda _: 1.0)[0].focus
-
-
-@pytest.mark.parametrize("text", ["Pitches are available from 14:00.", "Open 10:00 to 17:00.",
-                                  "A fee of 1.50 to 2.50 euros"])
-def test_times_and_decimals_are_not_ranges(text: str) -> None:
-    assert not within_range("15", text)
 
 
 MUSEUM = ("# Tickets\n"
@@ -418,3 +395,20 @@ def test_only_the_questions_heaviest_term_opening_the_next_sentence_turns_the_pa
         "may not be given food without asking the nursing staff first.\n"))
     assert plants.following[0] == "patient"  # opens the next sentence, but weighs less
     assert score(plants, part).coverage == score(replace(plants, following=()), part).coverage
+
+
+TYRES = ("# Tyre storage\n"
+         "Storing four tyres without rims costs 35 euros per season. Storing a set of four "
+         "complete wheels costs 45 euros per season.\n")
+
+
+def test_a_sentence_about_the_case_without_a_thing_the_question_states_is_a_near_miss() -> None:
+    [part] = read_question("You keep my winter wheels over the summer; they're on their own "
+                           "rims. What do you charge for that each season?", _weight)
+    without, complete = passage_sentences("doc", 0, 0, "tyre-service.md", TYRES)
+    assert answer_factor(without, part) == CONTRAST_FACTOR
+    assert answer_factor(complete, part) == 1.0
+    [cost] = read_question("How much does storing tyres cost per season?", _weight)
+    assert answer_factor(without, cost) == 1.0  # "without rims costs": only rims is lacking
+    [asked] = read_question("What does storing tyres without rims cost?", _weight)
+    assert answer_factor(without, asked) == 1.0  # the very case asked about

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from composer_app.server.providers.conditions import read, situation
+from composer_app.server.providers.conditions import read, situation, within_range
 
 
 @pytest.mark.parametrize(("question", "kind", "values"), [
@@ -170,3 +170,26 @@ def test_the_evening_before_is_less_than_a_days_notice() -> None:
                           "50 percent of the booked service.")
     free = read(question, "Appointments can be cancelled free of charge up to 24 hours before.")
     assert (late.met, free.failed) == (True, True)
+
+
+@pytest.mark.parametrize(("number", "text", "inside"), [
+    ("15", "Young people aged 14 to 17", True),
+    ("18", "Young people aged 14 to 17", False),
+    ("12", "Children under 14 pay less", True),
+    ("14", "Children under 14 pay less", False),
+    ("70", "Guests over 65 ride free", True),
+    ("70", "Readers aged 65 and over pay 8 euros", True),
+    ("64", "Readers aged 65 and over pay 8 euros", False),
+    ("19", "Riders 18+ need a licence", True),
+    ("30", "Drivers must be at least 21 years old", True),
+    ("30", "Between 10 and 20 guests", False),
+    ("x", "aged 14 to 17", False),
+])
+def test_a_number_is_within_a_written_range(number: str, text: str, inside: bool) -> None:
+    assert within_range(number, text) is inside
+
+
+@pytest.mark.parametrize("text", ["Pitches are available from 14:00.", "Open 10:00 to 17:00.",
+                                  "A fee of 1.50 to 2.50 euros"])
+def test_times_and_decimals_are_not_ranges(text: str) -> None:
+    assert not within_range("15", text)

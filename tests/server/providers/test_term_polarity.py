@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -10,6 +11,7 @@ from composer_app.server.providers.term_polarity import (
     negated_stems,
     permission_verb,
     prefixed_stems,
+    without_objects,
     without_stems,
 )
 
@@ -61,3 +63,15 @@ def test_a_sentence_lacking_a_term_is_a_near_miss_for_a_question_that_has_it() -
     without, on = units
     rims = next(i for i, t in enumerate(part.terms) if t.stem == stem("rims"))
     assert term_credits(without, part)[rims] < term_credits(on, part)[rims]
+
+
+@pytest.mark.parametrize(("text", "lacked"), [
+    ("Storing four tyres without rims costs 35 euros per season.", {"rims"}),
+    ("Walk-ins without an appointment wait longer.", {"appointment"}),
+    ("Members without their card pay the day rate; guests without ID are turned away.",
+     {"card", "id"}),
+    ("Send it back within 30 days.", set()),
+])
+def test_what_a_case_is_without_is_the_word_right_after_without(text: str,
+                                                                  lacked: set[str]) -> None:
+    assert without_objects(text) == {stem(w) for w in lacked}
