@@ -20,7 +20,7 @@ The values, each of its own kind (only values of the same kind are compared):
   event (*three days before moving day*, *in advance*, *my lesson is in 30 hours*; *the evening
   before* is 13 hours, *the day before* 24), ``span``
   otherwise (*ten weeks ago*,
-  *for a month*, *three months old*);
+  *for a month*, *three months old*; *on Monday … it's Friday now* is four days since);
 * ``count``: a number of people or things (*four people*, *3 bikes*);
 * ``age``: a person's age in years (*I'm 19*, *my son is 10*, *my 8-year-old*), held against
   the ages a sentence about people sets (*under 24*, *aged 6 to 11*, *65 and over*);
@@ -82,6 +82,12 @@ _DAYTIME = re.compile(r"\b(?:in\s+the\s+(?P<when>morning|afternoon|evening)|at\s
 _EVE = re.compile(r"\bthe\s+(?P<part>morning|afternoon|evening|night|day)\s+before\b"
                   r"(?!\s+yesterday\b)")
 _EVE_MINUTES = {"morning": 1440, "day": 1440, "afternoon": 1080, "evening": 780, "night": 600}
+# "I went on Monday ... It's Friday now": the days since then. Today is named by "it's", "it is"
+# or "today is" before a day of the week, the day it happened by "on" or "last" before one.
+_DAYS = "|".join(_WEEKDAYS)
+_TODAY = re.compile(
+    rf"\b(?:it['’]s|it\s+is|today\s+is|today['’]s)\s+(?:now\s+)?(?P<now>{_DAYS})\b")
+_PAST_DAY = re.compile(rf"\b(?:on|last)\s+(?P<then>{_DAYS})\b")
 _DATE = re.compile(
     rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m>{_MONTH})\b"
     rf"|\b(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)"
@@ -270,6 +276,13 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
         taken.append((start, end))
     for match in _EVE.finditer(text):  # "it's the evening before now": about half a day ahead
         found.setdefault("ahead", []).append(_EVE_MINUTES[match.group("part")])
+    today = _TODAY.search(text)
+    if today is not None:  # "on Monday … it's Friday now": four days since
+        now = _WEEKDAYS.index(today.group("now"))
+        for match in _PAST_DAY.finditer(text):
+            since = (now - _WEEKDAYS.index(match.group("then"))) % 7
+            if since and match.start() < today.start():
+                found.setdefault("span", []).append(since * 1440)
     days = _weekdays(text)
     if days:
         found["weekday"] = sorted(days)

@@ -193,3 +193,21 @@ def test_a_number_is_within_a_written_range(number: str, text: str, inside: bool
                                   "A fee of 1.50 to 2.50 euros"])
 def test_times_and_decimals_are_not_ranges(text: str) -> None:
     assert not within_range("15", text)
+
+
+SPANISH = ("I went to my first Spanish lesson on Monday and decided it isn't for me. It's Friday "
+           "now. Can I still get my money back?")
+
+
+def test_the_days_since_a_named_weekday_until_today_are_a_span() -> None:
+    assert situation(SPANISH)["span"] == (4 * 1440,)
+    assert situation("I bought it last Saturday and today is Tuesday.")["span"] == (3 * 1440,)
+    assert "span" not in situation("It's Friday now and I want to come on Monday.")  # ahead
+    assert "span" not in situation("I went on Monday. Can I still cancel?")  # no today
+
+
+def test_the_days_since_a_weekday_fail_a_shorter_time_limit() -> None:
+    within = ("If you withdraw in writing within two days after the first lesson, we refund "
+              "the fee minus an administration charge of 15 euros.")
+    assert read(SPANISH, within).failed
+    assert not read(SPANISH.replace("It's Friday", "It's Tuesday"), within).failed
