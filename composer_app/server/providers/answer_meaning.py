@@ -28,7 +28,10 @@ the question by a sentence model (cosine similarity of their embeddings):
   not a near miss for pricing something else;
 * the coverage is the meaning mapped linearly from ``SIMILARITY_FLOOR`` (0) to
   ``SIMILARITY_FULL`` (1), at most ``MEANING_CEILING``, and ``CONTRAST_FACTOR`` of that for a
-  sentence about another group than the one asked about (``qualifiers``). On the assistant's
+  sentence about another group than the one asked about (``qualifiers``); a sentence whose
+  condition holds for the situation the question states (``conditions.read``: *On Sundays …*
+  for *on a Sunday afternoon*) keeps its word coverage when that is higher, since the model sees
+  neither the situation nor the rule. On the assistant's
   question sets, a word coverage added to the meaning made the ranking worse (the words already
   failed), and a meaning of 0.5 separated answers from near misses best; answers confirmed by
   meaning are labelled ``partial``, never ``strong``; the ranking uses the uncapped value.
@@ -61,6 +64,7 @@ from composer_app.server.providers.answer_ranking import (
     topic_only,
     topic_words,
 )
+from composer_app.server.providers.conditions import read as read_conditions
 from composer_app.server.providers.priced_things import priced_clauses
 
 Similarity = Callable[[Sequence[str], Sequence[str]], list[list[float]] | None]
@@ -254,5 +258,7 @@ def _judged(part: Part, scored: Scored, similarity: float,
                              / (SIMILARITY_FULL - SIMILARITY_FLOOR)))
     coverage = closeness - margin
     coverage *= answer_factor(scored.sentence, part, priced_as_asked=priced_as_asked)
+    if coverage < scored.coverage and read_conditions(part.text, scored.sentence.text).met:
+        coverage = scored.coverage  # its condition holds for the situation: its words tell more
     return replace(scored, coverage=min(coverage, MEANING_CEILING),
                    score=scored.score - scored.coverage + coverage)

@@ -9,34 +9,33 @@ of key terms that stand next to each other in the question (its subjects, such a
 employees`` or ``secondary database``). Every sentence of every retrieved prose passage is scored
 against each part:
 
-* ``coverage`` (0..1) is the weighted share of the part's terms the sentence contains: a term in
-  the sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``, a word the WordNet
+* ``coverage`` (0..1) is the weighted share of the part's terms the sentence contains: a term in the
+  sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``, a word the WordNet
   lexicon relates to it ``lexicon.lexicon_credit``: a derived form as much, a synonym less; two
   adjacent terms also count when the sentence has them as one compound word: *roll back*,
-  *rollback*), a term found only in the section's heading or the document's title counts
-  ``HEADING_CREDIT``, and a term found only in the previous sentence of the same paragraph counts
-  ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT``
-  when the sentence refers back with *it*, *they*, *this*, ...; a table row's previous sentence
-  is the one that introduces its table); a term the question denies (*not live in*) that the
-  sentence affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its
-  ``non-`` opposite counts nothing (``term_polarity``); the verb of a permission question (*Can I
-  bring …?*) counts ``SYNONYM_CREDIT`` in a sentence that grants or refuses permission; the
-  question's phrasal verbs are read as single verbs (*taken home* → *borrow*); a number of the
-  question missing
-  from the sentence halves the coverage unless the sentence states a range that holds it (*my
-  15-year-old*: *aged 14 to 17*; ``within_range``) or a condition on the value it states,
-  held or not (*three months old*: *at least 16 weeks old*; ``conditions.addressed``), and so
-  does (by ``MISSING_FOCUS_FACTOR``) a
-  sentence that lacks, even in its headings, a word of the thing asked for (the *focus*:
-  ``phone number`` in *What is the phone number of the main reception?*, ``electricity`` in *How
-  much electricity …?*), and so does (by ``TOPIC_ONLY_FACTOR``) a sentence that holds none of
-  the question's key terms beyond its document's title and headings (*Is there a café in the
-  Harbour Museum?*: *The Harbour Museum is at Pier 3* names only the topic), and so does (by
-  ``SUBJECT_FOLLOWS_FACTOR``) a sentence that lacks the question's heaviest key term, even by
+  *rollback*; a part of the day the question names counts ``SYNONYM_CREDIT`` in a rule for the whole
+  day that holds for it: *on a Sunday afternoon*, *On Sundays …*), a term found only in the
+  section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only in the
+  previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT`` when
+  the sentence refers back with *it*, *they*, *this*, ...; a table row's previous sentence is the
+  one that introduces its table); a term the question denies (*not live in*) that the sentence
+  affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its ``non-``
+  opposite counts nothing (``term_polarity``); the verb of a permission question (*Can I bring …?*)
+  counts ``SYNONYM_CREDIT`` in a sentence that grants or refuses permission; the question's phrasal
+  verbs are read as single verbs (*taken home* → *borrow*); a number of the question missing from
+  the sentence halves the coverage unless the sentence states a range that holds it (*my
+  15-year-old*: *aged 14 to 17*; ``within_range``) or a condition on the value it states, held or
+  not (*three months old*: *at least 16 weeks old*; ``conditions.addressed``), and so does (by
+  ``MISSING_FOCUS_FACTOR``) a sentence that lacks, even in its headings, a word of the thing asked
+  for (the *focus*: ``phone number`` in *What is the phone number of the main reception?*,
+  ``electricity`` in *How much electricity …?*), and so does (by ``TOPIC_ONLY_FACTOR``) a sentence
+  that holds none of the question's key terms beyond its document's title and headings (*Is there a
+  café in the Harbour Museum?*: *The Harbour Museum is at Pier 3* names only the topic), and so does
+  (by ``SUBJECT_FOLLOWS_FACTOR``) a sentence that lacks the question's heaviest key term, even by
   heading or carry, when the next sentence of its paragraph opens with it (in its first
-  ``OPENING_WORDS`` words): the paragraph turns to the subject asked about only after it
-  (*When do the tenors have their section rehearsal?*: *Sopranos and altos have their section
-  rehearsal on the first Monday. Tenors and basses meet on the second Monday.*);
+  ``OPENING_WORDS`` words): the paragraph turns to the subject asked about only after it (*When do
+  the tenors have their section rehearsal?*: *Sopranos and altos have their section rehearsal on the
+  first Monday. Tenors and basses meet on the second Monday.*);
 * ``answer_factor`` marks near misses by their kind: a sentence about another group than the one the
   question's qualifiers name (``qualifiers``: *adults* asked, *children* answered), or about the
   case without a thing the question states (*they're on their own rims*: *Storing four tyres without
@@ -79,7 +78,12 @@ from composer_app.server.providers.answer_kinds import (
     lacks_kind,
     wanted_kind,
 )
-from composer_app.server.providers.conditions import addressed, same_duration, within_range
+from composer_app.server.providers.conditions import (
+    addressed,
+    rules_the_day_part,
+    same_duration,
+    within_range,
+)
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
@@ -89,7 +93,6 @@ from composer_app.server.providers.questions import MAX_TERMS, STOP_WORDS, quest
 from composer_app.server.providers.term_forms import (
     NUMBER_VALUES,
     SYNONYM_CREDIT,
-    irregular_base,
     phrasal_sources,
     related,
     single_verbs,
@@ -102,6 +105,7 @@ from composer_app.server.providers.term_polarity import (
     negated_stems,
     permission_verb,
     prefixed_stems,
+    unprefixed,
     without_objects,
     without_stems,
 )
@@ -359,15 +363,16 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
     credits = []
     for term in part.terms:
         credit = _credit(term, own)
-        if credit < SYNONYM_CREDIT and term.word in qualified:  # "Saturday": "at weekends"
-            credit = SYNONYM_CREDIT
+        if credit < SYNONYM_CREDIT and (term.word in qualified or (  # "Saturday": "at weekends"
+                rules_the_day_part(part.text, term.word, sentence.text))):
+            credit = SYNONYM_CREDIT  # "on a Sunday afternoon": "On Sundays, …" rules all of it
         if term.number and credit < 1.0 and (within_range(term.word, sentence.text)
                                              or addressed(part.text, term.word, sentence.text)):
             credit = 1.0  # "my 15-year-old": "aged 14 to 17"; "3 months old": "16 weeks old"
         if credit < 1.0 and term.word in UNIT_WORDS and same_duration(part.text, term.word,
                                                                         sentence.text):
             credit = 1.0  # "a whole year": "12 months"
-        if credit < 1.0 and term.stem in part.negated and _unprefixed(term, own):
+        if credit < 1.0 and term.stem in part.negated and unprefixed(term.stem, own):
             credit = 1.0  # "the rolls we didn't sell": "unsold goods"
         polarity = _polarity(term, sentence, part) if credit > 0.0 else 1.0
         credit *= polarity
@@ -381,17 +386,6 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
                          carry * _credit(term, sentence.previous))
         credits.append(credit)
     return credits
-
-
-def _unprefixed(term: Term, own: set[str]) -> bool:
-    """Whether ``own`` holds the term's ``un-`` negative (*unsold* for *sell*, *unpaid* for
-    *pay*)."""
-    for word in own:
-        if word.startswith("un") and len(word) > 4:
-            rest = word[2:]
-            if stem(irregular_base(rest) or rest) == term.stem:
-                return True
-    return False
 
 
 def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None) -> Scored:

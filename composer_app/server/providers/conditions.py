@@ -81,6 +81,7 @@ _DAYTIME = re.compile(r"\b(?:in\s+the\s+(?P<when>morning|afternoon|evening)|at\s
 # Notice given on the day before an event, by the part of that day: *the evening before*.
 _EVE = re.compile(r"\bthe\s+(?P<part>morning|afternoon|evening|night|day)\s+before\b"
                   r"(?!\s+yesterday\b)")
+_DAY_PARTS = frozenset(["morning", "mornings", "afternoon", "afternoons", "evening", "evenings"])
 _EVE_MINUTES = {"morning": 1440, "day": 1440, "afternoon": 1080, "evening": 780, "night": 600}
 # "I went on Monday ... It's Friday now": the days since then. Today is named by "it's", "it is"
 # or "today is" before a day of the week, the day it happened by "on" or "last" before one.
@@ -440,6 +441,16 @@ def read(question: str, sentence: str) -> Reading:
     failed = any(not holds for kind, holds in held.items() if kind != "weekday")
     kinds = frozenset(kind for kind, holds in held.items() if holds or kind != "weekday")
     return Reading(met and not failed, failed, kinds)
+
+
+def rules_the_day_part(question: str, word: str, sentence: str) -> bool:
+    """Whether ``word`` is a part of the day (*afternoon*) whose whole day the sentence's rule for
+    a day of the week covers, holding for the day the question names (*on a Sunday afternoon*:
+    *On Sundays, power tools must not be used*)."""
+    if word not in _DAY_PARTS:
+        return False
+    reading = read(question, sentence)
+    return reading.met and "weekday" in reading.kinds
 
 
 @lru_cache(maxsize=2048)

@@ -11,7 +11,8 @@ Invariants: ``negated_stems`` holds the stems of the words that follow a negator
 ``NEGATION_REACH`` words in the same clause, and of the words prefixed with ``non-``;
 ``without_stems`` holds those that follow ``without`` (a thing the sentence's case lacks), and
 ``without_objects`` only the word right after it (past an article: what the case is without);
-``prefixed_stems`` holds only the ``non-`` words (a ``non-`` word names the opposite of the
+``unprefixed`` tells whether stems hold a word's ``un-`` negative; ``prefixed_stems`` holds only
+the ``non-`` words (a ``non-`` word names the opposite of the
 plain word, whereas a sentence's *not* usually denies its verb, not its subject);
 ``permission_verb`` is the
 stem of the main verb of a question that asks whether something may be done, else ``None``;
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from composer_app.server.providers.term_forms import stem, words
+from composer_app.server.providers.term_forms import irregular_base, stem, words
 
 NEGATION_REACH = 3
 _NEGATORS = frozenset({"not", "no", "never", "cannot", "without", "nor", "t"})
@@ -79,6 +80,17 @@ def without_objects(text: str) -> frozenset[str]:
     past an article or a possessive (*rims* in *tyres without rims*, *appointment* in *without
     an appointment*)."""
     return frozenset(stem(w) for w in _WITHOUT_OBJECT.findall(text))
+
+
+def unprefixed(term: str, own: set[str] | frozenset[str]) -> bool:
+    """Whether the stems ``own`` hold the ``un-`` negative of the stem ``term`` (*unsold* for
+    *sell*, *unpaid* for *pay*)."""
+    for word in own:
+        if word.startswith("un") and len(word) > 4:
+            rest = word[2:]
+            if stem(irregular_base(rest) or rest) == term:
+                return True
+    return False
 
 
 def prefixed_stems(text: str) -> frozenset[str]:

@@ -157,3 +157,21 @@ def test_a_second_part_is_judged_with_the_first_parts_subject(model: SentenceEmb
     judged = rejudge(second, ranked, model.similarities, 0.6)
     assert judged[0].sentence.text.startswith("We announce planned maintenance")
     assert judged[0].coverage >= 0.6  # compared without "maintenance", it stays far below
+
+
+GARDEN = ("# Community garden\n## Quiet times\n"
+          "Power tools such as lawn mowers and hedge trimmers may be used Monday to Saturday "
+          "from 9:00 to 12:00 and from 15:00 to 19:00. On Sundays and public holidays, power "
+          "tools must not be used at all.\n")
+
+
+def test_a_rule_whose_condition_holds_keeps_its_word_coverage_over_a_lower_meaning(
+        model: SentenceEmbeddings) -> None:
+    part, ranked = _ranked("Can I run my lawn mower on my plot on a Sunday afternoon?", GARDEN)
+    sunday = next(s for s in ranked if s.sentence.text.startswith("On Sundays"))
+    assert sunday.coverage < 0.6  # not answered by words: judged by meaning
+    similarities = model.similarities([part.meaning], [sunday.sentence.text])
+    assert similarities is not None and similarities[0][0] < 0.5  # the model misses the rule
+    judged = rejudge(part, ranked, model.similarities, 0.6)
+    kept = next(s for s in judged if s.sentence is sunday.sentence)
+    assert kept.coverage == sunday.coverage

@@ -7,7 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from composer_app.server.providers.conditions import read, situation, within_range
+from composer_app.server.providers.conditions import (
+    read,
+    rules_the_day_part,
+    situation,
+    within_range,
+)
 
 
 @pytest.mark.parametrize(("question", "kind", "values"), [
@@ -211,3 +216,12 @@ def test_the_days_since_a_weekday_fail_a_shorter_time_limit() -> None:
               "the fee minus an administration charge of 15 euros.")
     assert read(SPANISH, within).failed
     assert not read(SPANISH.replace("It's Friday", "It's Tuesday"), within).failed
+
+
+def test_a_rule_for_a_whole_day_covers_the_part_of_it_the_question_names() -> None:
+    question = "Can I run my lawn mower on a Sunday afternoon?"
+    sundays = "On Sundays and public holidays, power tools must not be used at all."
+    assert rules_the_day_part(question, "afternoon", sundays)
+    assert not rules_the_day_part(question, "mower", sundays)  # not a part of the day
+    assert not rules_the_day_part(question.replace("Sunday", "Monday"), "afternoon", sundays)
+    assert not rules_the_day_part(question, "afternoon", "Power tools are loud.")

@@ -11,6 +11,7 @@ from composer_app.server.providers.term_polarity import (
     negated_stems,
     permission_verb,
     prefixed_stems,
+    unprefixed,
     without_objects,
     without_stems,
 )
@@ -75,3 +76,9 @@ def test_a_sentence_lacking_a_term_is_a_near_miss_for_a_question_that_has_it() -
 def test_what_a_case_is_without_is_the_word_right_after_without(text: str,
                                                                   lacked: set[str]) -> None:
     assert without_objects(text) == {stem(w) for w in lacked}
+
+
+def test_an_un_word_is_the_negative_of_its_stem() -> None:
+    own = {stem(w) for w in words("We do not take back unsold or unpaid goods.")}
+    assert unprefixed(stem("sell"), own) and unprefixed(stem("pay"), own)
+    assert not unprefixed(stem("take"), own)
