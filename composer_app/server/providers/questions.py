@@ -23,7 +23,7 @@ _STOP_TEXT = """a about above after again all also am an and any are as at be be
     then there these they this those through to too under until up us very was we were what whats
     when where which while who whom why will with would you your yours know explain describe find
     give show me many much someone somebody anyone anybody something anything everyone
-    everybody still yet even really anymore going want wants wanted myself yourself ourselves
+    everybody still yet even really anymore going want wants wanted like myself yourself ourselves
     yourselves themselves himself herself oneself"""
 STOP_WORDS = frozenset(_STOP_TEXT.split())
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")

@@ -50,3 +50,9 @@ def test_reflexive_pronouns_are_not_terms():
     assert question_terms("I can't get to the expo myself. Can my brother go?") == [
         "expo", "brother", "go"]
     assert question_terms("Do we have to clean the rooms ourselves?") == ["clean", "rooms"]
+
+
+def test_what_the_asker_would_like_is_said_by_the_rest_of_the_question() -> None:
+    assert question_terms("I'd like to have my hair dyed next Friday.") == [
+        "hair", "dyed", "next", "friday"]
+    assert question_terms("We would like a table for four.") == ["table", "four"]
