@@ -49,7 +49,8 @@ from functools import lru_cache
 
 from composer_app.server.providers.term_forms import NUMBER_VALUES
 
-__all__ = ["Reading", "addressed", "read", "same_duration", "situation"]
+__all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
+           "within_range"]
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
