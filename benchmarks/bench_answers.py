@@ -55,7 +55,15 @@ Nine question sets, each a knowledge folder with its questions:
   table, public EV charging tariffs with a later notice that changes two of them, an optician, a
   chimney sweep's information as plain text, guided old town walks, rules for market traders, a
   car wash with a price table, a meal delivery service, theatre subscriptions, a golf course with
-  a green fee table) and 45 questions of the same kinds.
+  a green fee table) and 45 questions of the same kinds;
+* ``heldout9`` and ``heldout10`` (``benchmarks/answers/heldout9``, ``…/heldout10``): written blind
+  like ``heldout3`` — twelve documents each (a swimming lake, a piano tuner, a bike-share scheme
+  as plain text, a holiday camp, a print shop with a price table, cemetery rules, a dry cleaner's
+  HTML price page, a hearing-aid acoustician, a food bank, a boat rental with a later notice that
+  changes two of its rules, a coffee roastery; a sports hall, a locksmith, a night bus network as
+  plain text, a travel vaccination clinic, a tool library, cat boarding with a later notice, a
+  concert hall's HTML ticket page, a translation agency, a bookshop's buy-back terms, evening
+  classes, a phone repair shop) and 45 questions each of the same kinds.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -68,7 +76,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout8]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout10]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -100,7 +108,8 @@ HERE = Path(__file__).resolve().parent / "answers"
 SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout3": HERE / "heldout3", "heldout4": HERE / "heldout4",
         "heldout5": HERE / "heldout5", "heldout6": HERE / "heldout6",
-        "heldout7": HERE / "heldout7", "heldout8": HERE / "heldout8"}
+        "heldout7": HERE / "heldout7", "heldout8": HERE / "heldout8",
+        "heldout9": HERE / "heldout9", "heldout10": HERE / "heldout10"}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

@@ -12,8 +12,10 @@ true only for ``amount``, ``phone`` and ``time``: a sentence without a number of
 percent of the hire fee*, is one, unless it is a share of the very price the question asks for
 and the question asks no difference), *free*, *included* (or a percentage when the question asks
 for a difference: *how much extra*) for a price question, and a
-sentence without a clock time, day, date, year, season or duration, nor a time placed by an event
-(*after*, *once*, *within*), for a time question. Every table is plain English vocabulary.
+sentence without a clock time (a price with decimals is none: *0.45 euros*), day, date, year,
+season or duration (*for life* is one; a time word the question itself names is none), nor a
+time placed by an event (*after*, *once*, *within*), for a time question (and without a clock
+time or a part of the day for *what time*). Every table is plain English vocabulary.
 """
 
 from __future__ import annotations
@@ -58,11 +60,22 @@ _AMOUNT = re.compile(
 # A time question: its answer states a time, a date, a day or a duration (or that there is none).
 _TIME = re.compile(
     r"^\s*(?:how\s+(?:long|soon|quickly|early|late)\b|when\b|(?:by|until|till|since|from)\s+when\b|"
-    r"(?:at\s+)?what\s+time\b|(?:on\s+)?which\s+days?\b|what\s+days?\b|within\s+how\b|"
+    r"(?:(?:at|by|until|till|from)\s+)?what\s+time\b|(?:by|until|till)\s+which\s+(?:time|day|date)\b|"
+    r"(?:on\s+)?which\s+days?\b|what\s+days?\b|within\s+how\b|"
     r"how\s+many\s+(?:days|weeks|months|years|hours|minutes|nights)\b|"
     r"how\s+(?:far|much\s+time)\s+(?:in\s+advance|ahead|before)\b)", re.I)
+# A clock time; a price written with decimals (*0.45 euros*, *€4.50*) is none.
 _CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\b|"
-                    r"\b\d{1,2}[:.]\d{2}\b", re.I)
+                    r"(?<![€$£])\b\d{1,2}[:.]\d{2}\b(?![.,]?\d)"
+                    r"(?!\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|chf|usd|gbp|%|percent)\b)",
+                    re.I)
+# A question for a time of day (*By what time …?*), answered by a clock time or a part of the day.
+_CLOCK_ASKED = re.compile(r"\bwhat\s+time\b", re.I)
+_PART_OF_DAY = re.compile(r"\b(?:noon|midday|midnight|morning|afternoon|evening|night|dawn|dusk|"
+                          r"sunrise|sunset|closing\s+time|opening\s+time)s?\b", re.I)
+# A duration without a number: *valid for life*, *kept indefinitely*.
+_LASTING = re.compile(r"\b(?:for\s+life|life-?long|lifetime|indefinitely|permanently|"
+                      r"never\s+expires?|does\s+not\s+expire|no\s+expiry)\b", re.I)
 _TIME_STATED_TEXT = """today tomorrow tonight yesterday immediately instantly anytime
     always never daily weekly monthly yearly annually nightly hourly overnight noon midnight
     morning mornings afternoon afternoons evening evenings night nights weekday weekdays weekend
@@ -92,8 +105,10 @@ _SHARE = re.compile(rf"(?:{_PERCENT_TEXT}|\bhalf)\s+of\s+(?:the\s+|your\s+|its\s
                     r"their\s+|our\s+)?(?:(?P<what>[^\W\d_]+)\s+)?(?P<base>fees?|prices?|costs?|"
                     r"total|amount|bill|rent|balance|value|sum|invoice|charges?)\b", re.I)
 _BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
-_NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+)?(?:charge|cost|fee)|nothing|included|"
-                        r"at\s+no\s+(?:extra\s+)?cost|without\s+charge)\b", re.I)
+_NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+|additional\s+)?(?:charge|cost|fee|surcharge)|"
+                        r"nothing|included|at\s+no\s+(?:extra\s+)?cost|without\s+(?:an?\s+|any\s+)?"
+                        r"(?:extra\s+|additional\s+)?(?:charge|surcharge|fee|cost|payment))\b",
+                        re.I)
 _NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
                     re.I)
 DIGITS = re.compile(r"\d")
@@ -115,17 +130,20 @@ def wanted_kind(text: str) -> str | None:
             else "name" if _NAMED.search(text) else None)
 
 
-def holds_kind(text: str, kind: str, *, row: bool = False) -> bool:
+def holds_kind(text: str, kind: str, *, row: bool = False, asked: str = "") -> bool:
     """Whether ``text`` states a value of ``kind``: an amount of money (in a table ``row`` a bare
-    number cell too), a time, a quantity, or else a name."""
+    number cell too), a time, a quantity, or else a name; a time word the ``asked`` text names
+    itself states no time (*the bathing season* in *until when does the bathing season last?*
+    names what is asked about)."""
     if kind == "amount":  # a price table's row may leave out the currency: "1 week: 120"
         return _MONEY.search(text) is not None or _SHARE.search(text) is not None or (
             row and _BARE_AMOUNT.search(text) is not None)
     if kind == "time":
-        if _CLOCK.search(text) or _YEAR.search(text):
+        if _CLOCK.search(text) or _YEAR.search(text) or _LASTING.search(text):
             return True
         tokens = [x.casefold() for x in re.findall(r"[^\W_]+", text)]
-        return any(w in _TIME_STATED
+        named = {x.casefold() for x in re.findall(r"[^\W_]+", asked)}
+        return any((w in _TIME_STATED and w not in named)
                    or ((w in UNIT_WORDS or w in _LENGTH_UNITS) and i > 0
                        and any(DIGITS.search(t) or t in NUMBER_WORDS or t in _ORDINAL_WORDS
                                or t in ("a", "an", "one", "few", "several")
@@ -166,7 +184,9 @@ def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> boo
             and _NO_CHARGE.search(text) is None and \
             not (_PERCENT.search(text) and _DIFFERENCE.search(question))
     if kind == "time":
-        return not holds_kind(text, "time") and \
+        if _CLOCK_ASKED.search(question):  # "what time": a day alone does not say it
+            return _CLOCK.search(text) is None and _PART_OF_DAY.search(text) is None
+        return not holds_kind(text, "time", asked=question) and \
             _EVENT_TIME.isdisjoint(x.casefold() for x in re.findall(r"[^\W_]+", text))
     if kind == "phone":
         return not holds_kind(text, "phone")

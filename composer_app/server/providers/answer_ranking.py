@@ -82,6 +82,7 @@ from composer_app.server.providers.conditions import (
     addressed,
     rules_the_day_part,
     same_duration,
+    states_hours,
     within_range,
 )
 from composer_app.server.providers.excerpts import sentences
@@ -141,6 +142,7 @@ _ANSWER_TEXT = """often long quickly soon fast big large old far frequently time
     means meant defined considered happen happens happened"""
 ANSWER_WORDS = frozenset(_ANSWER_TEXT.split())
 # Words that name the kind of value asked for; an answer states the value instead of the word.
+_TIME_NOUNS = frozenset(["time", "times", "date"])  # a time question's word for what it asks
 _MEASURE_TEXT = "rate rates price prices cost costs fee fees charge charges amount total percentage"
 MEASURE_WORDS = frozenset(_MEASURE_TEXT.split())
 _BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
@@ -360,11 +362,14 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
     own = _own_stems(sentence, part)
     carry = BACK_REFERENCE_CREDIT if sentence.back_reference else CARRY_CREDIT
     qualified = read_qualifiers(part.text, sentence.text).matched
+    kind_held = part.wants == "time" and holds_kind(sentence.text, "time", asked=part.text)
     credits = []
     for term in part.terms:
         credit = _credit(term, own)
         if credit < SYNONYM_CREDIT and (term.word in qualified or (  # "Saturday": "at weekends"
-                rules_the_day_part(part.text, term.word, sentence.text))):
+                rules_the_day_part(part.text, term.word, sentence.text)) or (
+                term.word in _TIME_NOUNS and kind_held) or (  # "what time": "until 16:30"
+                part.wants == "time" and states_hours(term.word, sentence.text))):
             credit = SYNONYM_CREDIT  # "on a Sunday afternoon": "On Sundays, …" rules all of it
         if term.number and credit < 1.0 and (within_range(term.word, sentence.text)
                                              or addressed(part.text, term.word, sentence.text)):
@@ -415,7 +420,7 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
         together = sum(1 for a, b in part.pairs if _adjacent(sentence.stems, a, b))
         bonus += PAIR_BONUS * together / len(part.pairs)
     if part.wants is not None and holds_kind(sentence.text, part.wants,
-                                             row=bool(sentence.row_entity)):
+                                             row=bool(sentence.row_entity), asked=part.text):
         bonus += TYPE_BONUS
     if sentence.row_entity and any(term_credit(t.stem, sentence.row_entity) == 1.0
                                    for t in part.terms if t.word not in ANSWER_WORDS):
@@ -439,8 +444,9 @@ def topic_words(sentence: Sentence, part: Part) -> list[Term]:
 
 
 def _topic_only(sentence: Sentence, part: Part, credits: Sequence[float]) -> bool:
-    beyond = [c for t, c in zip(part.terms, credits, strict=True)
-              if t.word not in ANSWER_WORDS and term_credit(t.stem, sentence.heading) == 0.0]
+    beyond = [c for t, c in zip(part.terms, credits, strict=True)  # the title's synonym of a
+              if t.word not in ANSWER_WORDS and term_credit(t.stem, sentence.heading) < max(
+                  c, 1e-9)]  # word the sentence holds itself (*warranty*: *guarantee*) is beyond
     return bool(beyond) and max(beyond) == 0.0
 
 

@@ -25,6 +25,9 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   names no group here: *a new one*);
 * a failed rule that states its own other side (*…; otherwise the full price is charged*)
   holds for the situation;
+* a sentence that only sets the condition of the rule before it (*This applies only to runners
+  whose home address is more than 100 kilometres away*) gives that rule its reading and keeps
+  none itself;
 * a sentence whose condition fails loses ``FAILED_PENALTY``, but only when some sentence of the
   same document holds for the situation: without such a sibling, the failing rule may be the
   answer itself (*Dogs must be at least four months old* for a three-month-old puppy).
@@ -68,6 +71,10 @@ _AMBIGUOUS = frozenset({"new"})  # "a new one", "the new card": rarely the group
 FAILED_PENALTY = 0.25
 REACH = 0.6  # below the first sentence's score by more than this, nothing can raise a sentence
 MAX_READ = 40
+# A sentence that sets the condition of the rule just before it.
+_QUALIFYING = re.compile(r"^\s*(?:this|that|these|it)\s+(?:rule\s+|offer\s+|option\s+|service\s+)?"
+                         r"(?:only\s+)?(?:applies|apply|is\s+(?:only\s+)?(?:available|valid|"
+                         r"possible|open)|holds)\b", re.I)
 _OTHER_SIDE = re.compile(r"\b(?:later|after\s+(?:that|this|the\s+deadline)|afterwards|thereafter|"
                          r"otherwise|if\s+not|past\s+that|beyond\s+that|any\s+later|"
                          r"outside\s+(?:these|this|that|those|the\s+above)|at\s+other\s+times|"
@@ -108,6 +115,29 @@ def _referring(scored: Scored, reading: Reading, after_met: bool) -> Reading:
     return Reading(True, False) if scored.sentence.back_reference else reading
 
 
+def _qualified(ranked: Sequence[Scored], readings: list[Reading]
+               ) -> tuple[list[Reading], set[int]]:
+    """``readings`` with the condition of each qualifying sentence (*This applies only to runners
+    whose home address is more than 100 kilometres away*) moved to the sentence just before it,
+    whose rule it qualifies (*Start numbers can now also be collected on race day*): that rule
+    holds or fails with it, and the qualifying sentence itself (its position is returned too)
+    reads neither."""
+    by_place = {_place(s, 0): i for i, s in enumerate(ranked)}
+    moved = list(readings)
+    qualifying: set[int] = set()
+    for i, scored in enumerate(ranked):
+        reading = readings[i]
+        before = by_place.get(_place(scored, -1))
+        if before is None or not (reading.met or reading.failed) or \
+                _QUALIFYING.match(scored.sentence.text) is None:
+            continue
+        if not (readings[before].met or readings[before].failed):
+            moved[before] = reading
+        moved[i] = Reading(False, False)
+        qualifying.add(i)
+    return moved, qualifying
+
+
 def _opens_with_other_side(text: str) -> bool:
     """Whether the sentence's first clause refers to the other side of the sentence before it
     (*Outside these periods, …*, *If you cancel later, …*; not *…; otherwise …*, the sentence's
@@ -128,9 +158,10 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     reach = _within_reach(ranked)
     readings = [_own_other_side(s, read(part.text, s.sentence.text)) if i in reach
                 else Reading(False, False) for i, s in enumerate(ranked)]
+    readings, qualifying = _qualified(ranked, readings)
     met_at = {_place(s, 0) for s, r in zip(ranked, readings, strict=True) if r.met}
-    readings = [_referring(s, r, _place(s, -1) in met_at) for s, r in zip(ranked, readings,
-                                                                          strict=True)]
+    readings = [r if i in qualifying else _referring(s, r, _place(s, -1) in met_at)
+                for i, (s, r) in enumerate(zip(ranked, readings, strict=True))]
     failed_at: dict[tuple[str, int, int], Scored] = {}
     failed_kinds: dict[tuple[str, int, int], frozenset[str]] = {}
     for scored, reading in zip(ranked, readings, strict=True):

@@ -22,6 +22,8 @@ The values, each of its own kind (only values of the same kind are compared):
   otherwise (*ten weeks ago*,
   *for a month*, *three months old*; *on Monday … it's Friday now* is four days since);
 * ``count``: a number of people or things (*four people*, *3 bikes*);
+* ``measure:<unit>``: an amount in a unit (*150 pages*, *25 kg*), held against the bands a
+  sentence sets on it (*100 pages or more*, *orders of 5 to 19 kg*; ``measures``);
 * ``age``: a person's age in years (*I'm 19*, *my son is 10*, *my 8-year-old*), held against
   the ages a sentence about people sets (*under 24*, *aged 6 to 11*, *65 and over*);
 * ``weekday``: a day of the week, 0 (Monday) to 6 (Sunday), and 7 for a public holiday (*on a
@@ -47,10 +49,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from composer_app.server.providers import measures
 from composer_app.server.providers.term_forms import NUMBER_VALUES
 
 __all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
-           "within_range"]
+           "states_hours", "within_range"]
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
@@ -288,6 +291,9 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
     days = _weekdays(text)
     if days:
         found["weekday"] = sorted(days)
+    for start, end, kind, value in measures.asked(text):  # "150 pages", "25 kg"
+        found.setdefault(kind, []).append(value)
+        taken.append((start, end))
     for match in _COUNT.finditer(text):
         count = _number(match.group("n"))
         if count is None or _NOT_COUNTED.match(match.group("noun")) or \
@@ -407,6 +413,9 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
                                                              "not later than"):
             relation = ">="  # "cancel up to 7 days before": at 7 days' notice or more
         found.append(_Condition(kind, _relation(relation, minutes)))
+    for _, _, kind, relation, value, high in measures.bounds(text):  # "100 pages or more"
+        found.append(_Condition(kind, _within(value, high) if relation == "within"
+                                else _relation(relation, value)))
     for match in _COUNT.finditer(text):
         counted = _number(match.group("n"))
         if counted is None or _NOT_COUNTED.match(match.group("noun")):
@@ -447,11 +456,31 @@ def read(question: str, sentence: str) -> Reading:
 def rules_the_day_part(question: str, word: str, sentence: str) -> bool:
     """Whether ``word`` is a part of the day (*afternoon*) whose whole day the sentence's rule for
     a day of the week covers, holding for the day the question names (*on a Sunday afternoon*:
-    *On Sundays, power tools must not be used*)."""
-    if word not in _DAY_PARTS:
+    *On Sundays, power tools must not be used*), or a month or a day of the week the question
+    names that a rule of the sentence covers (*in December*: *From October to March …*; *on a
+    Wednesday*: *Monday to Friday*)."""
+    word = word.casefold()
+    kind = "weekday" if word in _DAY_PARTS or word in _WEEKDAYS else \
+        "month" if word in _MONTHS else None
+    if kind is None:
         return False
     reading = read(question, sentence)
-    return reading.met and "weekday" in reading.kinds
+    return reading.met and kind in reading.kinds
+
+
+_HOURS_WORDS = frozenset(["open", "opens", "opening", "close", "closes", "closing", "shut",
+                          "shuts"])
+
+
+def states_hours(word: str, sentence: str) -> bool:
+    """Whether ``word`` asks when something opens or closes (*What time does the cemetery
+    close?*) and ``sentence`` states opening hours as a span of clock times (*they are open daily
+    from 8:00 to 17:00*): the span says both when it opens and when it closes."""
+    if word.casefold() not in _HOURS_WORDS:
+        return False
+    text = sentence.casefold()
+    return _CLOCK_RANGE.search(text) is not None and \
+        not _HOURS_WORDS.isdisjoint(re.findall(r"[a-z]+", text))
 
 
 @lru_cache(maxsize=2048)
@@ -461,6 +490,7 @@ def _number_kinds(question: str, number: str) -> frozenset[str]:
     kinds = {kind for start, end, kind, _ in _durations(text) if number in text[start:end]}
     kinds |= {"clock" for start, end, _ in _clock_values(text) if number in text[start:end]}
     kinds |= {kind for start, end, kind, _ in _dates(text) if number in text[start:end]}
+    kinds |= {kind for start, end, kind, _ in measures.asked(text) if number in text[start:end]}
     if not kinds and "count" in situation(question):
         kinds = {"count"}
     return frozenset(kinds)
@@ -489,7 +519,8 @@ def _durations_with(text: str, word: str) -> frozenset[int]:
                      if re.search(rf"\b{re.escape(word)}\b", text[start:end]))
 
 
-_WHOLE = r"(?<![\d:.,])(\d+)(?![:.,]?\d)"  # a whole number, not part of 10:00 or 1.5
+# A whole number (thousands may be separated: *2,000*), not part of 10:00 or 1.5.
+_WHOLE = r"(?<![\d:.,])(\d{1,3}(?:,\d{3})+|\d+)(?![:.,]?\d)"
 _RANGE = re.compile(rf"\b(?:between\s+)?{_WHOLE}\s*(?:to|-|–|and|until)\s*{_WHOLE}")
 _BELOW = re.compile(
     rf"\b(?:under|below|less\s+than|younger\s+than|fewer\s+than|up\s+to)\s+{_WHOLE}")
@@ -499,12 +530,16 @@ _ABOVE = re.compile(rf"\b(?:over|above|more\s+than|older\s+than|at\s+least|from)
 
 def within_range(number: str, text: str) -> bool:
     """Whether ``text`` states a range of whole numbers that holds ``number`` (*aged 14 to 17*,
-    *between 10 and 20*, *under 14*, *over 65*, *65 and over*, *at least 18*; the bounds as
-    written)."""
-    if not number.isdigit():
+    *between 10 and 20*, *under 14*, *over 65*, *65 and over*, *at least 18*, *up to 2,000*; the
+    bounds as written)."""
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", number) is None:
         return False
-    value = int(number)
+    value = _whole(number)
     lowered = text.casefold()
-    return (any(int(low) <= value <= int(high) for low, high in _RANGE.findall(lowered))
-            or any(value < int(bound) for bound in _BELOW.findall(lowered))
-            or any(value >= int(bound or after) for bound, after in _ABOVE.findall(lowered)))
+    return (any(_whole(low) <= value <= _whole(high) for low, high in _RANGE.findall(lowered))
+            or any(value < _whole(bound) for bound in _BELOW.findall(lowered))
+            or any(value >= _whole(bound or after) for bound, after in _ABOVE.findall(lowered)))
+
+
+def _whole(written: str) -> int:
+    return int(written.replace(",", ""))

@@ -12,7 +12,9 @@ For a question and a sentence, per dimension the question names:
 
 * the sentence *matches* when it names the question's class, a class that covers it, a class it
   covers, or (days) a range of days that includes it (*Monday to Saturday*);
-* the sentence is *contrasted* when it names only other classes of that dimension.
+* the sentence is *contrasted* when it names only other classes of that dimension, unless it
+  restricts its rule to them with *only* (*only on Friday and Saturday nights* answers for a
+  Wednesday too: not then).
 
 Invariants: classes are matched on whole words of the casefolded text (``non-members`` is never
 ``members``), and *guest*, *member* and *resident* never as the first word of a compound naming
@@ -28,6 +30,7 @@ visit *before* (*I've been there before*) or a *first visit* names the regular o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -171,6 +174,15 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
     return found
 
 
+def _only(sentence: str, words: Iterable[str]) -> bool:
+    """Whether ``sentence`` restricts its rule to the classes it names with *only* (*only on
+    Friday and Saturday nights*, *adults only*): the rule then answers for every other class
+    too, by leaving it out."""
+    lowered = sentence.casefold()
+    return any(re.search(rf"\bonly(?:\s+[\w-]+){{0,3}}?\s+{re.escape(word)}|"
+                         rf"\b{re.escape(word)}\w*\s+only\b", lowered) for word in words)
+
+
 def _related(dimension: str, asked: str, named: str) -> bool:
     """Whether class ``named`` answers for class ``asked`` (the same, or one covers the other)."""
     classes = _CLASSES[dimension]
@@ -191,5 +203,5 @@ def read(question: str, sentence: str) -> Reading:
         hits = [word for name, word in wanted.items()
                 if any(_related(dimension, name, other) for other in there)]
         matched.update(w for word in hits for w in word.replace("-", " ").split())
-        contrasted = contrasted or not hits
+        contrasted = contrasted or not (hits or _only(sentence, there.values()))
     return Reading(frozenset(matched), contrasted)

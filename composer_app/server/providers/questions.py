@@ -2,7 +2,8 @@
 
 Invariants: terms are case-folded words in first-occurrence order, without stop words, at most
 ``MAX_TERMS`` (a one-letter word counts only as the prefix of a hyphenated word: ``e-bike``; the
-first half of a negative contraction, *didn* of *didn't*, is never a term); a
+first half of a negative contraction, *didn* of *didn't*, is never a term; a number with
+thousands separators or decimals is one term: *1,500*); a
 listing request is recognised only from its leading verb or question form, and its filter never
 contains the listing words themselves.
 """
@@ -26,7 +27,8 @@ _STOP_TEXT = """a about above after again all also am an and any are as at be be
     everybody still yet even really anymore going want wants wanted like myself yourself ourselves
     yourselves themselves himself herself oneself"""
 STOP_WORDS = frozenset(_STOP_TEXT.split())
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+# A number keeps its thousands separators and decimals (*1,500*, *0.45*), as sentences' words do.
+_WORD = re.compile(r"\d+(?:[.,]\d+)+(?![^\W_])|[^\W_]+(?:['’][^\W_]+)?")
 _LISTING = re.compile(
     r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:list|show(?: me)?|enumerate|browse)\b"
     r"[^?]*\b(?:files?|documents?|docs|notes|contents?|folder)\b"

@@ -104,6 +104,12 @@ see sees spot spots spotted
 wifi wireless wlan
 inside indoor indoors
 outside outdoor outdoors
+kg kilo kilos kilogram kilograms
+warranty warranties guarantee guarantees
+barbecue barbecues barbeque grill grills grilling
+town towns city cities
+bike bikes bicycle bicycles
+whole full entire
 """
 
 

@@ -61,3 +61,41 @@ def test_a_question_for_a_number_to_call_asks_for_a_phone_number(question: str,
 def test_a_sentence_without_a_phone_number_is_a_near_miss_for_one(sentence: str,
                                                                    lacks: bool) -> None:
     assert lacks_kind(sentence, "What number do I ring?", "phone") is lacks
+
+
+@pytest.mark.parametrize("sentence", [
+    "If you only need a translation checked, proofreading costs 0.05 euros per word.",
+    "A single ticket costs 4.50 euros for adults.",
+    "The poster costs €12.90.",
+])
+def test_a_price_with_decimals_is_no_clock_time(sentence: str) -> None:
+    assert not holds_kind(sentence, "time")
+    assert lacks_kind(sentence, "How soon can I get my text translated?", "time")
+
+
+def test_a_duration_without_a_number_states_a_time() -> None:
+    assert holds_kind("For most travellers, one dose of the vaccine is valid for life.", "time")
+    assert not lacks_kind("The records are kept indefinitely.", "How long are they kept?", "time")
+
+
+def test_a_time_word_the_question_names_itself_states_no_time() -> None:
+    question = "Until when does the bathing season last?"
+    assert lacks_kind("An adult season ticket costs 60 euros.", question, "time")
+    assert not lacks_kind("The bathing season runs from 15 May to 15 September.", question,
+                          "time")
+
+
+def test_a_question_for_a_time_of_day_is_not_answered_by_days_alone() -> None:
+    question = "By what time do I have to pick her up from the camp?"
+    assert wanted_kind(question) == "time"
+    assert lacks_kind("The camp runs Monday to Friday in July and August.", question, "time")
+    assert not lacks_kind("The day camp runs from 8:30 to 16:30.", question, "time")
+    assert not lacks_kind("Children are collected in the afternoon.", question, "time")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Monthly and annual season tickets are valid on all night lines without a surcharge.",
+    "Alterations are done at no additional charge.",
+])
+def test_a_sentence_saying_nothing_is_charged_answers_a_price_question(sentence: str) -> None:
+    assert not lacks_kind(sentence, "Do I need to pay anything extra?", "amount")

@@ -412,3 +412,22 @@ def test_a_sentence_about_the_case_without_a_thing_the_question_states_is_a_near
     assert answer_factor(without, cost) == 1.0  # "without rims costs": only rims is lacking
     [asked] = read_question("What does storing tyres without rims cost?", _weight)
     assert answer_factor(without, asked) == 1.0  # the very case asked about
+
+
+def test_a_word_the_sentence_holds_itself_is_not_topic_for_a_synonym_in_the_title() -> None:
+    part, units, _ = ranked_sentences(
+        "What voids the guarantee on a bicycle?", "Bicycle warranty",
+        "The guarantee lapses if the bicycle was used in a race.")
+    assert not topic_only(units[0], part)
+
+
+def test_a_time_question_is_answered_by_the_opening_hours_of_its_month() -> None:
+    text = ("# Cemetery rules\n\n## Opening hours\n\nFrom April to September the gates are "
+            "open daily from 7:00 to 20:00. From October to March they are open daily from 8:00 "
+            "to 17:00.\n\nCandles may only be lit in closed lanterns.\n")
+    part, _, ranked = ranked_sentences("What time does the cemetery close in December?",
+                                       "cemetery.md", text)
+    assert ranked[0].sentence.text.startswith("From October to March")
+    credits = dict(zip((t.word for t in part.terms), term_credits(ranked[0].sentence, part),
+                       strict=True))
+    assert credits["close"] > 0 and credits["december"] > 0 and credits["time"] > 0

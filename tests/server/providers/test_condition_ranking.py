@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from composer_app.server.providers.condition_ranking import settle
+from composer_app.server.providers.condition_ranking import MET_BONUS, settle
 from tests.server.providers.support import ranked_sentences
 
 PHARMACY = """# Pharmacy services
@@ -236,3 +236,25 @@ def test_a_rule_from_a_document_without_the_names_asked_for_is_not_raised() -> N
     elsewhere = [replace(s, sentence=replace(s.sentence, elsewhere=True)) for s in ranked]
     first = settle(part, elsewhere, 1.0)[0]
     assert settle(part, elsewhere, first.coverage / 0.8)[0].coverage == first.coverage
+
+
+MARATHON = """# Marathon update
+
+## Collecting start numbers on race day
+
+Start numbers can now also be collected on race day from 6:30 to 8:00 in the tent next to the \
+bag drop. This applies only to runners whose home address is more than 100 kilometres away \
+from the city.
+"""
+
+
+def test_a_sentence_that_qualifies_the_rule_before_it_gives_that_rule_its_condition() -> None:
+    part, _, ranked = ranked_sentences(
+        "I live 300 km from the city and will only arrive on the morning of the race. Can I "
+        "still get my start number?", "marathon.md", MARATHON)
+    settled = settle(part, ranked, 1.0)
+    rule = next(s for s in ranked if s.sentence.text.startswith("Start numbers"))
+    assert next(s for s in settled if s.sentence == rule.sentence).score == \
+        pytest.approx(rule.score + MET_BONUS)
+    qualifier = next(s for s in ranked if s.sentence.text.startswith("This applies"))
+    assert next(s for s in settled if s.sentence == qualifier.sentence) == qualifier

@@ -11,6 +11,7 @@ from composer_app.server.providers.conditions import (
     read,
     rules_the_day_part,
     situation,
+    states_hours,
     within_range,
 )
 
@@ -225,3 +226,44 @@ def test_a_rule_for_a_whole_day_covers_the_part_of_it_the_question_names() -> No
     assert not rules_the_day_part(question, "mower", sundays)  # not a part of the day
     assert not rules_the_day_part(question.replace("Sunday", "Monday"), "afternoon", sundays)
     assert not rules_the_day_part(question, "afternoon", "Power tools are loud.")
+
+
+def test_a_month_or_a_day_the_question_names_is_ruled_by_a_range_that_holds_it() -> None:
+    question = "What time does the cemetery close in December?"
+    assert rules_the_day_part(question, "december", "From October to March they are open daily.")
+    assert not rules_the_day_part(question, "december", "From April to September it is open.")
+    wednesday = "Can I collect my cat on a Wednesday?"
+    assert rules_the_day_part(wednesday, "wednesday", "Collection is possible Monday to Friday.")
+    assert not rules_the_day_part(wednesday, "wednesday", "Collection is on Saturdays.")
+
+
+def test_opening_hours_say_when_a_place_closes() -> None:
+    hours = "From October to March they are open daily from 8:00 to 17:00."
+    assert states_hours("close", hours)
+    assert states_hours("opens", hours)
+    assert not states_hours("cemetery", hours)
+    assert not states_hours("close", "The gates are open daily in summer.")  # no clock span
+
+
+@pytest.mark.parametrize(("question", "sentence", "met", "failed"), [
+    ("I need 150 pages printed in colour.", "Quantity: 100 pages or more; Price: 0.32 euros",
+     True, False),
+    ("I need 150 pages printed in colour.", "Quantity: 1 to 99 pages; Price: 0.45 euros",
+     False, True),
+    ("We're ordering 25 kilos of espresso.", "For orders of 20 kg or more, it costs 18.50 euros.",
+     True, False),
+    ("How soon can I get a 1,500-word text translated?",
+     "Texts of up to 2,000 words are delivered within 3 working days.", True, False),
+    ("We are four people and order 25 kg.", "A discount applies to 5 or more people.",
+     False, True),  # people are counted, kilograms measured: each against its own kind
+])
+def test_an_amount_in_a_unit_is_held_against_the_band_a_sentence_sets(
+        question: str, sentence: str, met: bool, failed: bool) -> None:
+    reading = read(question, sentence)
+    assert (reading.met, reading.failed) == (met, failed)
+
+
+def test_numbers_with_thousands_separators_are_held_against_a_range() -> None:
+    assert within_range("1,500", "Texts of up to 2,000 words")
+    assert not within_range("2,500", "Texts of up to 2,000 words")
+    assert within_range("1,500", "between 1,000 and 2,000 words")

@@ -137,3 +137,11 @@ def test_new_names_the_newcomers_only_before_a_word_for_people_or_when_someone_i
     assert read("I'm new here. Where do I start?", "Regular visitors take a number.").contrasted
     assert not read("What do new members pay?", "The new route costs nothing.").contrasted
     assert read("Do newcomers pay?", "New employees pay nothing.").matched == {"newcomers"}
+
+
+def test_a_rule_restricted_with_only_to_other_days_answers_for_the_day_asked() -> None:
+    question = "Can I take my mountain bike on the night bus on a Wednesday?"
+    assert not read(question, "Normal bicycles are carried only on Friday and Saturday nights."
+                    ).contrasted
+    assert not read(question, "Bikes go on Saturdays only.").contrasted
+    assert read(question, "Bicycles are carried on Friday and Saturday nights.").contrasted

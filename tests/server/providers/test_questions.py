@@ -56,3 +56,9 @@ def test_what_the_asker_would_like_is_said_by_the_rest_of_the_question() -> None
     assert question_terms("I'd like to have my hair dyed next Friday.") == [
         "hair", "dyed", "next", "friday"]
     assert question_terms("We would like a table for four.") == ["table", "four"]
+
+
+def test_a_number_with_thousands_separators_or_decimals_is_one_term() -> None:
+    assert question_terms("How soon can I get a 1,500-word text translated?") == \
+        ["soon", "1,500", "word", "text", "translated"]
+    assert "0.45" in question_terms("Is the price 0.45 euros a page?")

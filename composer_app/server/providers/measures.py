@@ -1,0 +1,93 @@
+"""Amounts measured in a unit (*150 pages*, *25 kg*, *a 1,500-word text*), in a question's
+situation and in the bounds a sentence sets on them (*100 pages or more*, *orders of 5 to 19 kg*,
+*texts of up to 2,000 words*).
+
+Price lists and service terms change their answer with the amount ordered: a question states the
+amount (*I need 150 pages printed*), the sentence the band it belongs to. ``conditions`` holds
+the two against each other, each unit as a kind of its own (``measure:page``, ``measure:kg``), so
+pages are never compared with kilograms, nor with a count of people.
+
+Invariants: a unit is read only from ``UNITS`` (plain English names and symbols of general
+measures, each with its one canonical name: *kilo*, *kilos*, *kilograms* are ``kg``); a value is
+read only with its unit written right after it (a hyphen between them too: *1,500-word*);
+values are whole thousandths (``SCALE``), so *2.5 kg* and *2,500 g* are never confused with
+*2 kg*; a sentence bound is read only from words that make it one (*up to*, *under*, *at least*,
+*from*, *or more*, a range *5 to 19*), never from a bare amount (*a 250 g bag* sets no bound).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+SCALE = 1000
+UNITS = {
+    "page": "page", "pages": "page", "word": "word", "words": "word",
+    "copy": "copy", "copies": "copy", "sheet": "sheet", "sheets": "sheet",
+    "kg": "kg", "kilo": "kg", "kilos": "kg", "kilogram": "kg", "kilograms": "kg",
+    "g": "g", "gram": "g", "grams": "g",
+    "km": "km", "kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km",
+    "litre": "litre", "litres": "litre", "liter": "litre", "liters": "litre",
+    "m²": "m2", "m2": "m2", "sqm": "m2",
+}
+_UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
+_VALUE = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+
+
+def _amount(value: str, unit: str) -> str:
+    """The pattern of an amount with its unit, in the named groups ``value`` and ``unit``."""
+    return rf"(?P<{value}>{_VALUE})\s*-?\s*(?P<{unit}>{_UNIT})(?![\w²])"
+
+
+_ASKED = re.compile(_amount("n", "unit"))
+_RANGE = re.compile(rf"(?:\bbetween\s+)?(?<![\d.,])(?P<low>{_VALUE})\s*(?:{_UNIT})?\s*"
+                    rf"(?:to|-|–|and)\s*{_amount('n', 'unit')}")
+_UPPER = r"up\s+to|under|below|less\s+than|fewer\s+than|no\s+more\s+than|at\s+most|" \
+         r"not\s+more\s+than|(?:a\s+)?maximum\s+of|max\.?"
+_LOWER = r"at\s+least|from|over|above|more\s+than|(?:a\s+)?minimum\s+of|min\.?"
+_BOUND = re.compile(rf"\b(?P<words>{_UPPER}|{_LOWER})\s+{_amount('n', 'unit')}"
+                    rf"|{_amount('n2', 'unit2')}\s+or\s+(?P<tail>more|over|above|less|fewer"
+                    r"|under|below)\b")
+_EXCLUSIVE = frozenset({"under", "below", "less than", "fewer than", "over", "above",
+                        "more than"})
+
+
+def _value(written: str) -> int:
+    return round(float(written.replace(",", "")) * SCALE)
+
+
+def kind(unit: str) -> str:
+    """The condition kind of a unit as written (``measure:kg`` for *kilos*)."""
+    return f"measure:{UNITS[unit.casefold()]}"
+
+
+def asked(text: str) -> Iterator[tuple[int, int, str, int]]:
+    """(start, end, kind, value) of each measured amount ``text`` (casefolded) states."""
+    for match in _ASKED.finditer(text):
+        yield match.start(), match.end(), kind(match.group("unit")), _value(match.group("n"))
+
+
+def bounds(text: str) -> Iterator[tuple[int, int, str, str, int, int]]:
+    """(start, end, kind, relation, value, high) of each bound ``text`` (casefolded) sets on a
+    measured amount: ``relation`` is ``<``, ``<=``, ``>``, ``>=`` on ``value``, or ``within``
+    ``value`` and ``high``."""
+    taken: list[tuple[int, int]] = []
+    for match in _RANGE.finditer(text):
+        low, high = _value(match.group("low")), _value(match.group("n"))
+        if low < high:
+            taken.append(match.span())
+            yield match.start(), match.end(), kind(match.group("unit")), "within", low, high
+    for match in _BOUND.finditer(text):
+        if any(s < match.end() and match.start() < e for s, e in taken):
+            continue
+        if match.group("words"):
+            words = re.sub(r"\s+", " ", match.group("words"))
+            upper = re.fullmatch(_UPPER, words) is not None
+            relation = ("<" if words in _EXCLUSIVE else "<=") if upper else \
+                (">" if words in _EXCLUSIVE else ">=")
+            value, unit = _value(match.group("n")), match.group("unit")
+        else:
+            tail = match.group("tail")
+            relation = ">=" if tail in ("more", "over", "above") else "<="
+            value, unit = _value(match.group("n2")), match.group("unit2")
+        yield match.start(), match.end(), kind(unit), relation, value, value

@@ -1,0 +1,51 @@
+"""Amounts measured in a unit, in a question's situation and in the bounds a sentence sets."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.server.providers.measures import SCALE, asked, bounds
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    ("i need 150 pages printed in colour", "measure:page", 150 * SCALE),
+    ("we're ordering 25 kg of your espresso blend", "measure:kg", 25 * SCALE),
+    ("how soon can i get a 1,500-word text translated?", "measure:word", 1500 * SCALE),
+    ("a bag of 2.5 kilos", "measure:kg", 2500),
+    ("we live 300 km away", "measure:km", 300 * SCALE),
+])
+def test_an_amount_with_its_unit_is_read_from_the_question(text: str, kind: str,
+                                                           value: int) -> None:
+    assert [(k, v) for _, _, k, v in asked(text)] == [(kind, value)]
+
+
+def test_a_number_without_a_unit_is_no_measured_amount() -> None:
+    assert list(asked("my son is 15 and we are 4 people at 10:00")) == []
+
+
+@pytest.mark.parametrize(("text", "relation", "value", "high"), [
+    ("quantity: 100 pages or more; price: 0.32 euros", ">=", 100, 100),
+    ("quantity: 1 to 99 pages; price: 0.45 euros", "within", 1, 99),
+    ("our espresso blend costs 21 euros per kg for orders of 5 to 19 kg.", "within", 5, 19),
+    ("texts of up to 2,000 words are delivered within 3 working days.", "<=", 2000, 2000),
+    ("cafés that order at least 15 kg per month can borrow a grinder.", ">=", 15, 15),
+    ("parcels under 10 kg travel free.", "<", 10, 10),
+])
+def test_a_sentence_sets_a_bound_only_with_words_that_make_one(text: str, relation: str,
+                                                               value: int, high: int) -> None:
+    assert [(r, v, h) for _, _, _, r, v, h in bounds(text)] == \
+        [(relation, value * SCALE, high * SCALE)]
+
+
+def test_a_bare_amount_sets_no_bound() -> None:
+    assert list(bounds("a 250 g bag in the subscription costs 8.90 euros.")) == []
+
+
+@given(st.integers(min_value=1, max_value=999_999), st.sampled_from(["pages", "kg", "words"]))
+def test_an_amount_written_with_thousands_separators_reads_as_its_value(number: int,
+                                                                       unit: str) -> None:
+    written = f"{number:,}"
+    [(_, _, _, value)] = list(asked(f"we need {written} {unit}"))
+    assert value == number * SCALE
