@@ -38,7 +38,8 @@ UNIT_WORDS = frozenset(_UNIT_TEXT.split())
 _ORDINAL_TEXT = "first second third fourth fifth last next every each"
 _ORDINAL_WORDS = frozenset(_ORDINAL_TEXT.split())  # "within their first week", "every month"
 _QUANTITY = re.compile(
-    r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old)|when\b|"
+    r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old|tall|high|heavy|"
+    r"wide|deep|warm|cold)|when\b|"
     r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
     r"rate|number|version|port|status\s+code|price|fee)\b|within\s+how|after\s+how|from\s+which\s+"
     r"day|at\s+what|on\s+which\s+day|which\s+(?:day|port|version|date|year)|"
@@ -63,7 +64,8 @@ _TIME = re.compile(
     r"(?:(?:at|by|until|till|from)\s+)?what\s+time\b|(?:by|until|till)\s+which\s+(?:time|day|date)\b|"
     r"(?:on\s+)?which\s+days?\b|what\s+days?\b|within\s+how\b|"
     r"how\s+many\s+(?:days|weeks|months|years|hours|minutes|nights)\b|"
-    r"how\s+(?:far|much\s+time)\s+(?:in\s+advance|ahead|before)\b)", re.I)
+    r"how\s+(?:far|much\s+time)\s+(?:in\s+advance|ahead|before)\b|"
+    r"how\s+(?:short|much|little|late)\s+(?:a\s+)?notice\b)", re.I)
 # A clock time; a price written with decimals (*0.45 euros*, *€4.50*) is none.
 _CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\b|"
                     r"(?<![€$£])\b\d{1,2}[:.]\d{2}\b(?![.,]?\d)"

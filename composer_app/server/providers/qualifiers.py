@@ -23,7 +23,8 @@ adults' own), and *new* only before a word for people (*new members*, *new custo
 someone is said to be new (*I'm new here*), never for a thing (*a new skin test*); a sentence
 that names no class of a dimension is neither matched nor contrasted there (a general rule may
 still apply to everyone); results depend only on the two texts. Besides
-class words, an age in years (*my 8-year-old*) names the child, adult or senior class, and a
+class words, an age in years (*my 8-year-old*) names the child, adult or senior class, an age
+bound at most the age of majority (*under 16*, *aged 6 to 14*) the child class, and a
 visit *before* (*I've been there before*) or a *first visit* names the regular or new class.
 """
 
@@ -125,6 +126,10 @@ _RANGE = re.compile(rf"\b{_DAY}\s*(?:to|-|–|until|through)\s*{_DAY}\b")
 ADULT_AGE = 18
 SENIOR_AGE = 65
 _AGE = re.compile(rf"\b(\d{{1,3}}|{'|'.join(NUMBER_VALUES)})[- ]years?[- ]olds?\b")
+# An age bound that names children: "under 16" (not "under 27", a student's), "aged 6 to 14".
+_YOUNG = re.compile(r"\b(?:under|below|younger\s+than|up\s+to\s+the\s+age\s+of)\s+(?P<n>\d{1,2})"
+                    r"(?!\s*(?:%|percent|euros?|kg|km|minutes?|hours?|days?|weeks?|months?|cm|m)\b)"
+                    r"(?![\d.,]|:\d)|\baged\s+\d{1,2}\s*(?:to|-|–)\s*(?P<n2>\d{1,2})\b")
 _TENURE = {
     "regular": re.compile(r"\b(?:been|come|visited|used)\b[^.?!]{0,40}\b(?P<word>before)\b"),
     "new": re.compile(r"\b(?P<word>first[- ]time|first visit|never been|never visited)\b"
@@ -166,6 +171,9 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
         years = NUMBER_VALUES[word] if word in NUMBER_VALUES else int(word)
         name = "child" if years < ADULT_AGE else "senior" if years >= SENIOR_AGE else "adult"
         found.setdefault("age", {}).setdefault(name, match.group(0))
+    for match in _YOUNG.finditer(lowered):  # "Under 16: 17 euros": children
+        if int(match.group("n") or match.group("n2")) <= ADULT_AGE:
+            found.setdefault("age", {}).setdefault("child", match.group(0))
     for name, pattern in _TENURE.items():  # "I've been there before": a regular
         visit = pattern.search(lowered)
         if visit:

@@ -3,7 +3,8 @@
 Invariants: terms are case-folded words in first-occurrence order, without stop words, at most
 ``MAX_TERMS`` (a one-letter word counts only as the prefix of a hyphenated word: ``e-bike``; the
 first half of a negative contraction, *didn* of *didn't*, is never a term; a number with
-thousands separators or decimals is one term: *1,500*); a
+thousands separators or decimals is one term: *1,500*; a letter is a term after a word that
+names things by letters: *Category B*); a
 listing request is recognised only from its leading verb or question form, and its filter never
 contains the listing words themselves.
 """
@@ -14,6 +15,11 @@ import re
 from dataclasses import dataclass
 
 MAX_TERMS = 12
+# Words that name a thing by a letter after them: *Category B*, *Zone A*, *Hall C*.
+_LABELS = frozenset(["category", "type", "class", "level", "zone", "grade", "row", "block",
+                     "plan", "option", "section", "tier", "size", "room", "gate", "platform",
+                     "line", "terminal", "building", "wing", "group", "hall", "court", "stage",
+                     "phase", "lane", "track", "field", "price", "tariff", "package"])
 
 _STOP_TEXT = """a about above after again all also am an and any are as at be because been before
     being below between both but by can could did do does doing done down during each else ever
@@ -64,14 +70,17 @@ class ListingRequest:
 def question_terms(question: str) -> list[str]:
     """The search terms of ``question`` (see the module invariant)."""
     terms: list[str] = []
+    previous = ""
     for match in _WORD.finditer(question):
         word = match.group(0).casefold().replace("’", "'")
+        labelled, previous = previous in _LABELS, word
         if "'" in word:
             word, ending = word.split("'", 1)
             if ending == "t" and word.endswith("n"):
                 continue  # "didn't", "won't": the negation, not a term
         prefix = question[match.end():match.end() + 1] == "-"  # the "e" of "e-bike", "x-ray"
-        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit() and not prefix) \
+        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit() and not prefix
+                                  and not labelled) \
                 or word in terms:
             continue
         terms.append(word)

@@ -96,7 +96,7 @@ leave leaves depart departs departure departures
 borrow borrows borrowed lend lends loan loans keep
 keep keeps hold holds
 join joins joined enrol enrols enroll enrolled admit admits admitted accept accepts
-steal steals stole stolen theft thefts
+steal steals stole stolen theft thefts nicked
 child children kid kids daughter daughters son sons
 company companies business businesses firm firms
 phone call ring rings
@@ -110,6 +110,7 @@ barbecue barbecues barbeque grill grills grilling
 town towns city cities
 bike bikes bicycle bicycles
 whole full entire
+tall high height
 """
 
 
@@ -167,13 +168,16 @@ def single_verbs(text: str) -> str:
             return match.group(0)
         return f"{verb}{match.group('gap')}"
 
-    return _SET_PHRASE.sub(lambda m: _SET_PHRASES.get(
-        re.sub(r"[\s-]+", " ", m.group(0).casefold()), m.group(0)), _PHRASAL.sub(swap, text))
+    return _SET_PHRASE.sub(_set_phrase, _PHRASAL.sub(swap, text))
 
 
 # Set phrases of general English and the words documents use for them.
 _SET_PHRASES = {"up front": "in advance", "upfront": "in advance", "on hold": "paused"}
 _SET_PHRASE = re.compile(r"\bup[\s-]front\b|\bupfront\b|\bon\s+hold\b", re.IGNORECASE)
+
+
+def _set_phrase(match: re.Match[str]) -> str:
+    return _SET_PHRASES.get(re.sub(r"[\s-]+", " ", match.group(0).casefold()), match.group(0))
 
 
 def phrasal_sources(text: str) -> dict[str, tuple[str, str]]:

@@ -99,3 +99,12 @@ def test_a_question_for_a_time_of_day_is_not_answered_by_days_alone() -> None:
 ])
 def test_a_sentence_saying_nothing_is_charged_answers_a_price_question(sentence: str) -> None:
     assert not lacks_kind(sentence, "Do I need to pay anything extra?", "amount")
+
+
+@pytest.mark.parametrize("question", [
+    "How short notice can I cancel the visit?",
+    "How much notice do I have to give?",
+    "How tall may the headstone be?",
+])
+def test_notice_and_size_questions_ask_for_a_value(question: str) -> None:
+    assert wanted_kind(question) in ("time", "quantity")

@@ -145,3 +145,13 @@ def test_a_rule_restricted_with_only_to_other_days_answers_for_the_day_asked() -
                     ).contrasted
     assert not read(question, "Bikes go on Saturdays only.").contrasted
     assert read(question, "Bicycles are carried on Friday and Saturday nights.").contrasted
+
+
+def test_an_age_bound_for_the_young_names_children() -> None:
+    question = "What does a Category B ticket cost for my 13-year-old?"
+    row = "Category B; Full price: 46 euros; Students under 27: 29 euros; Under 16: 17 euros"
+    assert not read(question, row).contrasted  # "Under 16" is the child's price
+    assert read(question, "Students under 27 pay 29 euros.").contrasted
+    assert read("What does an adult pay?", "Children aged 6 to 14 pay 1.90 euros.").contrasted
+    assert not read("What does an adult pay?", "Orders under 10 kg ship free.").contrasted
+

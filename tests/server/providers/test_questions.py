@@ -62,3 +62,9 @@ def test_a_number_with_thousands_separators_or_decimals_is_one_term() -> None:
     assert question_terms("How soon can I get a 1,500-word text translated?") == \
         ["soon", "1,500", "word", "text", "translated"]
     assert "0.45" in question_terms("Is the price 0.45 euros a page?")
+
+
+def test_a_letter_that_names_a_category_is_a_term() -> None:
+    assert question_terms("What does a Category B ticket cost?") == ["category", "b", "ticket",
+                                                                   "cost"]
+    assert "a" not in question_terms("Is there a café?")

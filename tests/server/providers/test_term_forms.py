@@ -122,3 +122,10 @@ def test_reporting_a_move_is_registering_it():
     within two weeks of moving in*."""
     assert term_credit(stem("report"), {stem("register")}) == SYNONYM_CREDIT
     assert term_credit(stem("notify"), {stem("reported")}) == SYNONYM_CREDIT
+
+
+def test_everyday_words_for_the_same_thing_are_synonyms() -> None:
+    for question, document in [("kilo", "kg"), ("guarantee", "warranty"), ("grill", "barbecue"),
+                               ("bike", "bicycles"), ("whole", "full"), ("tall", "high"),
+                               ("nicked", "stolen")]:
+        assert term_credit(stem(question), {stem(document)}) == SYNONYM_CREDIT
