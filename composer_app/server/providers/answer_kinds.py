@@ -30,7 +30,7 @@ _NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve
 NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
 # Time words that state a time by themselves; a bare unit (day, night, hours) needs a number.
 _TIME_TEXT = """monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend
-    weekends january february march april may june july august september october november december
+    weekends january february march april june july august september october november december
     morning mornings evening evenings midnight noon"""
 _TIME_WORDS = frozenset(_TIME_TEXT.split())
 _UNIT_TEXT = "day days night nights week weeks month months year years hour hours minute minutes"
@@ -56,13 +56,16 @@ _AMOUNT = re.compile(
     r"(?:will|would|does|do|did)\s+(?:it|this|that|they|these|those)\s+cost\b|"
     r"(?:do|will|would|must)\s+(?:i|we|you|they)\s+(?:have\s+to\s+|need\s+to\s+)?pay\b|"
     r"is\s+(?:it|this|that|there)\s+(?:free|a\s+(?:fee|charge|cost))\b|"
+    r"(?:is|are)\s+there\s+(?:an?\s+|any\s+)?(?:[^\W\d_]+\s+){0,2}(?:fees?|charges?|surcharges?|"
+    r"deposits?|fines?|penalt(?:y|ies))\b|"
     r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:price|cost|fee|charge|deposit|"
     r"fine|penalty|surcharge|fare|rent)s?\b)", re.I)
 # A time question: its answer states a time, a date, a day or a duration (or that there is none).
 _TIME = re.compile(
     r"^\s*(?:how\s+(?:long|soon|quickly|early|late)\b|when\b|(?:by|until|till|since|from)\s+when\b|"
     r"(?:(?:at|by|until|till|from)\s+)?what\s+time\b|(?:by|until|till)\s+which\s+(?:time|day|date)\b|"
-    r"(?:on\s+)?which\s+days?\b|what\s+days?\b|within\s+how\b|"
+    r"(?:on\s+|during\s+|in\s+)?which\s+(?:days?|months?|weeks?|seasons?)\b|what\s+days?\b|"
+    r"within\s+how\b|what\s+(?:is|was|are)\s+the\s+(?:\w+\s+)?deadlines?\b|"
     r"how\s+many\s+(?:days|weeks|months|years|hours|minutes|nights)\b|"
     r"how\s+(?:far|much\s+time)\s+(?:in\s+advance|ahead|before)\b|"
     r"how\s+(?:short|much|little|late)\s+(?:a\s+)?notice\b)", re.I)
@@ -75,6 +78,9 @@ _CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\
 _CLOCK_ASKED = re.compile(r"\bwhat\s+time\b", re.I)
 _PART_OF_DAY = re.compile(r"\b(?:noon|midday|midnight|morning|afternoon|evening|night|dawn|dusk|"
                           r"sunrise|sunset|closing\s+time|opening\s+time)s?\b", re.I)
+# The month of May, not the verb *may*: with a day, or after a word that leads a month.
+_MAY = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?May|May\s+\d{1,2}\b|"
+                  r"(?:in|from|to|until|till|since|between|of|early|mid|late)\s+May)\b", re.I)
 # A duration without a number: *valid for life*, *kept indefinitely*.
 _LASTING = re.compile(r"\b(?:for\s+life|life-?long|lifetime|indefinitely|permanently|"
                       r"never\s+expires?|does\s+not\s+expire|no\s+expiry)\b", re.I)
@@ -108,7 +114,9 @@ _SHARE = re.compile(rf"(?:{_PERCENT_TEXT}|\bhalf)\s+of\s+(?:the\s+|your\s+|its\s
                     r"total|amount|bill|rent|balance|value|sum|invoice|charges?)\b", re.I)
 _BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
 _NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+|additional\s+)?(?:charge|cost|fee|surcharge)|"
-                        r"nothing|included|at\s+no\s+(?:extra\s+)?cost|without\s+(?:an?\s+|any\s+)?"
+                        r"nothing|included|at\s+no\s+(?:extra\s+)?cost|(?:not|never)\s+(?:be\s+)?"
+                        r"(?:charged|billed)|(?:do|does|will)\s+not\s+(?:have\s+to\s+)?pay|"
+                        r"without\s+(?:an?\s+|any\s+)?"
                         r"(?:extra\s+|additional\s+)?(?:charge|surcharge|fee|cost|payment))\b",
                         re.I)
 _NAMED = re.compile(r"^\s*(?:who|whom|whose|where|which\s+(?:city|country|team|person|office))\b",
@@ -122,6 +130,26 @@ _PHONE = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|are|was))?\s+(?:the\
                     r"(?:ring|call|phone|dial|text)\b)", re.I)
 _PHONE_NUMBER = re.compile(r"\+?\(?\d[\d ()/-]*\d")
 PHONE_DIGITS = 6
+
+
+# Words that say what kind of answer is wanted; the answer itself rarely repeats them.
+_ANSWER_TEXT = """often long quickly soon fast big large old far frequently time times day date much
+    many size amount number located location situated based value count counts counted mean
+    means meant defined considered happen happens happened"""
+ANSWER_WORDS = frozenset(_ANSWER_TEXT.split())
+# Words that name the kind of value asked for; an answer states the value instead of the word.
+_MEASURE_TEXT = "rate rates price prices cost costs fee fees charge charges amount total percentage"
+MEASURE_WORDS = frozenset(_MEASURE_TEXT.split())
+# A time question's words for what it asks, answered by a time as a price question's are by an
+# amount.
+TIME_NOUNS = frozenset(["time", "times", "date", "deadline", "deadlines"])
+_LASTS = re.compile(r"\blasts?\s*[?.!]*\s*$", re.I)
+
+
+def asks_how_long_it_lasts(text: str) -> bool:
+    """Whether ``text`` ends on *last* as a verb (*until when does the season last?*): the word
+    then only says that a duration or an end is asked for."""
+    return _LASTS.search(text) is not None
 
 
 def wanted_kind(text: str) -> str | None:
@@ -141,7 +169,8 @@ def holds_kind(text: str, kind: str, *, row: bool = False, asked: str = "") -> b
         return _MONEY.search(text) is not None or _SHARE.search(text) is not None or (
             row and _BARE_AMOUNT.search(text) is not None)
     if kind == "time":
-        if _CLOCK.search(text) or _YEAR.search(text) or _LASTING.search(text):
+        if _CLOCK.search(text) or _YEAR.search(text) or _LASTING.search(text) or \
+                _MAY.search(text):
             return True
         tokens = [x.casefold() for x in re.findall(r"[^\W_]+", text)]
         named = {x.casefold() for x in re.findall(r"[^\W_]+", asked)}

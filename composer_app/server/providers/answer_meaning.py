@@ -52,9 +52,8 @@ from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
+from composer_app.server.providers.answer_kinds import ANSWER_WORDS, MEASURE_WORDS
 from composer_app.server.providers.answer_ranking import (
-    ANSWER_WORDS,
-    MEASURE_WORDS,
     Part,
     Scored,
     Sentence,

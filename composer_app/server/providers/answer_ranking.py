@@ -71,9 +71,13 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from composer_app.server.providers.answer_kinds import (
+    ANSWER_WORDS,
     DIGITS,
+    MEASURE_WORDS,
     NUMBER_WORDS,
+    TIME_NOUNS,
     UNIT_WORDS,
+    asks_how_long_it_lasts,
     holds_kind,
     lacks_kind,
     wanted_kind,
@@ -136,15 +140,6 @@ OPENING_WORDS = 3  # the words of a sentence that name what it is about
 SAME_SUBJECT_SHARE = 0.5
 QUOTE_MAX_CHARS = 600
 
-# Words that say what kind of answer is wanted; the answer itself rarely repeats them.
-_ANSWER_TEXT = """often long quickly soon fast big large old far frequently time times day date much
-    many size amount number located location situated based value count counts counted mean
-    means meant defined considered happen happens happened"""
-ANSWER_WORDS = frozenset(_ANSWER_TEXT.split())
-# Words that name the kind of value asked for; an answer states the value instead of the word.
-_TIME_NOUNS = frozenset(["time", "times", "date"])  # a time question's word for what it asks
-_MEASURE_TEXT = "rate rates price prices cost costs fee fees charge charges amount total percentage"
-MEASURE_WORDS = frozenset(_MEASURE_TEXT.split())
 _BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
 _BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
 _PART_SPLIT = re.compile(
@@ -272,8 +267,9 @@ def _part(piece: str, weight_of: Callable[[str], float], context: str = "") -> P
     text, whole = _normal(piece), _normal(asked)
     own = question_terms(text)
     words = (own + [w for w in question_terms(_normal(context)) if w not in own])[:MAX_TERMS]
+    kind_words = ANSWER_WORDS | ({"last", "lasts"} if asks_how_long_it_lasts(text) else set())
     terms = tuple(
-        Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in ANSWER_WORDS else 1.0),
+        Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in kind_words else 1.0),
              bool(DIGITS.search(w)))
         for w in words)
     sequence = [stem(w) for w in re.findall(r"[^\W_]+", whole.casefold())]
@@ -362,13 +358,16 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
     own = _own_stems(sentence, part)
     carry = BACK_REFERENCE_CREDIT if sentence.back_reference else CARRY_CREDIT
     qualified = read_qualifiers(part.text, sentence.text).matched
-    kind_held = part.wants == "time" and holds_kind(sentence.text, "time", asked=part.text)
+    kind_words = TIME_NOUNS if part.wants == "time" else MEASURE_WORDS \
+        if part.wants == "amount" else frozenset()
+    kind_held = bool(kind_words) and holds_kind(sentence.text, part.wants or "", asked=part.text,
+                                                row=bool(sentence.row_entity))
     credits = []
     for term in part.terms:
         credit = _credit(term, own)
         if credit < SYNONYM_CREDIT and (term.word in qualified or (  # "Saturday": "at weekends"
                 rules_the_day_part(part.text, term.word, sentence.text)) or (
-                term.word in _TIME_NOUNS and kind_held) or (  # "what time": "until 16:30"
+                term.word in kind_words and kind_held) or (  # "what time": "until 16:30"
                 part.wants == "time" and states_hours(term.word, sentence.text))):
             credit = SYNONYM_CREDIT  # "on a Sunday afternoon": "On Sundays, …" rules all of it
         if term.number and credit < 1.0 and (within_range(term.word, sentence.text)
@@ -407,8 +406,10 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
            and not within_range(t.word, sentence.text)
            and not addressed(part.text, t.word, sentence.text) for t in part.terms):
         coverage *= MISSING_NUMBER_FACTOR
+    kinds = {t.stem for t, c in zip(part.terms, credits, strict=True)  # "the deadline": "by 30 …"
+             if c > 0.0 and t.word in TIME_NOUNS | MEASURE_WORDS}
     if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
-                          for f in part.focus):
+                          and f not in kinds for f in part.focus):
         coverage *= MISSING_FOCUS_FACTOR
     if _topic_only(sentence, part, credits):  # only the document's topic: "the museum", no café
         coverage *= TOPIC_ONLY_FACTOR
@@ -444,9 +445,13 @@ def topic_words(sentence: Sentence, part: Part) -> list[Term]:
 
 
 def _topic_only(sentence: Sentence, part: Part, credits: Sequence[float]) -> bool:
+    asked = part.text.casefold()  # a second part's words of the first are no topic of its own
+    words = set(re.findall(r"[^\W_]+", asked))
     beyond = [c for t, c in zip(part.terms, credits, strict=True)  # the title's synonym of a
               if t.word not in ANSWER_WORDS and term_credit(t.stem, sentence.heading) < max(
-                  c, 1e-9)]  # word the sentence holds itself (*warranty*: *guarantee*) is beyond
+                  c, 1e-9)  # word the sentence holds itself (*warranty*: *guarantee*) is beyond
+              and (t.word in words or (not t.word.isalpha() and t.word in asked))
+              and not (t.word in ("last", "lasts") and asks_how_long_it_lasts(asked))]
     return bool(beyond) and max(beyond) == 0.0
 
 

@@ -496,11 +496,19 @@ def _number_kinds(question: str, number: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
+# A price or a limit per span of time, which applies to any duration in that unit.
+_RATE = re.compile(r"\bper\s+(?:started\s+|begun\s+|commenced\s+|additional\s+|extra\s+|"
+                   r"further\s+)?(?:\d+\s+|half\s+an?\s+)?(?:minute|hour|day|night|week|month)s?\b")
+
+
 def addressed(question: str, number: str, sentence: str) -> bool:
     """Whether ``sentence`` sets a condition on the value the question's ``number`` states
-    (*three months old* against *at least 16 weeks old*, held or not): the sentence then
-    speaks to that number even without repeating it."""
+    (*three months old* against *at least 16 weeks old*, held or not), or a rate per span of time
+    for a duration it states (*20 minutes after closing time*: *10 euros per started 15
+    minutes*): the sentence then speaks to that number even without repeating it."""
     kinds = _number_kinds(question, number)
+    if kinds & {"ahead", "span"} and _RATE.search(sentence.casefold()):
+        return True  # "20 minutes late": "10 euros per started 15 minutes"
     return bool(kinds) and any(c.kind in kinds for c in _conditions(sentence))
 
 

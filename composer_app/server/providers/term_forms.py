@@ -111,6 +111,7 @@ town towns city cities
 bike bikes bicycle bicycles
 whole full entire
 tall high height
+rent rents rented rental lease leases leased leasing
 """
 
 
@@ -132,6 +133,7 @@ drop off: deliver
 fill in: complete
 fill out: complete
 pay back: refund
+give up: quit
 """
 _VERB_FORMS = {
     "take": "take takes taking took taken", "check": "check checks checking checked",

@@ -108,3 +108,32 @@ def test_a_sentence_saying_nothing_is_charged_answers_a_price_question(sentence:
 ])
 def test_notice_and_size_questions_ask_for_a_value(question: str) -> None:
     assert wanted_kind(question) in ("time", "quantity")
+
+
+def test_a_sentence_saying_you_are_not_charged_answers_whether_you_pay() -> None:
+    assert not lacks_kind("If a bike is stolen during your ride, you are not charged.",
+                          "Do I have to pay for it?", "amount")
+
+
+@pytest.mark.parametrize("question", [
+    "Is there a Christmas surcharge at Whisker Lodge?",
+    "Are there any fees for cancelling?",
+])
+def test_asking_whether_there_is_a_charge_asks_for_an_amount(question: str) -> None:
+    assert wanted_kind(question) == "amount"
+    assert lacks_kind("The Christmas surcharge is not affected by this notice.", question,
+                      "amount")
+
+
+@pytest.mark.parametrize("question", [
+    "During which months can allotment holders get water?",
+    "What is the deadline for quitting my allotment plot?",
+])
+def test_months_and_deadlines_are_asked_as_times(question: str) -> None:
+    assert wanted_kind(question) == "time"
+
+
+def test_the_verb_may_states_no_time_and_the_month_does() -> None:
+    assert not holds_kind("Each student may register for at most 36 credit points.", "time")
+    assert holds_kind("The bathing season runs from 15 May to 15 September.", "time")
+    assert holds_kind("The kiosk is open in May and June.", "time")

@@ -431,3 +431,38 @@ def test_a_time_question_is_answered_by_the_opening_hours_of_its_month() -> None
     credits = dict(zip((t.word for t in part.terms), term_credits(ranked[0].sentence, part),
                        strict=True))
     assert credits["close"] > 0 and credits["december"] > 0 and credits["time"] > 0
+
+
+def test_a_second_part_is_answered_by_a_sentence_of_its_own_subject() -> None:
+    text = ("# Birkensee Bathing Lake\n\n## Season and opening hours\n\nThe bathing season runs "
+            "from 15 May to 15 September.\n\n## Prices\n\nAn adult season ticket costs 60 euros."
+            "\n")
+    parts = read_question("How much is a season ticket for an adult, and until when does the "
+                          "bathing season last?", lambda _: 1.0)
+    second = parts[1]
+    assert next(t for t in second.terms if t.word == "last").weight < 1.0  # "does it last"
+    units = passage_sentences("doc", 0, 0, "Birkensee Bathing Lake", text)
+    season = next(u for u in units if u.text.startswith("The bathing season"))
+    assert not topic_only(season, second)  # the first part's words are no topic of the second
+    ranked = sorted((score(u, second) for u in units), key=lambda s: -s.score)
+    assert ranked[0].sentence == season
+
+
+def test_a_deadline_is_answered_by_the_date_a_rule_sets() -> None:
+    text = ("# Allotment rules\n\n## Plots\n\nThe yearly rent is 180 euros and is due by 31 "
+            "January. Members who want to give up their plot must tell the board in writing by 30 "
+            "September.\n")
+    part, _, ranked = ranked_sentences("What is the deadline for quitting my allotment plot?",
+                                       "allotment.md", text)
+    assert part.wants == "time" and "deadlin" in part.focus
+    assert ranked[0].sentence.text.startswith("Members who want to give up")
+    assert ranked[0].coverage >= USED_THRESHOLD  # the date is the deadline asked for
+
+
+def test_a_price_questions_word_for_the_price_is_answered_by_an_amount() -> None:
+    part, _, ranked = ranked_sentences("How much does it cost to lease a garden plot for a year?",
+                                       "allotment.md", "# Allotment rules\n\nThe yearly rent is "
+                                       "180 euros and is due by 31 January.\n")
+    credits = dict(zip((t.word for t in part.terms), term_credits(ranked[0].sentence, part),
+                       strict=True))
+    assert credits["cost"] > 0.0 and credits["lease"] > 0.0  # "180 euros", "rent"

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from composer_app.server.providers.conditions import (
+    addressed,
     read,
     rules_the_day_part,
     situation,
@@ -267,3 +268,10 @@ def test_numbers_with_thousands_separators_are_held_against_a_range() -> None:
     assert within_range("1,500", "Texts of up to 2,000 words")
     assert not within_range("2,500", "Texts of up to 2,000 words")
     assert within_range("1,500", "between 1,000 and 2,000 words")
+
+
+def test_a_rate_per_span_of_time_speaks_to_a_duration_the_question_states() -> None:
+    question = "I will collect my dog 20 minutes after closing time. What will that cost me?"
+    assert addressed(question, "20", "Late pick-up after closing time: 10 euros per started 15 "
+                                     "minutes")
+    assert not addressed(question, "20", "The assessment visit costs 15 euros.")

@@ -127,5 +127,10 @@ def test_reporting_a_move_is_registering_it():
 def test_everyday_words_for_the_same_thing_are_synonyms() -> None:
     for question, document in [("kilo", "kg"), ("guarantee", "warranty"), ("grill", "barbecue"),
                                ("bike", "bicycles"), ("whole", "full"), ("tall", "high"),
-                               ("nicked", "stolen")]:
+                               ("nicked", "stolen"), ("lease", "rent")]:
         assert term_credit(stem(question), {stem(document)}) == SYNONYM_CREDIT
+
+
+def test_giving_up_is_quitting() -> None:
+    assert single_verbs("Members who want to give up their plot") == \
+        "Members who want to quit their plot"
