@@ -109,7 +109,8 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout3": HERE / "heldout3", "heldout4": HERE / "heldout4",
         "heldout5": HERE / "heldout5", "heldout6": HERE / "heldout6",
         "heldout7": HERE / "heldout7", "heldout8": HERE / "heldout8",
-        "heldout9": HERE / "heldout9", "heldout10": HERE / "heldout10"}
+        "heldout9": HERE / "heldout9", "heldout10": HERE / "heldout10",
+        "heldout11": HERE / "heldout11"}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

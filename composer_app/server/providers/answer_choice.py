@@ -12,8 +12,9 @@ score) about the same subject (one of the question's subject pairs found togethe
 the answer has any: ``shares_subject``) (``same_subject``) with different numbers, the one that is
 newer by its own written date (else its modification time) is answered from and the other is only
 ``checked``, and ``conflict`` names both in one sentence (when they agree, the newer one answers
-and nothing is named); every document's ``coverage`` (its confidence) is the best coverage of any
-of its sentences over the question's parts.
+and nothing is named); a direct sentence that is a table row keeps only the cells of the group
+the question asks about (``row_cells``); every document's ``coverage`` (its confidence) is the
+best coverage of any of its sentences over the question's parts.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from composer_app.server.providers.answer_ranking import (
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
+from composer_app.server.providers.row_cells import for_the_asked
 from composer_app.server.providers.term_forms import stems, term_credit
 from composer_app.server.providers.term_polarity import PERMISSION_STEMS
 
@@ -149,12 +151,16 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         checked = _ordered(best_unit, evidences, coverage, exclude=set())[:MAX_CHECKED]
         return Choice(checked=checked)
     direct: list[Direct] = []
-    for scored in answered:
+    said: set[str] = set()
+    for part, scored in ((p, a) for p, a in zip(parts, answers, strict=True) if a is not None):
         evidence = by_key[scored.sentence.key]
-        if _is_code(evidence) or any(d.sentence == scored.sentence.text for d in direct):
+        if _is_code(evidence) or scored.sentence.text in said:
             continue
+        said.add(scored.sentence.text)
         passage = evidences[scored.sentence.passage]
-        direct.append(Direct(_with(passage, coverage[scored.sentence.key]), scored.sentence.text))
+        text = for_the_asked(part.text, scored.sentence.text) if scored.sentence.row_entity \
+            else scored.sentence.text  # a table row: the cells of the group asked about
+        direct.append(Direct(_with(passage, coverage[scored.sentence.key]), text))
     keys = list(dict.fromkeys(a.sentence.key for a in answered))
     strongest = max(coverage[k] for k in keys)
     for key in _ordered_keys(best_unit, coverage):
@@ -164,7 +170,6 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     keys = keys[:MAX_USED]
     used = [_with(evidences[best_unit[k].sentence.passage], coverage[k]) for k in keys]
     checked = _ordered(best_unit, evidences, coverage, exclude=set(keys))[:MAX_CHECKED]
-    said = {d.sentence for d in direct}
     unanswered = [part.text for part, a, near in zip(parts, answers, nearest, strict=True)
                   if a is None and (near is None or near.sentence.text not in said)]
     quotes = {k: context_quote(best_unit[k].sentence,

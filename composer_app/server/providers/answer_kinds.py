@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 
-from composer_app.server.providers.questions import STOP_WORDS
+from composer_app.server.providers.questions import STOP_WORDS, question_terms
+from composer_app.server.providers.term_forms import stem
 
 _NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve fifteen twenty
     thirty forty fifty hundred thousand million once twice daily weekly monthly yearly annually
@@ -222,3 +223,35 @@ def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> boo
     if kind == "phone":
         return not holds_kind(text, "phone")
     return False
+
+
+_LINKS = r"(?:of|for|in|at|on|to|by|with|from|during|per|under|over|when|if|that|which|who)"
+_FOCUS = re.compile(
+    r"^\s*(?:what|which)(?:\s+(?:is|are|was|were)|['’]s)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
+    rf"(?P<named>.+?)(?:\s+{_LINKS}\b|\s*$)"
+    r"|^\s*(?:what|which)\s+(?!(?:is|are|was|were|does|do|did|can|will|would|should|must)\b)"
+    r"(?P<kind>.+?)\s+(?:is|are|was|were|does|do|did|can|will|would|should|must)\b"
+    r"|^\s*how\s+(?:much|many)\s+(?!(?:is|are|was|were|does|do|did|can|will|would|should|must|"
+    r"may|has|have)\b)(?P<counted>[^\W\d_]+)\s+(?:is|are|does|do|did|can|will|would|should|"
+    r"must|may|has|have|of|per|in|on|at|for)\b"
+    r"|^\s*how\s+much\s+(?:is|are|does|do)\s+(?:a|an|the|one|my|our)\s+"
+    rf"(?P<priced>[^\W\d_]+(?:[\s-][^\W\d_]+)?)(?:\s+{_LINKS}\b|\s+cost\b|\s*$)", re.I)
+
+
+def asked_for(text: str, stemmed: set[str]) -> frozenset[str]:
+    """The key stems (of ``stemmed``, the question's) of the thing a *what is the X of Y* /
+    *what X does ...* / *how much X ...* question asks for (``phone number`` in *What is the
+    phone number of the main reception?*, ``electricity`` in *How much electricity does the pump
+    use?*), and the head word of the thing a *how much is a X* question prices (``lesson`` in
+    *How much is a riding lesson for my daughter?*), without the words that only say what kind
+    of answer is wanted (``ANSWER_WORDS``, ``MEASURE_WORDS``: an answer states the rate or the
+    price rather than naming it)."""
+    match = _FOCUS.search(text)
+    if match is None:
+        return frozenset()
+    priced = match.group("priced")
+    phrase = priced.replace("-", " ").split()[-1] if priced else \
+        match.group("named") or match.group("kind") or match.group("counted") or ""
+    found = {stem(w) for w in question_terms(phrase)
+             if w not in ANSWER_WORDS and w not in MEASURE_WORDS}
+    return frozenset(found & stemmed)

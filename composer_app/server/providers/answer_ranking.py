@@ -28,8 +28,10 @@ against each part:
   not (*three months old*: *at least 16 weeks old*; ``conditions.addressed``), and so does (by
   ``MISSING_FOCUS_FACTOR``) a sentence that lacks, even in its headings, a word of the thing asked
   for (the *focus*: ``phone number`` in *What is the phone number of the main reception?*,
-  ``electricity`` in *How much electricity …?*), and so does (by ``TOPIC_ONLY_FACTOR``) a sentence
-  that holds none of the question's key terms beyond its document's title and headings (*Is there a
+  ``electricity`` in *How much electricity …?*, ``lesson`` in *How much is a riding lesson?*; *the
+  deadline* is held by a date, ``answer_kinds.TIME_NOUNS``), and so does (by
+  ``TOPIC_ONLY_FACTOR``) a sentence that holds none of the question's key terms beyond its
+  document's title and headings (*Is there a
   café in the Harbour Museum?*: *The Harbour Museum is at Pier 3* names only the topic), and so does
   (by ``SUBJECT_FOLLOWS_FACTOR``) a sentence that lacks the question's heaviest key term, even by
   heading or carry, when the next sentence of its paragraph opens with it (in its first
@@ -77,6 +79,7 @@ from composer_app.server.providers.answer_kinds import (
     NUMBER_WORDS,
     TIME_NOUNS,
     UNIT_WORDS,
+    asked_for,
     asks_how_long_it_lasts,
     holds_kind,
     lacks_kind,
@@ -154,15 +157,6 @@ _ASKING = re.compile(r"^\s*(?:how|when|what|which|who|whom|whose|where|why|is|ar
                      r"did|can|could|must|should|will|would|may|might|has|have|had|shall)\b",
                      re.I)
 _ROW = re.compile(r"^[^:;]{1,60}: (?P<value>[^:;]{1,80}); [^:;]{1,60}: ")
-_LINKS = r"(?:of|for|in|at|on|to|by|with|from|during|per|under|over|when|if|that|which|who)"
-_FOCUS = re.compile(
-    r"^\s*(?:what|which)(?:\s+(?:is|are|was|were)|['’]s)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
-    rf"(?P<named>.+?)(?:\s+{_LINKS}\b|\s*$)"
-    r"|^\s*(?:what|which)\s+(?!(?:is|are|was|were|does|do|did|can|will|would|should|must)\b)"
-    r"(?P<kind>.+?)\s+(?:is|are|was|were|does|do|did|can|will|would|should|must)\b"
-    r"|^\s*how\s+(?:much|many)\s+(?!(?:is|are|was|were|does|do|did|can|will|would|should|must|"
-    r"may|has|have)\b)(?P<counted>[^\W\d_]+)\s+(?:is|are|does|do|did|can|will|would|should|"
-    r"must|may|has|have|of|per|in|on|at|for)\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,23 +276,8 @@ def _part(piece: str, weight_of: Callable[[str], float], context: str = "") -> P
     compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
                       if a in stemmed and b in stemmed and a != b)
     phrasal = tuple((verb, *words) for verb, words in phrasal_sources(asked).items())
-    return Part(asked, terms, pairs, wants, compounds, _focus(text, stemmed),
+    return Part(asked, terms, pairs, wants, compounds, asked_for(text, stemmed),
                 negated_stems(whole) & stemmed, permission_verb(text), phrasal)
-
-
-def _focus(text: str, stemmed: set[str]) -> frozenset[str]:
-    """The key stems of the thing a *what is the X of Y* / *what X does ...* / *how much X ...*
-    question asks for (``phone number`` in *What is the phone number of the main reception?*,
-    ``electricity`` in *How much electricity does the pump use?*), without the
-    words that only say what kind of answer is wanted (``ANSWER_WORDS``, ``MEASURE_WORDS``: an
-    answer states the rate or the price rather than naming it)."""
-    match = _FOCUS.search(text)
-    if match is None:
-        return frozenset()
-    phrase = match.group("named") or match.group("kind") or match.group("counted") or ""
-    found = {stem(w) for w in question_terms(phrase)
-             if w not in ANSWER_WORDS and w not in MEASURE_WORDS}
-    return frozenset(found & stemmed)
 
 
 def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str

@@ -7,9 +7,9 @@ are ready the same day*), however much closer that sibling's words or meaning ar
 re-ranks scored sentences of one question part by ``conditions.read``:
 
 * a sentence whose conditions hold gains ``MET_BONUS``, and so does one that refers back to
-  such a sentence just before it (*We lend helmets to them free of charge* after *Children
-  under 12 must wear a helmet*, for a ten-year-old), unless it states that sentence's other
-  side (*Outside these periods …*), whose condition then fails;
+  (or opens with the subject of) such a sentence just before it (*We lend helmets to them free
+  of charge* after *Children under 12 must wear a helmet*, for a ten-year-old), unless it
+  states that sentence's other side (*Outside these periods …*), whose condition then fails;
 * a sentence that states the other side of the sentence just before it, whose condition fails
   (*Cancellations received later take effect at the end of the following year* after *… by 30
   September …*, for a letter sent on 15 October), is the rule for the situation: it takes that
@@ -104,15 +104,26 @@ def _referring(scored: Scored, reading: Reading, after_met: bool) -> Reading:
     of it fails, even with conditions of its own when its first clause says so (*Outside these
     periods, you can also come without an appointment from Monday to Friday* after *From 1
     October to 30 November, by appointment only*, for a Tuesday in late October), and a
-    sentence with no condition of its own that refers back to it holds with it (*We lend helmets
-    to them free of charge* after *Children under 12 must wear a helmet*, for a ten-year-old)."""
+    sentence with no condition of its own that refers back to it or opens with its subject holds
+    with it (*We lend helmets to them free of charge* after *Children under 12 must wear a
+    helmet*, for a ten-year-old)."""
     if not after_met:
         return reading
     if reading.met or reading.failed:
         return Reading(False, True) if _opens_with_other_side(scored.sentence.text) else reading
     if _OTHER_SIDE.search(scored.sentence.text):
         return Reading(False, True)
-    return Reading(True, False) if scored.sentence.back_reference else reading
+    return Reading(True, False) if scored.sentence.back_reference or _continues(scored) \
+        else reading
+
+
+def _continues(scored: Scored) -> bool:
+    """Whether the sentence opens with the subject of the sentence before it (*A lead-rein
+    lesson lasts 30 minutes and costs 18 euros* after *Children aged 6 to 11 ride our ponies in
+    lead-rein lessons*): its first two content words are both words of that sentence."""
+    content = [w for w in scored.sentence.stems
+               if w not in STOP_WORDS and w.isalpha() and len(w) > 2][:2]
+    return len(content) == 2 and all(w in scored.sentence.previous for w in content)
 
 
 def _qualified(ranked: Sequence[Scored], readings: list[Reading]

@@ -1,6 +1,7 @@
 """Composing the offline assistant's extractive answer: Markdown blocks, sources and grounding.
 
-An answer reads: a direct answer (the best-matching sentence of the best passage, verbatim),
+An answer reads: a direct answer (the best-matching sentence of the best passage, verbatim; of a
+table row, the cells for the group asked about, ``row_cells``, with the whole row quoted),
 then the supporting quotes, then one short italic note saying that an offline retrieval assistant
 wrote it.
 

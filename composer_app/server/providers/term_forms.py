@@ -92,7 +92,7 @@ rest remainder remaining balance
 quiet silence rest
 included include includes free pay fee
 due payable owed owing pay paid
-leave leaves depart departs departure departures
+leave leaves depart departs departure departures checkout checkouts
 borrow borrows borrowed lend lends loan loans keep
 keep keeps hold holds
 join joins joined enrol enrols enroll enrolled admit admits admitted accept accepts

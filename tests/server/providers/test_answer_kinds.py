@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from composer_app.server.providers.answer_kinds import holds_kind, lacks_kind, wanted_kind
+from composer_app.server.providers.answer_kinds import (
+    asked_for,
+    holds_kind,
+    lacks_kind,
+    wanted_kind,
+)
 
 
 @pytest.mark.parametrize("sentence", [
@@ -137,3 +142,16 @@ def test_the_verb_may_states_no_time_and_the_month_does() -> None:
     assert not holds_kind("Each student may register for at most 36 credit points.", "time")
     assert holds_kind("The bathing season runs from 15 May to 15 September.", "time")
     assert holds_kind("The kiosk is open in May and June.", "time")
+
+
+@pytest.mark.parametrize(("question", "focus"), [
+    ("How much is a riding lesson for my 8-year-old daughter?", {"lesson"}),
+    ("How much does a late departure from the hotel cost?", {"departur"}),
+    ("What is the phone number of the main reception?", {"phon"}),  # "number": a kind
+    ("How much is the entry fee for the full marathon?", set()),  # the price word itself
+])
+def test_the_thing_a_price_question_asks_about_is_its_head_word(question: str,
+                                                                 focus: set[str]) -> None:
+    stemmed = {"lesson", "rid", "departur", "late", "hotel", "phon", "number", "entry",
+               "marathon", "fee"}
+    assert asked_for(question, stemmed) == focus & stemmed

@@ -258,3 +258,23 @@ def test_a_sentence_that_qualifies_the_rule_before_it_gives_that_rule_its_condit
         pytest.approx(rule.score + MET_BONUS)
     qualifier = next(s for s in ranked if s.sentence.text.startswith("This applies"))
     assert next(s for s in settled if s.sentence == qualifier.sentence) == qualifier
+
+
+STABLE = """# Riding stable
+
+## Lessons
+
+Children aged 6 to 11 ride our ponies in lead-rein lessons. A lead-rein lesson lasts 30 minutes \
+and costs 18 euros. Private lessons for riders of all ages cost 48 euros.
+"""
+
+
+def test_a_sentence_that_opens_with_the_subject_of_a_rule_that_holds_holds_with_it() -> None:
+    part, _, ranked = ranked_sentences("How much is a lesson for my 8-year-old daughter?",
+                                       "stable.md", STABLE)
+    settled = {s.sentence.text: s for s in settle(part, ranked, 1.0)}
+    before = {s.sentence.text: s for s in ranked}
+    price = "A lead-rein lesson lasts 30 minutes and costs 18 euros."
+    assert settled[price].score == pytest.approx(before[price].score + MET_BONUS)
+    private = "Private lessons for riders of all ages cost 48 euros."
+    assert settled[private].score == before[private].score

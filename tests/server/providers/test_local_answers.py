@@ -643,3 +643,24 @@ def test_a_rule_for_the_situation_without_a_price_does_not_answer_a_price_questi
     outcome = ask("How much is a summer riding camp for my 8-year-old daughter?")
     assert "riding camps" not in _direct(outcome)
     assert _used(outcome) == []
+
+
+BOULDERING = """# Blockhaus bouldering hall
+
+## Prices
+
+| Ticket | Adults | Students | Children (6 to 13) |
+|---|---|---|---|
+| Day ticket | 14 euros | 11 euros | 8 euros |
+| 10-visit card | 125 euros | 105 euros | 70 euros |
+"""
+
+
+def test_a_price_table_row_answers_with_the_price_of_the_group_asked_about(folder, ask):
+    (folder / "bouldering.md").write_text(BOULDERING, encoding="utf-8")
+    outcome = ask("I'm a student. What does a 10-visit card at Blockhaus cost me?")
+    direct = _direct(outcome)
+    assert "105 euros" in direct
+    assert "125 euros" not in direct and "70 euros" not in direct
+    assert "125 euros" in outcome.text  # the whole row stays quoted beneath the answer
+    assert [e.title for e in _used(outcome)] == ["bouldering.md"]

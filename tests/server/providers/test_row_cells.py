@@ -1,0 +1,38 @@
+"""A table row answered for the group a question asks about."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.server.providers.row_cells import for_the_asked
+
+CARD = "Ticket: 10-visit card; Adults: 125 euros; Students: 105 euros; Children (6 to 13): 70 euros"
+FERRY = ("Ticket: Return ticket (valid for 2 months); Adults (15 and over): 23.40 euros; "
+         "Children (6 to 14): 11.70 euros; Children under 6: free")
+
+
+def test_a_student_reads_the_students_price() -> None:
+    assert for_the_asked("I'm a student. What does a 10-visit card cost me?", CARD) == \
+        "Ticket: 10-visit card; Students: 105 euros"
+
+
+def test_a_childs_age_keeps_the_column_whose_range_holds_it() -> None:
+    assert for_the_asked("What's the return fare for my 10-year-old son?", FERRY) == \
+        "Ticket: Return ticket (valid for 2 months); Children (6 to 14): 11.70 euros"
+
+
+def test_a_question_naming_no_group_reads_the_whole_row() -> None:
+    assert for_the_asked("What does a 10-visit card cost?", CARD) == CARD
+
+
+def test_a_row_that_is_not_heading_and_value_cells_is_left_alone() -> None:
+    row = "Opening hours; Monday to Friday; 9:00 to 17:00"
+    assert for_the_asked("I'm a student. When are you open?", row) == row
+
+
+@given(st.text(max_size=200))
+def test_any_row_is_kept_whole_or_narrowed_to_its_own_cells(row: str) -> None:
+    narrowed = for_the_asked("I'm a student. What does it cost for my 10-year-old?", row)
+    assert narrowed == row or set(narrowed.split("; ")) < set(row.split("; "))
+    assert narrowed.split("; ")[0] == row.split("; ")[0]
