@@ -63,7 +63,13 @@ Nine question sets, each a knowledge folder with its questions:
   changes two of its rules, a coffee roastery; a sports hall, a locksmith, a night bus network as
   plain text, a travel vaccination clinic, a tool library, cat boarding with a later notice, a
   concert hall's HTML ticket page, a translation agency, a bookshop's buy-back terms, evening
-  classes, a phone repair shop) and 45 questions each of the same kinds.
+  classes, a phone repair shop) and 45 questions each of the same kinds;
+* ``heldout11`` (``benchmarks/answers/heldout11``): written blind like ``heldout3`` — twelve
+  documents (community radio volunteers, a bouldering hall with a price table, a city archive's
+  reading room as plain text, a kite-surfing school, a wedding photographer, a municipal sauna
+  with a later notice that changes two of its rules, an island ferry's HTML fare table, a dog
+  groomer, a student dormitory, a second-hand bicycle market, a piano school) and 45 questions of
+  the same kinds.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -76,7 +82,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout10]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout11]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
