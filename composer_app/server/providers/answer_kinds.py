@@ -51,7 +51,9 @@ _QUANTITY = re.compile(
 # A price question: its answer states an amount of money (or that nothing is charged).
 _AMOUNT = re.compile(
     r"^\s*(?:how\s+much\b(?=.*\b(?:cost|costs|pay|paid|charge|charged|fee|price|owe)\b)|"
-    r"how\s+much\s+(?:is|are|was|were|will\s+be|would\s+be)\s+(?:a|an|the|my|our|one)\b"
+    r"how\s+much\s+(?:is|are|was|were|will\s+be|would\s+be)\s+(?:(?:a|an|the|my|our|one)\b|"
+    r"[^\W\d_]+\s+(?:rental|hire|entry|admission|parking|delivery|membership|insurance)\b|"
+    r"(?:rental|hire|entry|admission|parking|delivery|membership|insurance)\b)"
     r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage)\b)|"
     r"what\s+(?:does|do|will|would)\b.*\bcost\b|"
     r"(?:will|would|does|do|did)\s+(?:it|this|that|they|these|those)\s+cost\b|"
@@ -64,7 +66,7 @@ _AMOUNT = re.compile(
 # A time question: its answer states a time, a date, a day or a duration (or that there is none).
 _TIME = re.compile(
     r"^\s*(?:how\s+(?:long|soon|quickly|early|late)\b|when\b|(?:by|until|till|since|from)\s+when\b|"
-    r"(?:(?:at|by|until|till|from)\s+)?what\s+time\b|(?:by|until|till)\s+which\s+(?:time|day|date)\b|"
+    r"(?:(?:at|by|until|till|from|on)\s+)?what\s+(?:time|day|date)\b|(?:by|until|till)\s+which\s+(?:time|day|date)\b|"
     r"(?:on\s+|during\s+|in\s+)?which\s+(?:days?|months?|weeks?|seasons?)\b|what\s+days?\b|"
     r"within\s+how\b|what\s+(?:is|was|are)\s+the\s+(?:\w+\s+)?deadlines?\b|"
     r"how\s+many\s+(?:days|weeks|months|years|hours|minutes|nights)\b|"
@@ -82,6 +84,14 @@ _PART_OF_DAY = re.compile(r"\b(?:noon|midday|midnight|morning|afternoon|evening|
 # The month of May, not the verb *may*: with a day, or after a word that leads a month.
 _MAY = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?May|May\s+\d{1,2}\b|"
                   r"(?:in|from|to|until|till|since|between|of|early|mid|late)\s+May)\b", re.I)
+# A question for a day or a date (*By what day of the month …?*), answered by a day's name, a
+# month or a date (*by the 3rd working day*, *on the last Friday*), not by a duration alone.
+_DAY_ASKED = re.compile(r"\bwhat\s+(?:day|date)\b|\bwhich\s+(?:day|date)\b", re.I)
+_DAY_STATED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}[./]\d{1,2}\b|\b(?:first|second|"
+                         r"third|fourth|last)\s+(?:working\s+|business\s+|week)?day\b|\b"
+                         r"(?:today|tomorrow|weekdays?|weekends?|daily)\b", re.I)
+_DAY_WORDS = frozenset(w for d in _TIME_WORDS - {"morning", "mornings", "evening", "evenings",
+                                                  "midnight", "noon"} for w in (d, d + "s"))
 # A duration without a number: *valid for life*, *kept indefinitely*.
 _LASTING = re.compile(r"\b(?:for\s+life|life-?long|lifetime|indefinitely|permanently|"
                       r"never\s+expires?|does\s+not\s+expire|no\s+expiry)\b", re.I)
@@ -153,8 +163,12 @@ def asks_how_long_it_lasts(text: str) -> bool:
     return _LASTS.search(text) is not None
 
 
+_IS = re.compile(r"\b(what|how|when|where|who|which)['’]s\b", re.I)
+
+
 def wanted_kind(text: str) -> str | None:
     """The kind of value the asking ``text`` wants (see the module invariant)."""
+    text = _IS.sub(r"\1 is", text)  # "What's the yearly fee?": "What is the yearly fee?"
     return ("amount" if _AMOUNT.search(text) else "phone" if _PHONE.search(text)
             else "time" if _TIME.search(text)
             else "quantity" if _QUANTITY.search(text)
@@ -218,6 +232,9 @@ def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> boo
     if kind == "time":
         if _CLOCK_ASKED.search(question):  # "what time": a day alone does not say it
             return _CLOCK.search(text) is None and _PART_OF_DAY.search(text) is None
+        if _DAY_ASKED.search(question):  # "by what day": a duration alone does not say it
+            return _DAY_STATED.search(text) is None and \
+                _DAY_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold()))
         return not holds_kind(text, "time", asked=question) and \
             _EVENT_TIME.isdisjoint(x.casefold() for x in re.findall(r"[^\W_]+", text))
     if kind == "phone":

@@ -48,6 +48,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from composer_app.server.providers import measures
 from composer_app.server.providers.term_forms import NUMBER_VALUES
@@ -101,7 +102,7 @@ _DATE = re.compile(
     rf"|\b(?P<m4>{_MONTH})\b")
 _DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+(?:(?:whole|full|entire|complete)\s+)?"
                        rf"(?P<unit>{_UNIT})\b"
-                       rf"(?P<after>(?:\s+[\w’']+){{0,6}})")
+                       rf"(?=(?P<after>(?:\s+[\w’']+){{0,6}}))")  # read ahead, not taken
 _COUNT = re.compile(rf"\b(?P<n>{_NUMBER})\s+(?P<more>or\s+(?:more|fewer|less)\s+)?"
                     rf"(?:[a-z’'-]+\s+)?(?P<noun>[a-z’'-]+s|people|persons)\b")
 _NOT_COUNTED = re.compile(rf"^(?:{_UNIT}|euros?|cents?|dollars?|pounds?|percent|olds?|times|ones|"
@@ -396,7 +397,17 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
                  (">" if words in ("after", "later than", "past") else ">="))
         found.append(_Condition(kind, _relation(point, value)))
     relation: str | None
-    for start, end, kind, minutes in _durations(text):
+    spans = list(_durations(text))
+    for first, second in pairwise(spans):  # "between 6 days and 48 hours before the start"
+        if first[2] == second[2] and re.search(r"\bbetween\s+$", text[max(0, first[0] - 10):
+                                                                      first[0]]) and \
+                re.fullmatch(r"\s+and\s+", text[first[1]:second[0]]):
+            found.append(_Condition(first[2], _within(min(first[3], second[3]),
+                                                      max(first[3], second[3]))))
+            used.extend([first[:2], second[:2]])
+    for start, end, kind, minutes in spans:
+        if not free(start, end):
+            continue
         lead = re.search(rf"\b(?P<words>{_UPPER}|{_LOWER})\s+$", text[max(0, start - 24): start])
         tail = re.match(r"\s+or\s+(?P<words>more|longer|less|fewer|shorter)\b", text[end:])
         if lead:

@@ -155,3 +155,21 @@ def test_the_thing_a_price_question_asks_about_is_its_head_word(question: str,
     stemmed = {"lesson", "rid", "departur", "late", "hotel", "phon", "number", "entry",
                "marathon", "fee"}
     assert asked_for(question, stemmed) == focus & stemmed
+
+
+@pytest.mark.parametrize("question", [
+    "What's the yearly fee for me?",
+    "How much is shoe rental at the bouldering hall?",
+    "How much is parking per day?",
+])
+def test_contracted_and_article_less_price_questions_ask_for_an_amount(question: str) -> None:
+    assert wanted_kind(question) == "amount"
+
+
+def test_a_question_for_a_day_is_not_answered_by_a_duration_alone() -> None:
+    question = "By what day of the month does my rent have to be paid?"
+    assert wanted_kind(question) == "time"
+    assert lacks_kind("The deposit is two months' rent.", question, "time")
+    assert not lacks_kind("Rent must reach our account by the 3rd working day of each month.",
+                          question, "time")
+    assert not lacks_kind("Rent is collected on Mondays.", question, "time")

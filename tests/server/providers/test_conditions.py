@@ -275,3 +275,11 @@ def test_a_rate_per_span_of_time_speaks_to_a_duration_the_question_states() -> N
     assert addressed(question, "20", "Late pick-up after closing time: 10 euros per started 15 "
                                      "minutes")
     assert not addressed(question, "20", "The assessment visit costs 15 euros.")
+
+
+def test_a_span_of_notice_between_two_durations_holds_for_one_inside_it() -> None:
+    question = "I have to cancel my kite course 4 days before it starts. Do I get money back?"
+    between = "If you cancel between 6 days and 48 hours before the start, we refund 50 percent."
+    assert read(question, between).met
+    assert not read(question.replace("4 days", "8 days"), between).met
+    assert read(question, "You can cancel free of charge up to 7 days before.").failed
