@@ -349,7 +349,7 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
                 term.word in kind_words and kind_held) or (  # "what time": "until 16:30"
                 part.wants == "time" and states_hours(term.word, sentence.text))):
             credit = SYNONYM_CREDIT  # "on a Sunday afternoon": "On Sundays, …" rules all of it
-        if term.number and credit < 1.0 and (within_range(term.word, sentence.text)
+        if term.number and credit < 1.0 and (_in_range(term.word, sentence)
                                              or addressed(part.text, term.word, sentence.text)):
             credit = 1.0  # "my 15-year-old": "aged 14 to 17"; "3 months old": "16 weeks old"
         if credit < 1.0 and term.word in UNIT_WORDS and same_duration(part.text, term.word,
@@ -382,7 +382,7 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     total = sum(t.weight for t in part.terms) or 1.0
     coverage = sum(t.weight * c for t, c in zip(part.terms, credits, strict=True)) / total
     if any(t.number and t.stem not in own and t.stem not in sentence.heading
-           and not within_range(t.word, sentence.text)
+           and not _in_range(t.word, sentence)
            and not addressed(part.text, t.word, sentence.text) for t in part.terms):
         coverage *= MISSING_NUMBER_FACTOR
     kinds = {t.stem for t, c in zip(part.terms, credits, strict=True)  # "the deadline": "by 30 …"
@@ -409,6 +409,12 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
         bonus += QUALIFIER_BONUS  # the rule for the group asked about, not the general one
     bonus += RANK_BONUS / (1 + sentence.rank)
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
+
+
+def _in_range(number: str, sentence: Sentence) -> bool:
+    """Whether the sentence, or the heading of its section, states a range that holds
+    ``number`` (*12*: a list item under *Children and teenagers under 18*)."""
+    return within_range(number, sentence.text) or within_range(number, sentence.section)
 
 
 def topic_only(sentence: Sentence, part: Part) -> bool:

@@ -23,7 +23,8 @@ adults' own), and *new* only before a word for people (*new members*, *new custo
 someone is said to be new (*I'm new here*), never for a thing (*a new skin test*); a sentence
 that names no class of a dimension is neither matched nor contrasted there (a general rule may
 still apply to everyone); results depend only on the two texts. Besides
-class words, an age in years (*my 8-year-old*) names the child, adult or senior class, an age
+class words, an age in years (*my 8-year-old*) names the child, adult or senior class, a person's
+stated age (*my daughter is 12*: ``conditions.situation``) the child or senior class, an age
 bound at most the age of majority (*under 16*, *aged 6 to 14*) the child class, and a
 visit *before* (*I've been there before*) or a *first visit* names the regular or new class.
 """
@@ -35,6 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from composer_app.server.providers.conditions import situation
 from composer_app.server.providers.term_forms import NUMBER_VALUES
 
 __all__ = ["Reading", "read"]
@@ -171,6 +173,10 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
         years = NUMBER_VALUES[word] if word in NUMBER_VALUES else int(word)
         name = "child" if years < ADULT_AGE else "senior" if years >= SENIOR_AGE else "adult"
         found.setdefault("age", {}).setdefault(name, match.group(0))
+    for years in situation(text).get("age", ()):  # "My daughter is 12": a child (an adult's
+        if years < ADULT_AGE or years >= SENIOR_AGE:  # age names no group: "I'm 22" may study)
+            name = "child" if years < ADULT_AGE else "senior"
+            found.setdefault("age", {}).setdefault(name, str(years))
     for match in _YOUNG.finditer(lowered):  # "Under 16: 17 euros": children
         if int(match.group("n") or match.group("n2")) <= ADULT_AGE:
             found.setdefault("age", {}).setdefault("child", match.group(0))

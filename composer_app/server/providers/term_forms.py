@@ -112,6 +112,8 @@ bike bikes bicycle bicycles
 whole full entire
 tall high height
 rent rents rented rental lease leases leased leasing
+claw claws nail nails
+clip clips clipped clipping trim trims trimmed trimming
 """
 
 

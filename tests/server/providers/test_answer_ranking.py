@@ -466,3 +466,12 @@ def test_a_price_questions_word_for_the_price_is_answered_by_an_amount() -> None
     credits = dict(zip((t.word for t in part.terms), term_credits(ranked[0].sentence, part),
                        strict=True))
     assert credits["cost"] > 0.0 and credits["lease"] > 0.0  # "180 euros", "rent"
+
+
+def test_a_list_item_under_a_heading_whose_range_holds_the_age_keeps_the_number() -> None:
+    text = ("# Piano school\n\n### Children and teenagers under 18\n\n- 45 minutes a week: 112 "
+            "euros per month\n\n### Adults\n\n- 45 minutes a week: 132 euros per month\n")
+    _, _, ranked = ranked_sentences("My daughter is 12. What do 45-minute piano lessons cost "
+                                    "per month?", "piano.md", text)
+    assert ranked[0].sentence.text.endswith("112 euros per month")
+    assert ranked[0].coverage > ranked[1].coverage

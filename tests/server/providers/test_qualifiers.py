@@ -155,3 +155,14 @@ def test_an_age_bound_for_the_young_names_children() -> None:
     assert read("What does an adult pay?", "Children aged 6 to 14 pay 1.90 euros.").contrasted
     assert not read("What does an adult pay?", "Orders under 10 kg ship free.").contrasted
 
+
+
+def test_a_persons_stated_age_names_their_group() -> None:
+    question = "My daughter is 12. What do piano lessons cost per month?"
+    assert read(question, "Adults who cannot come every week can buy a flexible card.").contrasted
+    assert not read(question, "Children and teenagers pay 78 euros per month.").contrasted
+
+
+def test_a_grown_persons_stated_age_names_no_group() -> None:
+    question = "I'm 22 and study full-time. How much is a monthly pass for me?"
+    assert not read(question, "Students aged 18 to 27 pay 39 euros per month.").contrasted

@@ -127,7 +127,8 @@ def test_reporting_a_move_is_registering_it():
 def test_everyday_words_for_the_same_thing_are_synonyms() -> None:
     for question, document in [("kilo", "kg"), ("guarantee", "warranty"), ("grill", "barbecue"),
                                ("bike", "bicycles"), ("whole", "full"), ("tall", "high"),
-                               ("nicked", "stolen"), ("lease", "rent")]:
+                               ("nicked", "stolen"), ("lease", "rent"), ("claws", "nails"),
+                               ("clipped", "trim")]:
         assert term_credit(stem(question), {stem(document)}) == SYNONYM_CREDIT
 
 
