@@ -12,9 +12,10 @@ score) about the same subject (one of the question's subject pairs found togethe
 the answer has any: ``shares_subject``) (``same_subject``) with different numbers, the one that is
 newer by its own written date (else its modification time) is answered from and the other is only
 ``checked``, and ``conflict`` names both in one sentence (when they agree, the newer one answers
-and nothing is named); a direct sentence that is a table row keeps only the cells of the group
-the question asks about (``row_cells``); every document's ``coverage`` (its confidence) is the
-best coverage of any of its sentences over the question's parts.
+and nothing is named; a document that holds the names the question gives counts them as its
+headings when it is such a rival); a direct sentence that is a table row keeps only the cells of
+the group the question asks about (``row_cells``); every document's ``coverage`` (its
+confidence) is the best coverage of any of its sentences over the question's parts.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.row_cells import for_the_asked
-from composer_app.server.providers.term_forms import stems, term_credit
+from composer_app.server.providers.term_forms import stem, stems, term_credit
 from composer_app.server.providers.term_polarity import PERMISSION_STEMS
 
 USED_THRESHOLD = 0.6
@@ -110,12 +111,12 @@ def _readable(day: date) -> str:
 def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
            dated: Callable[[SourceRef], date | None], similarity: Similarity | None = None,
            *, nearby: Collection[str] = (), candidates: int = MAX_CANDIDATES,
-           named: Collection[str] | None = None) -> Choice:
+           named: Collection[str] | None = None, names: Collection[str] = ()) -> Choice:
     """The answer to ``parts`` from the retrieved ``evidences`` (best first); with
     ``similarity`` (a sentence model), a part no sentence answers by its words is judged again
     by meaning (``answer_meaning``); ``named``, when given, holds the ids of the documents that
-    hold the names the question gives (``question_names``), and a sentence of any other document
-    is a near miss (``Sentence.elsewhere``)."""
+    hold the names the question gives (``names``: ``question_names``), and a sentence of any
+    other document is a near miss (``Sentence.elsewhere``)."""
     units = _units(evidences)
     if named is not None:
         units = [u if u.key in named else replace(u, elsewhere=True) for u in units]
@@ -126,6 +127,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     nearest: list[Scored | None] = []
     older: set[str] = set()
     conflict: str | None = None
+    given = frozenset(stem(name) for name in names) if named is not None else frozenset()
     for part in parts:
         ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
         ranked = settle(part, rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
@@ -141,7 +143,8 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         nearest.append(ranked[0] if ranked else None)
         top = ranked[0] if ranked and ranked[0].coverage >= USED_THRESHOLD else None
         if top is not None and not _is_code(by_key[top.sentence.key]):
-            top, line, loser = _resolve_conflict(top, per_doc, by_key, dated, part)
+            rivals = _named_rivals(per_doc, part, given) if given else per_doc
+            top, line, loser = _resolve_conflict(top, rivals, by_key, dated, part)
             if line is not None and loser is not None:
                 conflict = conflict or line
                 older.add(loser)
@@ -176,6 +179,24 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
                                evidences[best_unit[k].sentence.passage].hit.marked)
               for k in keys if not _is_code(by_key[k])}
     return Choice(direct, used, checked, conflict, unanswered, quotes)
+
+
+def _named_rivals(per_doc: dict[str, Scored], part: Part, given: frozenset[str]
+                  ) -> dict[str, Scored]:
+    """``per_doc`` with each document's best sentence scored again with the names the question
+    gives (``given``, stems) counted as its headings, where that covers more: a document that
+    holds the names (it is no near miss) may name them only on the line under its title (*Notice
+    of 2 February 2026* … *Stadtbad Ostend, municipal sauna*), and its newer rule must still
+    stand against the older one. Used only to find such a rival, never to answer on its own."""
+    rivals = dict(per_doc)
+    for key, scored in per_doc.items():
+        if scored.sentence.elsewhere:
+            continue
+        again = score(replace(scored.sentence, heading=scored.sentence.heading | given), part)
+        if again.coverage > scored.coverage:
+            rivals[key] = replace(scored, coverage=again.coverage,
+                                  score=scored.score + again.coverage - scored.coverage)
+    return rivals
 
 
 def _is_code(evidence: Evidence) -> bool:

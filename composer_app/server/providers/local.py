@@ -362,7 +362,8 @@ class LocalProvider:
         if table is None or not parts:
             named = self._named(question, found, scratch, refs, infos)
             choice = choose(parts, found, lambda ref: self._dated(ref, infos),
-                            self.embeddings.similarities, named=named)
+                            self.embeddings.similarities, named=named,
+                            names=question_names(question))
         else:
             nearby = self._nearby(table, [part.text for part in parts])
             seen = {(e.ref.id, e.hit.line_start) for e in found}
@@ -377,7 +378,8 @@ class LocalProvider:
                             lambda queries, texts: table.similarities(self.embeddings, queries,
                                                                       texts),
                             nearby={near.text for near in nearby},
-                            candidates=DENSE_CANDIDATES, named=named)
+                            candidates=DENSE_CANDIDATES, named=named,
+                            names=question_names(question))
         if not choice.used:
             return compose_general(scope, choice.checked, notices)
         return compose_answer(choice.used, choice.checked, notices,

