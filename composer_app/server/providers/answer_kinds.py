@@ -30,10 +30,11 @@ _NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve
     nightly hourly half quarter"""
 NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
 # Time words that state a time by themselves; a bare unit (day, night, hours) needs a number.
-_TIME_TEXT = """monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend
-    weekends january february march april june july august september october november december
-    morning mornings evening evenings midnight noon"""
-_TIME_WORDS = frozenset(_TIME_TEXT.split())
+# Days and months (*may* is read only as a month with a day or a leading word: ``_MAY``):
+_DAY_TEXT = """monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend
+    weekends january february march april june july august september october november december"""
+_DAY_PART_TEXT = "morning mornings evening evenings midnight noon"
+_TIME_WORDS = frozenset(_DAY_TEXT.split()) | frozenset(_DAY_PART_TEXT.split())
 _UNIT_TEXT = "day days night nights week weeks month months year years hour hours minute minutes"
 UNIT_WORDS = frozenset(_UNIT_TEXT.split())
 _ORDINAL_TEXT = "first second third fourth fifth last next every each"
@@ -66,7 +67,8 @@ _AMOUNT = re.compile(
 # A time question: its answer states a time, a date, a day or a duration (or that there is none).
 _TIME = re.compile(
     r"^\s*(?:how\s+(?:long|soon|quickly|early|late)\b|when\b|(?:by|until|till|since|from)\s+when\b|"
-    r"(?:(?:at|by|until|till|from|on)\s+)?what\s+(?:time|day|date)\b|(?:by|until|till)\s+which\s+(?:time|day|date)\b|"
+    r"(?:(?:at|by|until|till|from|on)\s+)?what\s+(?:time|day|date)\b|"
+    r"(?:by|until|till)\s+which\s+(?:time|day|date)\b|"
     r"(?:on\s+|during\s+|in\s+)?which\s+(?:days?|months?|weeks?|seasons?)\b|what\s+days?\b|"
     r"within\s+how\b|what\s+(?:is|was|are)\s+the\s+(?:\w+\s+)?deadlines?\b|"
     r"how\s+many\s+(?:days|weeks|months|years|hours|minutes|nights)\b|"
@@ -75,8 +77,8 @@ _TIME = re.compile(
 # A clock time; a price written with decimals (*0.45 euros*, *€4.50*) is none.
 _CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\b|"
                     r"(?<![€$£])\b\d{1,2}[:.]\d{2}\b(?![.,]?\d)"
-                    r"(?!\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|chf|usd|gbp|%|percent)\b)",
-                    re.I)
+                    r"(?!\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|chf|usd|gbp|%|"
+                    r"percent)\b)", re.I)
 # A question for a time of day (*By what time …?*), answered by a clock time or a part of the day.
 _CLOCK_ASKED = re.compile(r"\bwhat\s+time\b", re.I)
 _PART_OF_DAY = re.compile(r"\b(?:noon|midday|midnight|morning|afternoon|evening|night|dawn|dusk|"
@@ -90,8 +92,7 @@ _DAY_ASKED = re.compile(r"\bwhat\s+(?:day|date)\b|\bwhich\s+(?:day|date)\b", re.
 _DAY_STATED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}[./]\d{1,2}\b|\b(?:first|second|"
                          r"third|fourth|last)\s+(?:working\s+|business\s+|week)?day\b|\b"
                          r"(?:today|tomorrow|weekdays?|weekends?|daily)\b", re.I)
-_DAY_WORDS = frozenset(w for d in _TIME_WORDS - {"morning", "mornings", "evening", "evenings",
-                                                  "midnight", "noon"} for w in (d, d + "s"))
+_DAY_WORDS = frozenset(w for d in _DAY_TEXT.split() for w in (d, d + "s"))
 # A duration without a number: *valid for life*, *kept indefinitely*.
 _LASTING = re.compile(r"\b(?:for\s+life|life-?long|lifetime|indefinitely|permanently|"
                       r"never\s+expires?|does\s+not\s+expire|no\s+expiry)\b", re.I)
@@ -155,12 +156,14 @@ MEASURE_WORDS = frozenset(_MEASURE_TEXT.split())
 # amount.
 TIME_NOUNS = frozenset(["time", "times", "date", "deadline", "deadlines"])
 _LASTS = re.compile(r"\blasts?\s*[?.!]*\s*$", re.I)
+_LAST_WORDS = ANSWER_WORDS | {"last", "lasts"}
 
 
-def asks_how_long_it_lasts(text: str) -> bool:
-    """Whether ``text`` ends on *last* as a verb (*until when does the season last?*): the word
-    then only says that a duration or an end is asked for."""
-    return _LASTS.search(text) is not None
+def answer_words(text: str) -> frozenset[str]:
+    """The words of the asking ``text`` that only say what kind of answer is wanted:
+    ``ANSWER_WORDS``, and *last* when the text ends on it as a verb (*until when does the
+    season last?*)."""
+    return _LAST_WORDS if _LASTS.search(text) else ANSWER_WORDS
 
 
 _IS = re.compile(r"\b(what|how|when|where|who|which)['’]s\b", re.I)

@@ -79,8 +79,8 @@ from composer_app.server.providers.answer_kinds import (
     NUMBER_WORDS,
     TIME_NOUNS,
     UNIT_WORDS,
+    answer_words,
     asked_for,
-    asks_how_long_it_lasts,
     holds_kind,
     lacks_kind,
     wanted_kind,
@@ -167,6 +167,7 @@ class Term:
     stem: str
     weight: float
     number: bool
+    inherited: bool = False  # a second part's term of the first part, which it leans on
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +244,7 @@ def read_question(question: str, weight_of: Callable[[str], float]) -> list[Part
         parts = [_part(asked.strip(" ?"), weight_of, context)]
     if len(parts) == 2:  # a second part is about the first one's subject too
         first, second = parts
-        extra = tuple(Term(t.word, t.stem, t.weight * INHERITED_WEIGHT, t.number)
+        extra = tuple(Term(t.word, t.stem, t.weight * INHERITED_WEIGHT, t.number, inherited=True)
                       for t in first.terms if all(t.stem != s.stem for s in second.terms))
         subject = " ".join(t.word for t in first.terms if t.word not in ANSWER_WORDS)
         parts[1] = replace(second, terms=second.terms + extra, subject=subject)
@@ -261,7 +262,7 @@ def _part(piece: str, weight_of: Callable[[str], float], context: str = "") -> P
     text, whole = _normal(piece), _normal(asked)
     own = question_terms(text)
     words = (own + [w for w in question_terms(_normal(context)) if w not in own])[:MAX_TERMS]
-    kind_words = ANSWER_WORDS | ({"last", "lasts"} if asks_how_long_it_lasts(text) else set())
+    kind_words = answer_words(text)
     terms = tuple(
         Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in kind_words else 1.0),
              bool(DIGITS.search(w)))
@@ -386,7 +387,7 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
            and not addressed(part.text, t.word, sentence.text) for t in part.terms):
         coverage *= MISSING_NUMBER_FACTOR
     kinds = {t.stem for t, c in zip(part.terms, credits, strict=True)  # "the deadline": "by 30 …"
-             if c > 0.0 and t.word in TIME_NOUNS | MEASURE_WORDS}
+             if c > 0.0 and t.word in TIME_NOUNS}
     if part.focus and any(term_credit(f, own) == 0.0 and term_credit(f, sentence.heading) == 0.0
                           and f not in kinds for f in part.focus):
         coverage *= MISSING_FOCUS_FACTOR
@@ -430,13 +431,10 @@ def topic_words(sentence: Sentence, part: Part) -> list[Term]:
 
 
 def _topic_only(sentence: Sentence, part: Part, credits: Sequence[float]) -> bool:
-    asked = part.text.casefold()  # a second part's words of the first are no topic of its own
-    words = set(re.findall(r"[^\W_]+", asked))
+    kind = answer_words(part.text)  # nor are a second part's words of the first its topic
     beyond = [c for t, c in zip(part.terms, credits, strict=True)  # the title's synonym of a
-              if t.word not in ANSWER_WORDS and term_credit(t.stem, sentence.heading) < max(
-                  c, 1e-9)  # word the sentence holds itself (*warranty*: *guarantee*) is beyond
-              and (t.word in words or (not t.word.isalpha() and t.word in asked))
-              and not (t.word in ("last", "lasts") and asks_how_long_it_lasts(asked))]
+              if t.word not in kind and not t.inherited and term_credit(
+                  t.stem, sentence.heading) < max(c, 1e-9)]  # word the sentence holds is beyond
     return bool(beyond) and max(beyond) == 0.0
 
 
