@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Nine question sets, each a knowledge folder with its questions:
+Fourteen question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -69,7 +69,17 @@ Nine question sets, each a knowledge folder with its questions:
   reading room as plain text, a kite-surfing school, a wedding photographer, a municipal sauna
   with a later notice that changes two of its rules, an island ferry's HTML fare table, a dog
   groomer, a student dormitory, a second-hand bicycle market, a piano school) and 45 questions of
-  the same kinds.
+  the same kinds;
+* ``heldout12`` and ``heldout13`` (``benchmarks/answers/heldout12``, ``…/heldout13``): written
+  blind like ``heldout3``, with more of their questions in everyday words than the documents use —
+  thirteen documents each (a library makerspace, climbing courses with a price table, residents'
+  parking permits as plain text, a vet, an allotment co-op, festival volunteers, a laundrette's
+  HTML price table, a driving school, a community choir, a campsite with a later notice that
+  changes two of its rules, ski and bike rental, a senior citizens' centre; an IT laptop and VPN
+  policy for employees and contractors, a pottery studio with a price table, a housing
+  co-operative's rules as plain text, a swimming school, a bakery's catering, a museum's HTML page
+  for school groups, a physiotherapy practice, a car garage, a coworking café, a lost property
+  office with a later notice, exam registration, a tennis club) and 45 questions each.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -82,7 +92,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout11]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout13]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -116,7 +126,8 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout5": HERE / "heldout5", "heldout6": HERE / "heldout6",
         "heldout7": HERE / "heldout7", "heldout8": HERE / "heldout8",
         "heldout9": HERE / "heldout9", "heldout10": HERE / "heldout10",
-        "heldout11": HERE / "heldout11"}
+        "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
+        "heldout13": HERE / "heldout13"}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

@@ -4,7 +4,9 @@ a conflict between documents, and an honest "not found".
 Invariants: a part of the question is answered only by a sentence whose ``coverage`` reaches
 ``USED_THRESHOLD`` (a first sentence from ``MET_FLOOR`` of it up is raised to it when its condition
 holds for the situation the question states, ``condition_ranking``, or when it grants or refuses
-the permission the question asks for, ``_permission_rule``; a part whose nearest sentence is
+the permission the question asks for, ``_permission_rule``; a first sentence from ``LEAD_FLOOR``
+up is raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a
+part whose nearest sentence is
 already said for another part is not reported as unanswered); with no part answered there is no
 direct sentence and no ``used`` document; the documents of the direct sentences come first among
 ``used``; when another document answers the same part nearly as well (``CONFLICT_RATIO`` of the
@@ -36,6 +38,8 @@ from composer_app.server.providers.answer_ranking import (
     same_subject,
     score,
     shares_subject,
+    term_credits,
+    topic_words,
 )
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.extractive import Evidence, SourceRef
@@ -45,6 +49,8 @@ from composer_app.server.providers.term_forms import stem, stems, term_credit
 from composer_app.server.providers.term_polarity import PERMISSION_STEMS
 
 USED_THRESHOLD = 0.6
+LEAD_FLOOR = 0.44  # a first sentence this covered answers when it clearly leads (``_clear_lead``)
+LEAD_RATIO = 0.5  # of the first sentence's coverage: what every other sentence stays within
 CONFLICT_RATIO = 0.75
 ALSO_USED_RATIO = 0.92
 MAX_USED = 3
@@ -67,6 +73,34 @@ def _permission_rule(part: Part, ranked: list[Scored]) -> list[Scored]:
             term_credit(part.permission, own) == 1.0:
         return [replace(first, coverage=USED_THRESHOLD), *ranked[1:]]
     return ranked
+
+
+def _clear_lead(part: Part, ranked: list[Scored]) -> list[Scored]:
+    """``ranked`` with its first sentence raised to ``USED_THRESHOLD`` when it is below it but
+    at least ``LEAD_FLOOR``, in a document that holds the names the question gives, and every
+    other sentence covers at most ``LEAD_RATIO`` of it: one sentence of the folder stands out
+    for the question (*What does it cost to replace a lost access badge?*: *A lost key card is
+    replaced for 25 euros*, the next sentence covering a third as much), so the words it lacks
+    are the question's own (*badge* for *key card*), not a sign that it is about something else.
+    A question the folder cannot answer mostly comes near several sentences of its topic alike;
+    in a small folder one sentence may still stand out by naming only the topic (*Can I rent a
+    canoe at the allotment garden?*: *Garden waste is composted on the plot; it may not be
+    burned*), so only a sentence that holds itself, word for word, a key term its title and
+    headings do not hold can lead (a permission it refuses is no such term)."""
+    if not ranked:
+        return ranked
+    first = ranked[0]
+    if not LEAD_FLOOR <= first.coverage < USED_THRESHOLD or first.sentence.elsewhere:
+        return ranked
+    topic = topic_words(first.sentence, part)
+    if not any(credit >= 1.0 and term not in topic
+               for term, credit in zip(part.terms, term_credits(first.sentence, part),
+                                       strict=True)):
+        return ranked
+    others = (s.coverage for s in ranked[1:] if s.sentence.text != first.sentence.text)
+    if max(others, default=0.0) > LEAD_RATIO * first.coverage:
+        return ranked
+    return [replace(first, coverage=USED_THRESHOLD), *ranked[1:]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +166,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
         ranked = settle(part, rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
                                       candidates=candidates), USED_THRESHOLD)
-        ranked = _permission_rule(part, ranked)
+        ranked = _clear_lead(part, _permission_rule(part, ranked))
         per_doc: dict[str, Scored] = {}
         for scored in ranked:
             per_doc.setdefault(scored.sentence.key, scored)

@@ -93,6 +93,7 @@ from composer_app.server.providers.conditions import (
     within_range,
 )
 from composer_app.server.providers.excerpts import sentences
+from composer_app.server.providers.former_rules import asks_former, states_former
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.priced_things import priced_elsewhere
@@ -448,7 +449,8 @@ def _subject_follows(sentence: Sentence, part: Part, credits: Sequence[float]) -
 def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = False) -> float:
     """What the coverage of ``sentence`` keeps for being a near miss by its kind: about another
     group than the one asked about (``CONTRAST_FACTOR``: *adults* asked, *children* answered; or
-    about the case without a thing the question states: *on their own rims*, *without rims*),
+    about the case without a thing the question states: *on their own rims*, *without rims*; or
+    about the rule before a change, for a question about now: ``former_rules``),
     or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``; a percentage
     is an amount when the question asks for a difference: *how much extra*), or without
     a time, day, date or duration for a time question (``MISSING_TIME_FACTOR``: *How long does it
@@ -459,7 +461,8 @@ def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = Fal
     question gives (``ELSEWHERE_FACTOR``: *Can I keep my horse at the Birkenhof?* is not answered
     by the laundrette's rule for horse rugs)."""
     factor = ELSEWHERE_FACTOR if sentence.elsewhere else 1.0
-    if read_qualifiers(part.text, sentence.text).contrasted or _without_stated(sentence, part):
+    if read_qualifiers(part.text, sentence.text).contrasted or _without_stated(sentence, part) \
+            or (states_former(sentence.text) and not asks_former(part.text)):
         factor *= CONTRAST_FACTOR
     if part.wants == "amount" and lacks_kind(sentence.text, part.text, "amount",
                                                  row=bool(sentence.row_entity)):

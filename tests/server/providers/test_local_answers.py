@@ -687,3 +687,39 @@ def test_a_newer_notice_naming_the_place_under_its_title_wins_the_conflict(tmp_p
     assert "15.50 euros" in direct and "14 euros" not in direct
     assert next(e.title for e in _used(outcome)) == "sauna_notice_2026.md"
     assert "newer document" in outcome.text  # the conflict is named
+
+
+def _ask_in(tmp_path: Path, set_name: str, *questions: str) -> list[Outcome]:
+    """Each of ``questions`` asked, in its own thread, of a copy of an evaluation set's folder
+    whose files share one modification time (as the benchmark gives them: only the dates
+    written in the documents tell old from new)."""
+    knowledge = tmp_path / "knowledge"
+    knowledge.mkdir()
+    for source in (SETS / set_name / "knowledge").iterdir():
+        (knowledge / source.name).write_bytes(source.read_bytes())
+        os.utime(knowledge / source.name, (1_767_225_600, 1_767_225_600))
+    provider = LocalProvider(knowledge, tmp_path / "data")
+    try:
+        return [run_turn(provider, request(question)) for question in questions]
+    finally:
+        provider.close()
+
+
+def test_a_sentence_that_clearly_leads_answers_below_the_threshold(tmp_path):
+    """*access badge* is *key card* in the terms: the price sentence covers the question only
+    about half, but every other sentence of the folder covers it less than half as well."""
+    (outcome,) = _ask_in(tmp_path, "heldout2",
+                         "What does it cost to replace a lost access badge at the coworking space?")
+    assert "25 euros" in _direct(outcome)
+    assert next(e.title for e in _used(outcome)) == "coworking-membership.txt"
+
+
+def test_a_notices_sentence_about_the_rule_before_the_change_does_not_answer_for_now(tmp_path):
+    """The notice says *Until now, guests had to leave their pitch by 11:00* before the new
+    rule; a question about now gets the new rule, a question about the past the old one."""
+    now, before = _ask_in(
+        tmp_path, "heldout12",
+        "By what time do we have to be off our pitch at Birkensee on the day we leave?",
+        "Until now, by what time did guests have to leave their pitch at Birkensee?")
+    assert "12:00" in _direct(now) and "11:00" not in _direct(now)
+    assert "11:00" in _direct(before)

@@ -1,0 +1,64 @@
+"""What the offline assistant answers from its ranked sentences: the clear lead."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from composer_app.server.providers.answer_choice import (
+    LEAD_FLOOR,
+    LEAD_RATIO,
+    USED_THRESHOLD,
+    _clear_lead,
+)
+from composer_app.server.providers.answer_ranking import Scored
+from tests.server.providers.support import ranked_sentences
+
+TERMS = """Every member receives a personal key card. A lost key card is replaced for 25 euros.
+A day pass costs 25 euros. The space is closed on public holidays."""
+
+
+PART, _, RANKED = ranked_sentences("What does it cost to replace a lost access badge?",
+                                   "terms.md", TERMS)
+
+
+def _ranked(first: float, *others: float) -> list[Scored]:
+    ranked = sorted(RANKED, key=lambda s: "lost key card" not in s.sentence.text)
+    coverages = [first, *others]
+    return [replace(s, coverage=c) for s, c in zip(ranked, coverages, strict=False)]
+
+
+def test_a_first_sentence_far_ahead_of_the_rest_reaches_the_threshold() -> None:
+    ranked = _ranked(0.5, 0.2, 0.1)
+    led = _clear_lead(PART, ranked)
+    assert led[0].coverage == USED_THRESHOLD
+    assert led[0].sentence == ranked[0].sentence and led[1:] == ranked[1:]
+
+
+def test_a_close_second_sentence_leaves_the_first_below_the_threshold() -> None:
+    ranked = _ranked(0.5, LEAD_RATIO * 0.5 + 0.01, 0.1)
+    assert _clear_lead(PART, ranked) == ranked
+
+
+def test_a_weak_first_sentence_stays_below_the_threshold_however_far_ahead() -> None:
+    ranked = _ranked(LEAD_FLOOR - 0.01, 0.0, 0.0)
+    assert _clear_lead(PART, ranked) == ranked
+
+
+def test_a_first_sentence_from_a_document_without_the_questions_names_never_leads() -> None:
+    ranked = _ranked(0.5, 0.1)
+    ranked[0] = replace(ranked[0], sentence=replace(ranked[0].sentence, elsewhere=True))
+    assert _clear_lead(PART, ranked) == ranked
+
+
+def test_a_sentence_that_names_only_the_topic_never_leads() -> None:
+    part, _, ranked = ranked_sentences("Can I rent a canoe at the allotment garden?",
+                                       "allotment-garden.md",
+                                       "Garden waste is composted on the plot. Trees are fine.")
+    ranked = [replace(ranked[0], coverage=0.55), replace(ranked[1], coverage=0.05)]
+    assert _clear_lead(part, ranked) == ranked
+
+
+def test_the_same_sentence_in_another_passage_is_no_rival() -> None:
+    ranked = _ranked(0.5, 0.5, 0.1)
+    ranked[1] = replace(ranked[1], sentence=ranked[0].sentence)
+    assert _clear_lead(PART, ranked)[0].coverage == USED_THRESHOLD
