@@ -3,20 +3,19 @@ a conflict between documents, and an honest "not found".
 
 Invariants: a part of the question is answered only by a sentence whose ``coverage`` reaches
 ``USED_THRESHOLD`` (a first sentence from ``MET_FLOOR`` of it up is raised to it when its condition
-holds for the situation the question states, ``condition_ranking``, or when it grants or refuses
-the permission the question asks for, ``_permission_rule``; a first sentence from ``LEAD_FLOOR``
-up is raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a
-part whose nearest sentence is
-already said for another part is not reported as unanswered); with no part answered there is no
-direct sentence and no ``used`` document; the documents of the direct sentences come first among
-``used``; when another document answers the same part nearly as well (``CONFLICT_RATIO`` of the
-score) about the same subject (one of the question's subject pairs found together in both, when
-the answer has any: ``shares_subject``) (``same_subject``) with different numbers, the one that is
-newer by its own written date (else its modification time) is answered from and the other is only
-``checked``, and ``conflict`` names both in one sentence (when they agree, the newer one answers
-and nothing is named; a document that holds the names the question gives counts them as its
-headings when it is such a rival); a direct sentence that is a table row keeps only the cells of
-the group the question asks about (``row_cells``); every document's ``coverage`` (its
+holds for the situation the question states, ``condition_ranking``, or when it grants or refuses the
+permission the question asks for, ``_permission_rule``; a first sentence from ``LEAD_FLOOR`` up is
+raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a part whose
+nearest sentence is already said for another part is not reported as unanswered); with no part
+answered there is no direct sentence and no ``used`` document; the documents of the direct sentences
+come first among ``used``; when another document answers the same part nearly as well
+(``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs found
+together in both, when the answer has any: ``shares_subject``) (``same_subject``) with different
+numbers, the one that is newer by its own written date (else its modification time) is answered from
+and the other is only ``checked``, and ``conflict`` names both in one sentence (when they agree, the
+newer one answers and nothing is named; a document that holds the names the question gives counts
+them as its headings when it is such a rival); a direct sentence that is a table row keeps only the
+cells of the group the question asks about (``row_cells``); every document's ``coverage`` (its
 confidence) is the best coverage of any of its sentences over the question's parts.
 """
 
