@@ -9,14 +9,13 @@ Invariants: ``wanted_kind`` reads the asking text alone and tries the kinds in t
 question is never a quantity question); ``holds_kind`` reads the sentence alone; ``lacks_kind`` is
 true only for ``amount``, ``phone`` and ``time``: a sentence without a number of at least
 ``PHONE_DIGITS`` digits for a phone question, a sentence without an amount (a share of a price, *30
-percent of the hire fee*, is one, unless it is a share of the very price the question asks for
-and the question asks no difference), *free*, *included* (or a percentage when the question asks
-for a difference: *how much extra*) for a price question, and a
-sentence without a clock time (a price with decimals is none: *0.45 euros*), day, date, year,
-season or duration (*for life* is one; a time word the question itself names is none), nor a
-time placed by an event (*after*, *once*, *within*), for a time question (and without a clock
-time or a part of the day for *what time*). Every table is plain English vocabulary.
-"""
+percent of the hire fee*, is one, unless it is a share of the very price the question asks for and
+the question asks no difference), *free*, *included*, *exempt from*, *waived* (or a percentage when
+the question asks for a difference: *how much extra*) for a price question, and a sentence without a
+clock time (a price with decimals is none: *0.45 euros*), day, date, year, season or duration (*for
+life* is one; a time word the question itself names is none), nor a time placed by an event
+(*after*, *once*, *within*), for a time question (and without a clock time or a part of the day for
+*what time*). Every table is plain English vocabulary."""
 
 from __future__ import annotations
 
@@ -126,7 +125,8 @@ _SHARE = re.compile(rf"(?:{_PERCENT_TEXT}|\bhalf)\s+of\s+(?:the\s+|your\s+|its\s
                     r"total|amount|bill|rent|balance|value|sum|invoice|charges?)\b", re.I)
 _BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
 _NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+|additional\s+)?(?:charge|cost|fee|surcharge)|"
-                        r"nothing|included|at\s+no\s+(?:extra\s+)?cost|(?:not|never)\s+(?:be\s+)?"
+                        r"nothing|included|exempt(?:ed)?\s+from|waived|"
+                        r"at\s+no\s+(?:extra\s+)?cost|(?:not|never)\s+(?:be\s+)?"
                         r"(?:charged|billed)|(?:do|does|will)\s+not\s+(?:have\s+to\s+)?pay|"
                         r"without\s+(?:an?\s+|any\s+)?"
                         r"(?:extra\s+|additional\s+)?(?:charge|surcharge|fee|cost|payment))\b",

@@ -69,7 +69,7 @@ office offices building
 car vehicle driving
 open opening hours
 location located where site
-approval approvals approve approved sign-off
+approval approvals approve approved sign-off okay okayed
 deploy deploys deployed deployment deployments release rollout
 allowed permitted permit may can
 respond response responses reply answer
@@ -114,6 +114,8 @@ tall high height
 rent rents rented rental lease leases leased leasing
 claw claws nail nails
 clip clips clipped clipping trim trims trimmed trimming
+closed close closes shut shuts
+deposit deposits security
 """
 
 
@@ -136,6 +138,7 @@ fill in: complete
 fill out: complete
 pay back: refund
 give up: quit
+back out: withdraw
 """
 _VERB_FORMS = {
     "take": "take takes taking took taken", "check": "check checks checking checked",
@@ -144,7 +147,7 @@ _VERB_FORMS = {
     "call": "call calls calling called", "put": "put puts putting",
     "sign": "sign signs signing signed", "pick": "pick picks picking picked",
     "drop": "drop drops dropping dropped", "fill": "fill fills filling filled",
-    "pay": "pay pays paying paid",
+    "pay": "pay pays paying paid", "back": "back backs backing backed",
 }
 
 

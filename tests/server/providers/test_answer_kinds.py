@@ -101,6 +101,8 @@ def test_a_question_for_a_time_of_day_is_not_answered_by_days_alone() -> None:
 @pytest.mark.parametrize("sentence", [
     "Monthly and annual season tickets are valid on all night lines without a surcharge.",
     "Alterations are done at no additional charge.",
+    "Children and young people under 18 are exempt from the co-payment.",
+    "For juniors, the joining fee is waived.",
 ])
 def test_a_sentence_saying_nothing_is_charged_answers_a_price_question(sentence: str) -> None:
     assert not lacks_kind(sentence, "Do I need to pay anything extra?", "amount")

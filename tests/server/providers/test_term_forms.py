@@ -128,8 +128,14 @@ def test_everyday_words_for_the_same_thing_are_synonyms() -> None:
     for question, document in [("kilo", "kg"), ("guarantee", "warranty"), ("grill", "barbecue"),
                                ("bike", "bicycles"), ("whole", "full"), ("tall", "high"),
                                ("nicked", "stolen"), ("lease", "rent"), ("claws", "nails"),
-                               ("clipped", "trim")]:
+                               ("clipped", "trim"), ("security", "deposit"), ("shut", "closed"),
+                               ("okayed", "approved")]:
         assert term_credit(stem(question), {stem(document)}) == SYNONYM_CREDIT
+
+
+def test_backing_out_is_withdrawing() -> None:
+    assert single_verbs("Can I still back out of the exam?") == \
+        "Can I still withdraw of the exam?"
 
 
 def test_giving_up_is_quitting() -> None:
