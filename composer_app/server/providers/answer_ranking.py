@@ -53,8 +53,9 @@ against each part:
   question gives (``question_names``: *at the Birkenhof*, when another document's title names it)
   keeps ``ELSEWHERE_FACTOR``;
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
-  the sentence, for a sentence holding the kind of value asked for (a number or date for *how
-  many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
+  the sentence (not a pair its title and headings hold both words of: that names the document's
+  topic, not the sentence's), for a sentence holding the kind of value asked for (a number or
+  date for *how many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
   temperature…*, *What is the deposit…*; a name for *who* and *where*), for a table row whose
   first cell names a term of the question (``ROW_BONUS``: the lettuce row, not the sentence about
   every crop), and for a better retrieval rank.
@@ -399,7 +400,8 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     coverage *= answer_factor(sentence, part)
     bonus = 0.0
     if part.pairs:
-        together = sum(1 for a, b in part.pairs if _adjacent(sentence.stems, a, b))
+        together = sum(1 for a, b in part.pairs if _adjacent(sentence.stems, a, b)
+                       and not {a, b} <= sentence.heading)  # the topic's name tells no sentence
         bonus += PAIR_BONUS * together / len(part.pairs)
     if part.wants is not None and holds_kind(sentence.text, part.wants,
                                              row=bool(sentence.row_entity), asked=part.text):

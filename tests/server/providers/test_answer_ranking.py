@@ -10,6 +10,7 @@ from composer_app.server.providers.answer_choice import USED_THRESHOLD
 from composer_app.server.providers.answer_ranking import (
     CONTRAST_FACTOR,
     INHERITED_WEIGHT,
+    PAIR_BONUS,
     SUBJECT_FOLLOWS_FACTOR,
     answer_factor,
     context_quote,
@@ -475,3 +476,19 @@ def test_a_list_item_under_a_heading_whose_range_holds_the_age_keeps_the_number(
                                     "per month?", "piano.md", text)
     assert ranked[0].sentence.text.endswith("112 euros per month")
     assert ranked[0].coverage > ranked[1].coverage
+
+
+def test_a_subject_pair_that_names_the_documents_topic_earns_no_bonus() -> None:
+    """*residents' parking* names the whole document when its title holds it: every sentence of
+    the permit rules is about it, so it must not lift the sentence on the zones' hours above
+    the one on processing times."""
+    question = "How long does it take to process an application for a residents' parking permit?"
+    text = ("Residents' parking rules apply from Monday to Saturday, 8:00 to 20:00. "
+            "Processing takes up to 3 weeks.")
+    _, _, under_topic = ranked_sentences(question, "residents-parking-permits.txt", text)
+    assert under_topic[0].sentence.text == "Processing takes up to 3 weeks."
+    _, _, elsewhere = ranked_sentences(question, "city-rules.txt", text)
+    hours = next(s for s in elsewhere if s.sentence.text.startswith("Residents'"))
+    hours_under_topic = next(s for s in under_topic if s.sentence.text.startswith("Residents'"))
+    assert hours.score - hours.coverage == pytest.approx(
+        hours_under_topic.score - hours_under_topic.coverage + PAIR_BONUS / 2)
