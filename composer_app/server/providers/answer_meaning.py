@@ -15,6 +15,11 @@ the question by a sentence model (cosine similarity of their embeddings):
   *more* similar (``CONTRADICTION_RISE``) marks a sentence about something else (*contractors*
   asked, *employees* answered): unless its in-context reading clears it, that sentence keeps its
   word coverage and is never raised;
+* a yes-or-no question about something *also* or *ever* offered (*Does the driving school also
+  offer motorcycle lessons?*) asks about a thing that must be named: a sentence that lacks the
+  question's heaviest key term altogether (no synonym, not in its headings) keeps its word
+  coverage, since a sentence about the rest of the question (*Driving lessons are invoiced every
+  month*) is similar to it whatever the answer;
 * sentences found by meaning (``nearby``: ``sentence_vectors``) are judged too, and one that is
   not among the first candidates by words needs ``MEANING_ONLY_MARGIN`` more;
 * a sentence that holds only the question's topic words (``topic_only``: the names its title
@@ -152,6 +157,27 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
     return [judged[i] for i in order]
 
 
+_IN_ADDITION = re.compile(r"^\s*(?:does|do|did|is|are|can|could|will|would|has|have)\s+"
+                          r"(?!(?:i|we)\b)[^?]*\b(?:also|ever|as well)\b", re.IGNORECASE)
+
+
+def _asks_in_addition(part: Part) -> bool:
+    """Whether the part is a yes-or-no question about something beyond what the documents are
+    known for (*Does the driving school also offer motorcycle lessons?*, *Does the choir ever
+    go on tours abroad?*); a request of the asker's own (*Could we also get the unedited
+    photos?*) is no such question: its answer may name the thing in other words (*Raw files are
+    not handed out*)."""
+    asking = re.split(r"(?<=[.!])\s+", part.text)[-1]
+    return bool(_IN_ADDITION.search(asking))
+
+
+def _lacks_heaviest(part: Part, scored: Scored) -> bool:
+    """Whether the sentence, its title and headings lack the part's heaviest key term (the
+    thing asked about) altogether: not even a synonym or a related form."""
+    number, _ = max(enumerate(part.terms), key=lambda pair: pair[1].weight)
+    return term_credits(scored.sentence, part)[number] == 0.0
+
+
 def _remainder(part: Part, scored: Scored) -> tuple[str, str] | None:
     """For a sentence that holds only the question's topic words (``topic_only``) while the
     question asks about more (a key term that neither names the topic nor only the kind of
@@ -252,6 +278,8 @@ def _judged(part: Part, scored: Scored, similarity: float,
     similarity drops of the question without each term (left as it is when ``veto`` and a term
     it lacks contradicts it)."""
     if veto and _contradicted(part, scored, drops):
+        return scored
+    if _asks_in_addition(part) and _lacks_heaviest(part, scored):
         return scored
     closeness = min(1.0, max(0.0, (similarity - SIMILARITY_FLOOR)
                              / (SIMILARITY_FULL - SIMILARITY_FLOOR)))

@@ -10,6 +10,7 @@ from composer_app.server.providers.answer_meaning import (
     MAX_CANDIDATES,
     MAX_SHORTENED,
     MEANING_CEILING,
+    _asks_in_addition,
     rejudge,
     without_term,
 )
@@ -175,3 +176,19 @@ def test_a_rule_whose_condition_holds_keeps_its_word_coverage_over_a_lower_meani
     judged = rejudge(part, ranked, model.similarities, 0.6)
     kept = next(s for s in judged if s.sentence is sunday.sentence)
     assert kept.coverage == sunday.coverage
+
+
+@pytest.mark.parametrize(("question", "in_addition"), [
+    ("Does Kernberg Driving School also offer motorcycle lessons?", True),
+    ("Do you also repair motorbikes?", True),
+    ("Does the choir ever go on concert tours abroad?", True),
+    ("I love the courses. Does the studio also run birthday parties?", True),
+    ("Could we also get the unedited original photos straight from the camera?", False),
+    ("Can I also bring my dog?", False),
+    ("How much does the course also cost?", False),
+    ("Does the studio run birthday parties?", False),
+])
+def test_a_yes_or_no_question_about_something_also_offered(question: str,
+                                                            in_addition: bool) -> None:
+    part = read_question(question, lambda _: 1.0)[0]
+    assert _asks_in_addition(part) is in_addition

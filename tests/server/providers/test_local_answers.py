@@ -723,3 +723,19 @@ def test_a_notices_sentence_about_the_rule_before_the_change_does_not_answer_for
         "Until now, by what time did guests have to leave their pitch at Birkensee?")
     assert "12:00" in _direct(now) and "11:00" not in _direct(now)
     assert "11:00" in _direct(before)
+
+
+def test_a_question_about_something_also_offered_needs_a_sentence_that_names_it(tmp_path):
+    """*Driving lessons are invoiced every month* is similar to the question whatever the answer:
+    without *motorcycle* (or a synonym) it cannot say whether motorcycle lessons are offered."""
+    offered, tours = _ask_in(tmp_path, "heldout12",
+                             "Does Kernberg Driving School also offer motorcycle lessons?",
+                             "Does the Riverside choir ever go on concert tours abroad?")
+    assert _used(offered) == [] and "found nothing" in offered.text
+    assert _used(tours) == []
+
+
+def test_a_request_of_ones_own_with_also_may_be_answered_in_other_words(tmp_path):
+    (outcome,) = _ask_in(tmp_path, "heldout11",
+                         "Could we also get the unedited original photos straight from the camera?")
+    assert "not handed out" in _direct(outcome)
