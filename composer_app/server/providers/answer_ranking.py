@@ -150,7 +150,8 @@ _BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
 _PART_SPLIT = re.compile(
     r"(?:\?\s+|[,;]?\s+and\s+(?=(?:(?:by|until|till|since|from|for|at|in|on|to|with)\s+"
     r"(?:when|what|which|whom|how)\b|(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
-    r"must|should|will|would)\b)))", re.I)
+    r"must|should|will|would)\b|(?:am|was|were|could|may|might|shall|has|have)\s+(?:i|we|you|he|"
+    r"she|they|it|there|my|our|your|the|a|an|this|that)\b)))", re.I)
 # An age written in words ("my eight-year-old") is read as its number, so ranges can hold it.
 _AGE_WORDS = re.compile(rf"\b({'|'.join(NUMBER_VALUES)})([- ](?:years?|months?)[- ]olds?\b)",
                         re.I)

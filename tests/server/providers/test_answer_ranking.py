@@ -42,6 +42,20 @@ def test_two_part_questions_are_read_as_two_parts_and_a_bare_second_part_keeps_t
     assert read_question("what is it?", _weight) == []
 
 
+@pytest.mark.parametrize(("question", "parts"), [
+    ("How big can my garden shed on the allotment be, and am I allowed to sleep in it at "
+     "weekends?", ["How big can my garden shed on the allotment be",
+                   "am I allowed to sleep in it at weekends"]),
+    ("When does the course start, and could we pay by card?",
+     ["When does the course start", "could we pay by card"]),
+    ("What documents do I need and have to bring?", ["What documents do I need and have to bring"]),
+    ("Which rooms are free and may be booked?", ["Which rooms are free and may be booked"]),
+])
+def test_a_second_part_may_open_with_any_auxiliary_and_its_subject(question: str,
+                                                                  parts: list[str]) -> None:
+    assert [p.text for p in read_question(question, lambda _: 1.0)] == parts
+
+
 def test_a_second_part_with_words_of_its_own_is_still_about_the_first_parts_subject():
     first, second = read_question("When does the monthly maintenance take place, and how much "
                                   "warning do we get beforehand?", _weight)
