@@ -63,7 +63,8 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "child": ("child children kid kids junior juniors youth youths "
                   "teenager teenagers young-people", ()),
         "senior": ("senior seniors pensioner pensioners retiree retirees elderly", ()),
-        "student": ("student students trainee trainees apprentice apprentices", ()),
+        "student": ("student students trainee trainees apprentice apprentices at-university "
+                    "at-uni at-college", ()),
     },
     "tenure": {
         "new": ("new newcomer newcomers first-time beginner beginners novice novices", ()),

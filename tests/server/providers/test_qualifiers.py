@@ -166,3 +166,10 @@ def test_a_persons_stated_age_names_their_group() -> None:
 def test_a_grown_persons_stated_age_names_no_group() -> None:
     question = "I'm 22 and study full-time. How much is a monthly pass for me?"
     assert not read(question, "Students aged 18 to 27 pay 39 euros per month.").contrasted
+
+
+def test_being_at_university_names_the_student_group() -> None:
+    question = "I'm 23 and still at university. How much would the choir cost me each month?"
+    assert read(question, "Students and trainees pay 6 euros per month.").matched
+    assert read(question, "Adults pay 12 euros per month.").contrasted
+    assert not read("Where is the university library?", "Adults pay 12 euros.").contrasted
