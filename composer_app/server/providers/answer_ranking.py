@@ -462,8 +462,11 @@ def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = Fal
     the price of (``PRICED_ELSEWHERE_FACTOR``, unless ``priced_as_asked``: the sentence model
     found it the same thing in other words), or from a document that lacks a name the
     question gives (``ELSEWHERE_FACTOR``: *Can I keep my horse at the Birkenhof?* is not answered
-    by the laundrette's rule for horse rugs)."""
+    by the laundrette's rule for horse rugs), or a question itself (``CONTRAST_FACTOR``: *Lost
+    something on one of our trams?* opens the page that answers it)."""
     factor = ELSEWHERE_FACTOR if sentence.elsewhere else 1.0
+    if sentence.text.rstrip().endswith("?"):  # the document asks it too; what follows answers
+        factor *= CONTRAST_FACTOR
     if read_qualifiers(part.text, sentence.text).contrasted or _without_stated(sentence, part) \
             or (states_former(sentence.text) and not asks_former(part.text)):
         factor *= CONTRAST_FACTOR

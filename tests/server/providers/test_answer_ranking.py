@@ -506,3 +506,15 @@ def test_a_subject_pair_that_names_the_documents_topic_earns_no_bonus() -> None:
     hours_under_topic = next(s for s in under_topic if s.sentence.text.startswith("Residents'"))
     assert hours.score - hours.coverage == pytest.approx(
         hours_under_topic.score - hours_under_topic.coverage + PAIR_BONUS / 2)
+
+
+def test_a_question_in_the_document_is_a_near_miss_and_its_answer_follows() -> None:
+    part, units, _ = ranked_sentences(
+        "I left my scarf on the tram. Is there any point going to the lost property office?",
+        "lost-property.md",
+        "Lost something on one of our buses or trams? Items reach the lost property office "
+        "after 2 working days.")
+    asked, told = units
+    assert asked.text.endswith("?")
+    assert answer_factor(asked, part) == CONTRAST_FACTOR
+    assert answer_factor(told, part) == 1.0
