@@ -15,7 +15,9 @@ The values, each of its own kind (only values of the same kind are compared):
 
 * ``clock``: minutes after midnight (*11:30*, *half past eleven*, *7 pm*, *2 in the morning*);
 * ``day``: a day of the year as ``month * 100 + day`` (*15 October*, *mid-February*: the 15th);
-  a month alone (*in January*) is the kind ``month``;
+  a month alone (*in January*) is the kind ``month``, which a range (*from October to March*)
+  or a set of months (*in July and August*; *outside July and August* holds for the others)
+  conditions;
 * ``ahead`` and ``span``: a duration in minutes, ``ahead`` when the question counts it before an
   event (*three days before moving day*, *in advance*, *my lesson is in 30 hours*; *the evening
   before* is 13 hours, *the day before* 24), ``span``
@@ -317,6 +319,10 @@ def _within(low: int, high: int) -> Callable[[int], bool]:
     return lambda v: v >= low or v <= high  # wraps: 23:00 to 8:00, November to March
 
 
+def _among(values: frozenset[int], *, excluding: bool) -> Callable[[int], bool]:
+    return (lambda v: v not in values) if excluding else values.__contains__
+
+
 def _relation_of(words: str, upper: str, lower: str, exclusive: tuple[str, ...] = ()) -> str | None:
     words = re.sub(r"\s+", " ", words)
     if re.fullmatch(upper, words):
@@ -334,6 +340,12 @@ _CLOCK_RANGE = re.compile(
 _MONTH_RANGE = re.compile(
     rf"\b(?P<a>{_MONTH})\s*(?:to|-|–|until|till|through)\s*(?P<b>{_MONTH})\b"
     rf"|\bbetween\s+(?P<a2>{_MONTH})\s+and\s+(?P<b2>{_MONTH})\b")
+# "In July and August", "outside July and August", "except in June, July or August": a set of
+# months (one month only after a word that excludes it; "in July" alone places, it sets no rule).
+_MONTH_LIST = re.compile(
+    rf"\b(?P<lead>outside(?:\s+of)?|except(?:\s+in)?|apart\s+from|in|during)\s+"
+    rf"(?P<list>{_MONTH}(?:\s*(?:,|and|or)\s*{_MONTH})*)\b")
+_EXCLUDING = ("outside", "except", "apart")
 _DAY_RANGE = re.compile(
     rf"\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?P<m1>{_MONTH}))?\s*(?:to|-|–|until|till|and)\s*"
     rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\b")
@@ -362,6 +374,12 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         high = _MONTHS.index(match.group("b") or match.group("b2")) + 1
         found.append(_Condition("month", _within(low, high)))
         used.append(match.span())
+    for match in _MONTH_LIST.finditer(text):
+        months = frozenset(_MONTHS.index(m) + 1 for m in re.findall(_MONTH, match["list"]))
+        excluding = match["lead"].startswith(_EXCLUDING)
+        if free(*match.span()) and (len(months) > 1 or excluding):
+            found.append(_Condition("month", _among(months, excluding=excluding)))
+            used.append(match.span())
     for match in _DAY_RANGE.finditer(text):
         if not free(*match.span()):
             continue

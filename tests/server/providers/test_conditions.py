@@ -283,3 +283,13 @@ def test_a_span_of_notice_between_two_durations_holds_for_one_inside_it() -> Non
     assert read(question, between).met
     assert not read(question.replace("4 days", "8 days"), between).met
     assert read(question, "You can cancel free of charge up to 7 days before.").failed
+
+
+def test_a_set_of_months_and_the_months_outside_it_are_conditions() -> None:
+    question = "Can I book just one night at the Birkensee campsite in August?"
+    assert read(question, "In July and August, reservations are only possible for a minimum "
+                          "stay of 3 nights.").met
+    assert read(question, "Outside July and August, you can also book single nights.").failed
+    assert read("Can I bring my dog in March?",
+                "Except in June, July or August, dogs are welcome.").met
+    assert not read(question, "In July, the pool opens at 7:00.").failed  # one month places
