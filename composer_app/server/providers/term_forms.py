@@ -43,6 +43,7 @@ _IRREGULAR = {
     "taught": "teach", "driven": "drive", "drove": "drive", "ridden": "ride", "rode": "ride",
     "rang": "ring", "rung": "ring", "worn": "wear", "torn": "tear", "won": "win", "fed": "feed",
     "sat": "sit", "stood": "stand", "understood": "understand", "hung": "hang", "shut": "shut",
+    "forgot": "forget", "forgotten": "forget",
 }
 _NUMBER_TEXT = """zero one two three four five six seven eight nine ten eleven twelve thirteen
     fourteen fifteen sixteen seventeen eighteen nineteen twenty"""
@@ -116,6 +117,7 @@ claw claws nail nails
 clip clips clipped clipping trim trims trimmed trimming
 closed close closes shut shuts
 deposit deposits security
+id identity
 """
 
 
@@ -139,6 +141,7 @@ fill out: complete
 pay back: refund
 give up: quit
 back out: withdraw
+leave behind: forget
 """
 _VERB_FORMS = {
     "take": "take takes taking took taken", "check": "check checks checking checked",
@@ -148,13 +151,14 @@ _VERB_FORMS = {
     "sign": "sign signs signing signed", "pick": "pick picks picking picked",
     "drop": "drop drops dropping dropped", "fill": "fill fills filling filled",
     "pay": "pay pays paying paid", "back": "back backs backing backed",
+    "leave": "leave leaves leaving left",
 }
 
 
 def _phrasal() -> re.Pattern[str]:
     verbs = "|".join(sorted({f for forms in _VERB_FORMS.values() for f in forms.split()}))
     return re.compile(rf"\b(?P<verb>{verbs})\b(?P<gap>(?:\s+[^\W_]+){{0,{PHRASAL_GAP}}}?)[\s-]+"
-                      r"(?P<particle>home|out|back|in|off|up)\b", re.IGNORECASE)
+                      r"(?P<particle>home|out|back|in|off|up|behind)\b", re.IGNORECASE)
 
 
 _PHRASAL = _phrasal()

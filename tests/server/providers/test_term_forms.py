@@ -129,8 +129,15 @@ def test_everyday_words_for_the_same_thing_are_synonyms() -> None:
                                ("bike", "bicycles"), ("whole", "full"), ("tall", "high"),
                                ("nicked", "stolen"), ("lease", "rent"), ("claws", "nails"),
                                ("clipped", "trim"), ("security", "deposit"), ("shut", "closed"),
-                               ("okayed", "approved")]:
+                               ("okayed", "approved"), ("ID", "identity")]:
         assert term_credit(stem(question), {stem(document)}) == SYNONYM_CREDIT
+
+
+def test_leaving_something_behind_is_forgetting_it() -> None:
+    assert single_verbs("I left a jumper behind at the laundrette") == \
+        "I forget a jumper at the laundrette"
+    assert single_verbs("Please leave the key in the box") == "Please leave the key in the box"
+    assert stem("Forgotten") == stem("forget") == stem("forgot")
 
 
 def test_backing_out_is_withdrawing() -> None:
