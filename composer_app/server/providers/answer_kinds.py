@@ -15,7 +15,8 @@ the question asks for a difference: *how much extra*) for a price question, and 
 clock time (a price with decimals is none: *0.45 euros*), day, date, year, season or duration (*for
 life* is one; a time word the question itself names is none), nor a time placed by an event
 (*after*, *once*, *within*), for a time question (and without a clock time or a part of the day for
-*what time*). Every table is plain English vocabulary."""
+*what time*). Every table is plain English vocabulary.
+"""
 
 from __future__ import annotations
 

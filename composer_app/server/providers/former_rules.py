@@ -4,14 +4,13 @@ A notice that changes a rule usually says both: *Until now, guests had to leave 
 11:00. From the 2026 season, you can stay until 12:00.* The first sentence answers a question
 about the past only; for a question about what holds now it is a near miss.
 
-Invariants: ``states_former`` is true only for a sentence that opens with a phrase placing it
-before a change (*until now*, *up to now*, *so far*, *previously*, *formerly*, *in the past*,
-*before this change*), or that says what something *used to* be or do, or what the *old*,
-*previous* or *former* value *was* (not what something *is used to* do, nor *getting used to*
-it); a sentence that names the previous value only to say it is
-replaced (*The new fee replaces the previous handling fee*) is not one. ``asks_former`` is true
-for a question that names the past in the same words (or *did … cost*, *last year*). Both are
-pure functions of their text.
+Invariants: ``states_former`` is true only for a sentence that opens with a phrase placing it before
+a change (*until now*, *up to now*, *so far*, *previously*, *formerly*, *in the past*, *before this
+change*), or that says what something *used to* be or do, or what the *old*, *previous* or *former*
+value *was* (not what something *is used to* do, nor *getting used to* it); a sentence that names
+the previous value only to say it is replaced (*The new fee replaces the previous handling fee*) is
+not one. ``asks_former`` is true for a question that names the past in the same words (or *did …
+cost*, *last year*). Both are pure functions of their text.
 """
 
 from __future__ import annotations
