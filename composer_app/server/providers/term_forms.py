@@ -11,7 +11,8 @@ price lists), never phrases of a particular folder; an irregular form is stemmed
 form; ``single_verbs`` replaces a phrasal verb (``take home``, ``bring … back``, with at most
 ``PHRASAL_GAP`` words between verb and particle; the noun ``pick-up`` too) by the one verb that
 means the same (``borrow``, ``return``), a few set phrases by the words documents use for them
-(*up front*: *in advance*; *on hold*: *paused*) and leaves every other word as it was, and
+(*up front*: *in advance*; *on hold*: *paused*; *hang on to*: *keep*; *my third go*: *my third
+attempt*) and leaves every other word as it was, and
 ``phrasal_sources`` says which phrasal verb each such single verb stands for.
 """
 
@@ -183,12 +184,19 @@ def single_verbs(text: str) -> str:
 
 
 # Set phrases of general English and the words documents use for them.
-_SET_PHRASES = {"up front": "in advance", "upfront": "in advance", "on hold": "paused"}
-_SET_PHRASE = re.compile(r"\bup[\s-]front\b|\bupfront\b|\bon\s+hold\b", re.IGNORECASE)
+_SET_PHRASES = {"up front": "in advance", "upfront": "in advance", "on hold": "paused",
+                "hang on to": "keep", "hold on to": "keep"}
+_ORDINAL_GO = re.compile(r"(first|second|third|fourth|fifth|last|next) (?:go|try)")
+_SET_PHRASE = re.compile(r"\bup[\s-]front\b|\bupfront\b|\bon\s+hold\b|\b(?:hang|hold)\s+on\s+to\b|"
+                         r"\b(?:first|second|third|fourth|fifth|last|next)\s+(?:go|try)\b",
+                         re.IGNORECASE)
 
 
 def _set_phrase(match: re.Match[str]) -> str:
-    return _SET_PHRASES.get(re.sub(r"[\s-]+", " ", match.group(0).casefold()), match.group(0))
+    said = re.sub(r"[\s-]+", " ", match.group(0).casefold())
+    if (ordinal := _ORDINAL_GO.fullmatch(said)) is not None:  # "my third go": a third attempt
+        return f"{ordinal.group(1)} attempt"
+    return _SET_PHRASES.get(said, match.group(0))
 
 
 def phrasal_sources(text: str) -> dict[str, tuple[str, str]]:

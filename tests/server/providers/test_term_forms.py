@@ -140,6 +140,13 @@ def test_leaving_something_behind_is_forgetting_it() -> None:
     assert stem("Forgotten") == stem("forget") == stem("forgot")
 
 
+def test_hanging_on_to_is_keeping_and_a_third_go_is_a_third_attempt() -> None:
+    assert single_verbs("How long will you hang on to them?") == "How long will you keep them?"
+    assert single_verbs("It's my third go at the exam; I failed on my first try.") == \
+        "It's my third attempt at the exam; I failed on my first attempt."
+    assert single_verbs("Let us try again, and have a go.") == "Let us try again, and have a go."
+
+
 def test_backing_out_is_withdrawing() -> None:
     assert single_verbs("Can I still back out of the exam?") == \
         "Can I still withdraw of the exam?"
