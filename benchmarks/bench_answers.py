@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Fourteen question sets, each a knowledge folder with its questions:
+Sixteen question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -79,7 +79,17 @@ Fourteen question sets, each a knowledge folder with its questions:
   policy for employees and contractors, a pottery studio with a price table, a housing
   co-operative's rules as plain text, a swimming school, a bakery's catering, a museum's HTML page
   for school groups, a physiotherapy practice, a car garage, a coworking café, a lost property
-  office with a later notice, exam registration, a tennis club) and 45 questions each.
+  office with a later notice, exam registration, a tennis club) and 45 questions each;
+* ``heldout14`` and ``heldout15`` (``benchmarks/answers/heldout14``, ``…/heldout15``): written
+  blind like ``heldout3``, in the style of the first held-out set (hard-wrapped Markdown, near
+  misses, a later notice that changes two rules, two-part and unanswerable questions) — twelve
+  documents each (a dance school, a trampoline park, a planetarium, a farm shop, a model railway
+  club, snow clearing as plain text, brewery tours in HTML with a price table, a rowing club with
+  a later notice, a board game café, an astronomy society, a student job board; and a company's
+  internal pages: on-call, travel expenses, mobile releases, data retention as plain text, code
+  review, office access in HTML with a table, parental leave, incident severity, a cloud budget
+  policy with a later update, password manager and two-factor sign-in, onboarding) and 45
+  questions each; ``heldout14``'s failures are not read, so that it stays unseen.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -92,7 +102,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout13]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout15]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -127,7 +137,8 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout7": HERE / "heldout7", "heldout8": HERE / "heldout8",
         "heldout9": HERE / "heldout9", "heldout10": HERE / "heldout10",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
-        "heldout13": HERE / "heldout13"}
+        "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
+        "heldout15": HERE / "heldout15"}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

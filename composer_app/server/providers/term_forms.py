@@ -12,7 +12,8 @@ form; ``single_verbs`` replaces a phrasal verb (``take home``, ``bring … back`
 ``PHRASAL_GAP`` words between verb and particle; the noun ``pick-up`` too) by the one verb that
 means the same (``borrow``, ``return``), a few set phrases by the words documents use for them
 (*up front*: *in advance*; *on hold*: *paused*; *hang on to*: *keep*; *my third go*: *my third
-attempt*) and leaves every other word as it was, and
+attempt*; *a text message*: *an SMS*; *within the country*: *domestically*) and leaves every other
+word as it was, and
 ``phrasal_sources`` says which phrasal verb each such single verb stands for.
 """
 
@@ -119,6 +120,9 @@ clip clips clipped clipping trim trims trimmed trimming
 closed close closes shut shuts
 deposit deposits security
 id identity
+delete deletes deleted deleting deletion erase erases erased wipe wipes wiped
+carer carers caregiver caregivers
+international abroad overseas
 """
 
 
@@ -185,11 +189,15 @@ def single_verbs(text: str) -> str:
 
 # Set phrases of general English and the words documents use for them.
 _SET_PHRASES = {"up front": "in advance", "upfront": "in advance", "on hold": "paused",
-                "hang on to": "keep", "hold on to": "keep"}
+                "hang on to": "keep", "hold on to": "keep", "text message": "SMS",
+                "text messages": "SMS", "within the country": "domestically",
+                "inside the country": "domestically", "another country": "abroad",
+                "pr": "pull request", "prs": "pull requests"}
 _ORDINAL_GO = re.compile(r"(first|second|third|fourth|fifth|last|next) (?:go|try)")
 _SET_PHRASE = re.compile(r"\bup[\s-]front\b|\bupfront\b|\bon\s+hold\b|\b(?:hang|hold)\s+on\s+to\b|"
-                         r"\b(?:first|second|third|fourth|fifth|last|next)\s+(?:go|try)\b",
-                         re.IGNORECASE)
+                         r"\b(?:first|second|third|fourth|fifth|last|next)\s+(?:go|try)\b|"
+                         r"\btext\s+messages?\b|\b(?:within|inside)\s+the\s+country\b|"
+                         r"\banother\s+country\b|\bPRs?\b", re.IGNORECASE)
 
 
 def _set_phrase(match: re.Match[str]) -> str:

@@ -739,3 +739,17 @@ def test_a_request_of_ones_own_with_also_may_be_answered_in_other_words(tmp_path
     (outcome,) = _ask_in(tmp_path, "heldout11",
                          "Could we also get the unedited original photos straight from the camera?")
     assert "not handed out" in _direct(outcome)
+
+
+def test_everyday_words_for_a_policys_terms_find_its_sentence(tmp_path):
+    """*text message codes* are the policy's *SMS codes*, food *within the country* is its
+    *domestic* per diem, and data *wiped* is data *deleted*."""
+    sms, food, wiped = _ask_in(
+        tmp_path, "heldout15",
+        "Can I use text message codes as my second factor for GitHub?",
+        "How much do I get per day for food when I travel within the country?",
+        "A customer cancelled their contract. When is their account data actually wiped?")
+    assert "not accepted" in _direct(sms)
+    assert "45 euros" in _direct(food) and "70 euros" not in _direct(food)
+    assert "permanently deleted" in _direct(wiped)
+

@@ -129,7 +129,9 @@ def test_everyday_words_for_the_same_thing_are_synonyms() -> None:
                                ("bike", "bicycles"), ("whole", "full"), ("tall", "high"),
                                ("nicked", "stolen"), ("lease", "rent"), ("claws", "nails"),
                                ("clipped", "trim"), ("security", "deposit"), ("shut", "closed"),
-                               ("okayed", "approved"), ("ID", "identity")]:
+                               ("okayed", "approved"), ("ID", "identity"),
+                               ("wiped", "deleted"), ("erased", "deletion"),
+                               ("carer", "caregivers"), ("overseas", "international")]:
         assert term_credit(stem(question), {stem(document)}) == SYNONYM_CREDIT
 
 
@@ -145,6 +147,24 @@ def test_hanging_on_to_is_keeping_and_a_third_go_is_a_third_attempt() -> None:
     assert single_verbs("It's my third go at the exam; I failed on my first try.") == \
         "It's my third attempt at the exam; I failed on my first attempt."
     assert single_verbs("Let us try again, and have a go.") == "Let us try again, and have a go."
+
+
+def test_a_text_message_is_an_sms_and_within_the_country_is_domestic() -> None:
+    """*Can I use text message codes …?* is answered by *SMS codes are not accepted …*; *when I
+    travel within the country* by *Employees travelling domestically receive …*."""
+    assert single_verbs("Can I use text message codes for GitHub?") == \
+        "Can I use SMS codes for GitHub?"
+    assert single_verbs("when I travel within the country") == "when I travel domestically"
+    assert single_verbs("a trip to another country") == "a trip to abroad"
+    assert term_credit(stem("abroad"), {stem("international")}) == SYNONYM_CREDIT
+    assert single_verbs("The text of the message stays") == "The text of the message stays"
+
+
+def test_a_pr_is_a_pull_request() -> None:
+    assert single_verbs("How many approvals does my PR need?") == \
+        "How many approvals does my pull request need?"
+    assert single_verbs("Review PRs within a day") == "Review pull requests within a day"
+    assert single_verbs("Print the prices") == "Print the prices"
 
 
 def test_backing_out_is_withdrawing() -> None:
