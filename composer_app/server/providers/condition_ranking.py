@@ -24,7 +24,9 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   11:00*, for a Sunday), takes that rule's coverage and score plus ``MET_BONUS`` (*new* alone
   names no group here: *a new one*);
 * a failed rule that states its own other side (*…; otherwise the full price is charged*)
-  holds for the situation;
+  holds for the situation, and so does a failed rule that holds only under its condition (*…
+  only if the incident lasted longer than 4 hours*) for a question whether it applies (*Do we
+  have to …?*): the failing condition is its answer;
 * a sentence that only sets the condition of the rule before it (*This applies only to runners
   whose home address is more than 100 kilometres away*) gives that rule its reading and keeps
   none itself;
@@ -99,6 +101,25 @@ def _own_other_side(scored: Scored, reading: Reading) -> Reading:
     return reading
 
 
+# A rule that holds only under its condition (*… only if the incident lasted longer than 4
+# hours*), and a question that asks whether (*Do we have to …?*, *Can I …?*).
+_ONLY_UNDER = re.compile(r"\bonly\s+(?:if|when|once|after|before|for|from|with|where)\b|"
+                         r"\bunless\b", re.I)
+_WHETHER = re.compile(r"^(?:do|does|did|is|are|am|was|were|can|could|may|might|must|should|"
+                      r"shall|will|would|have|has|had|need)\b", re.I)
+
+
+def _only_under(part: Part, scored: Scored, reading: Reading) -> Reading:
+    """A failed rule that holds only under its condition answers a question whether it applies
+    (*For SEV2 incidents, a postmortem is required only if the incident lasted longer than 4
+    hours*, for *Do we have to write a postmortem for a SEV2 that was fixed within an hour?*):
+    its condition failing is the answer, no."""
+    if not reading.failed or _ONLY_UNDER.search(scored.sentence.text) is None:
+        return reading
+    asked = [c for c in re.split(r"(?<=[.!?])\s+", part.text.strip()) if c]
+    return Reading(True, False, reading.kinds) if asked and _WHETHER.match(asked[-1]) else reading
+
+
 def _referring(scored: Scored, reading: Reading, after_met: bool) -> Reading:
     """The reading of a sentence right after a sentence whose condition holds: the other side
     of it fails, even with conditions of its own when its first clause says so (*Outside these
@@ -167,8 +188,8 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     if not ranked or not (situation(part.text) or _asks_a_group(part)):
         return list(ranked)
     reach = _within_reach(ranked)
-    readings = [_own_other_side(s, read(part.text, s.sentence.text)) if i in reach
-                else Reading(False, False) for i, s in enumerate(ranked)]
+    readings = [_only_under(part, s, _own_other_side(s, read(part.text, s.sentence.text)))
+                if i in reach else Reading(False, False) for i, s in enumerate(ranked)]
     readings, qualifying = _qualified(ranked, readings)
     met_at = {_place(s, 0) for s, r in zip(ranked, readings, strict=True) if r.met}
     readings = [r if i in qualifying else _referring(s, r, _place(s, -1) in met_at)

@@ -278,3 +278,41 @@ def test_a_sentence_that_opens_with_the_subject_of_a_rule_that_holds_holds_with_
     assert settled[price].score == pytest.approx(before[price].score + MET_BONUS)
     private = "Private lessons for riders of all ages cost 48 euros."
     assert settled[private].score == before[private].score
+
+
+INCIDENTS = """# Incident severity
+
+## Postmortems
+
+A written postmortem is required for every SEV1 and must be published within 5 working days. \
+For SEV2 incidents, a postmortem is required only if the incident lasted longer than 4 hours.
+"""
+
+
+
+def test_a_rule_that_holds_only_under_a_failing_condition_answers_whether_it_applies() -> None:
+    """The SEV2 rule's condition fails for an incident fixed within an hour: that is the answer
+    (no postmortem), not a near miss that loses its place to the SEV1 rule."""
+    part, _, ranked = ranked_sentences(
+        "Do we have to write a postmortem for a SEV2 that was fixed within an hour?",
+        "incidents.md", INCIDENTS)
+    before = {s.sentence.text: s.score for s in ranked}
+    settled = settle(part, ranked, 0.6)
+    assert settled[0].sentence.text.startswith("For SEV2 incidents")
+    assert settled[0].score == pytest.approx(before[settled[0].sentence.text] + MET_BONUS)
+
+
+def test_a_rule_that_holds_only_under_a_failing_condition_answers_only_whether() -> None:
+    """*Can I still return it?* is answered by the condition that fails; *How long does a refund
+    take?* is not, and the rule is not raised for it."""
+    text = ("# Returns\n\nReturns are accepted only if the item was bought less than 30 days "
+            "ago.\n")
+    rule = "Returns are accepted only if"
+    for question, raised in [("I bought the kettle 40 days ago. Can I still return it?", True),
+                             ("I bought the kettle 40 days ago. How long does a refund take?",
+                              False)]:
+        part, _, ranked = ranked_sentences(question, "returns.md", text)
+        before = next(s.score for s in ranked if s.sentence.text.startswith(rule))
+        after = next(s.score for s in settle(part, ranked, 0.6)
+                     if s.sentence.text.startswith(rule))
+        assert after == pytest.approx(before + MET_BONUS if raised else before)

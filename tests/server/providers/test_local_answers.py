@@ -753,3 +753,10 @@ def test_everyday_words_for_a_policys_terms_find_its_sentence(tmp_path):
     assert "45 euros" in _direct(food) and "70 euros" not in _direct(food)
     assert "permanently deleted" in _direct(wiped)
 
+
+
+def test_a_rule_that_holds_only_under_its_condition_answers_whether_it_applies(tmp_path):
+    (outcome,) = _ask_in(
+        tmp_path, "heldout15",
+        "Do we have to write a postmortem for a SEV2 that was fixed within an hour?")
+    assert "longer than 4 hours" in _direct(outcome) and "SEV1" not in _direct(outcome)
