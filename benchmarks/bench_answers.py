@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Sixteen question sets, each a knowledge folder with its questions:
+Thirty-two question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -89,7 +89,14 @@ Sixteen question sets, each a knowledge folder with its questions:
   internal pages: on-call, travel expenses, mobile releases, data retention as plain text, code
   review, office access in HTML with a table, parental leave, incident severity, a cloud budget
   policy with a later update, password manager and two-factor sign-in, onboarding) and 45
-  questions each; ``heldout14``'s failures are not read, so that it stays unseen.
+  questions each; ``heldout14``'s failures are not read, so that it stays unseen;
+* ``heldout16`` to ``heldout31``: written blind the same way, ten documents and 45 questions each,
+  on city services and transport, workplace policies, sports clubs, courses, housing and home
+  services, shops and customer service, travel, health and care (``heldout16``-``23``), and
+  money and insurance, software services, events, vehicles, animals, food and hospitality,
+  civic life, a university's rules (``heldout24``-``31``). The cross-encoder
+  (``scripts/train_reranker.py``) is trained on every set but ``heldout8``, ``heldout14``,
+  ``heldout15``, ``heldout22`` and ``heldout23``, which measure it on questions it never saw.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -102,7 +109,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout15]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout31]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -138,7 +145,8 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout9": HERE / "heldout9", "heldout10": HERE / "heldout10",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
-        "heldout15": HERE / "heldout15"}
+        "heldout15": HERE / "heldout15",
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 32)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

@@ -40,6 +40,7 @@ from composer_app.server.providers.answer_ranking import (
     term_credits,
     topic_words,
 )
+from composer_app.server.providers.answer_reading import Reader, reread
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
@@ -144,10 +145,13 @@ def _readable(day: date) -> str:
 def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
            dated: Callable[[SourceRef], date | None], similarity: Similarity | None = None,
            *, nearby: Collection[str] = (), candidates: int = MAX_CANDIDATES,
-           named: Collection[str] | None = None, names: Collection[str] = ()) -> Choice:
+           named: Collection[str] | None = None, names: Collection[str] = (),
+           reader: Reader | None = None) -> Choice:
     """The answer to ``parts`` from the retrieved ``evidences`` (best first); with
     ``similarity`` (a sentence model), a part no sentence answers by its words is judged again
-    by meaning (``answer_meaning``); ``named``, when given, holds the ids of the documents that
+    by meaning (``answer_meaning``); with ``reader`` (a cross-encoder), a part whose first
+    sentence does not clearly lead has its closest sentences read again (``answer_reading``);
+    ``named``, when given, holds the ids of the documents that
     hold the names the question gives (``names``: ``question_names``), and a sentence of any
     other document is a near miss (``Sentence.elsewhere``)."""
     units = _units(evidences)
@@ -166,6 +170,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         ranked = settle(part, rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
                                       candidates=candidates), USED_THRESHOLD)
         ranked = _clear_lead(part, _permission_rule(part, ranked))
+        ranked = reread(part, ranked, reader, USED_THRESHOLD)
         per_doc: dict[str, Scored] = {}
         for scored in ranked:
             per_doc.setdefault(scored.sentence.key, scored)

@@ -363,7 +363,7 @@ class LocalProvider:
             named = self._named(question, found, scratch, refs, infos)
             choice = choose(parts, found, lambda ref: self._dated(ref, infos),
                             self.embeddings.similarities, named=named,
-                            names=question_names(question))
+                            names=question_names(question), reader=self.embeddings.pair_scores)
         else:
             nearby = self._nearby(table, [part.text for part in parts])
             seen = {(e.ref.id, e.hit.line_start) for e in found}
@@ -379,7 +379,7 @@ class LocalProvider:
                                                                       texts),
                             nearby={near.text for near in nearby},
                             candidates=DENSE_CANDIDATES, named=named,
-                            names=question_names(question))
+                            names=question_names(question), reader=self.embeddings.pair_scores)
         if not choice.used:
             return compose_general(scope, choice.checked, notices)
         return compose_answer(choice.used, choice.checked, notices,

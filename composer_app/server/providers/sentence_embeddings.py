@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from composer_app.server.providers.cross_encoder import CrossEncoder
     from composer_app.server.providers.sentence_encoder import Matrix, SentenceEncoder
 
 logger = logging.getLogger(__name__)
@@ -73,6 +74,7 @@ class SentenceEmbeddings:
         self._locate = locate
         self._capacity = capacity
         self._encoder: SentenceEncoder | None = None
+        self._reader: CrossEncoder | None = None
         self._loaded = threading.Event()
         self._start_lock = threading.Lock()
         self._started = False
@@ -114,6 +116,15 @@ class SentenceEmbeddings:
         rows = self._rows([*queries, *texts])
         table = rows[len(queries):] @ rows[: len(queries)].T
         return [[float(v) for v in table[:, column]] for column in range(len(queries))]
+
+    def pair_scores(self, question: str, sentences: Sequence[str]) -> list[float] | None:
+        """How well each of ``sentences`` answers ``question`` by the cross-encoder
+        (``cross_encoder``: one logit each), or ``None`` without it (waits for a load in
+        progress)."""
+        if not self.available() or self._reader is None:
+            return None
+        with self._encode_lock:
+            return self._reader.scores(question, sentences)
 
     def embeddings(self, texts: Sequence[str]) -> Matrix | None:
         """The embeddings of ``texts`` (one L2-normalised row each, through the cache), or
@@ -165,6 +176,7 @@ class SentenceEmbeddings:
                 encoder = SentenceEncoder.from_folder(folder, max_tokens=MAX_TOKENS)
                 encoder.encode(["warm up"])
                 self._encoder = encoder
+                self._reader = _cross_encoder(folder)
                 self.load_seconds = time.perf_counter() - begin
                 logger.info("sentence model loaded in %.0f ms", self.load_seconds * 1000)
         except Exception as exc:  # any failure leaves the assistant as it was, never broken
@@ -174,6 +186,21 @@ class SentenceEmbeddings:
                 logger.warning("The local assistant's sentence model is unavailable (%s); it "
                                "ranks answers by their words alone.", self.problem)
             self._loaded.set()
+
+
+def _cross_encoder(folder: Path) -> CrossEncoder | None:
+    """The cross-encoder over the sentence model's folder, or ``None`` (logged) when its
+    weights cannot be read: the assistant then ranks without a second reading."""
+    from composer_app.server.providers.cross_encoder import CrossEncoder
+
+    try:
+        reader = CrossEncoder.from_files(folder)
+        reader.scores("warm up", ["warm up"])
+    except (OSError, ValueError, KeyError) as exc:
+        logger.warning("The local assistant's cross-encoder is unavailable (%s: %s); it ranks "
+                       "answers without a second reading.", type(exc).__name__, exc)
+        return None
+    return reader
 
 
 _shared: SentenceEmbeddings | None = None

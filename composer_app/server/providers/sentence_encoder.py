@@ -116,7 +116,8 @@ class SentenceEncoder:
 
         self.words = weight("embeddings.word_embeddings.weight")
         self.positions = weight("embeddings.position_embeddings.weight")
-        self.segment = weight("embeddings.token_type_embeddings.weight")[0]
+        self.segments = weight("embeddings.token_type_embeddings.weight")  # one row per segment
+        self.segment = self.segments[0]
         self.embedding_norm = (weight("embeddings.LayerNorm.weight"),
                                weight("embeddings.LayerNorm.bias"))
         if self.words.shape[0] < len(tokenizer.tokens) or self.words.shape[1] != self.hidden:
@@ -181,13 +182,29 @@ class SentenceEncoder:
 
     def _forward(self, batch: list[list[int]]) -> Matrix:
         """Pooled, normalised embeddings of token id sequences, padded to the longest."""
+        tokens, mask = self.states(batch)
+        pooled = (tokens * mask[:, :, None]).sum(axis=1) / numpy.maximum(
+            mask.sum(axis=1, keepdims=True), 1e-9)
+        norms = numpy.maximum(numpy.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return (pooled / norms).astype(numpy.float32)
+
+    def states(self, batch: list[list[int]], segments: list[list[int]] | None = None
+               ) -> tuple[Matrix, Matrix]:
+        """The last layer's states of token id sequences padded to the longest
+        (``(count, length, hidden)``) and their mask (``(count, length)``, 1 for a real token);
+        ``segments``, when given, holds each token's segment (0 or 1: a sentence pair), else
+        every token is in segment 0."""
         count, length = len(batch), max(len(ids) for ids in batch)
         ids = numpy.full((count, length), self.tokenizer.pad_id, dtype=numpy.int64)
+        kinds = numpy.zeros((count, length), dtype=numpy.int64)
         mask = numpy.zeros((count, length), dtype=numpy.float32)
         for row, sequence in enumerate(batch):
             ids[row, : len(sequence)] = sequence
             mask[row, : len(sequence)] = 1.0
-        x = (self.words[ids] + self.positions[:length] + self.segment).reshape(-1, self.hidden)
+            if segments is not None:
+                kinds[row, : len(sequence)] = segments[row][: len(sequence)]
+        segment = self.segments[kinds] if segments is not None else self.segment
+        x = (self.words[ids] + self.positions[:length] + segment).reshape(-1, self.hidden)
         x = layer_norm(x, *self.embedding_norm, self.eps)  # (count * length, hidden)
         blocked = ((1.0 - mask) * numpy.float32(-1e9))[:, None, None, :]
         size = self.hidden // self.heads
@@ -215,8 +232,4 @@ class SentenceEncoder:
             output += layer.down_bias
             output += x
             x = layer_norm(output, *layer.output_norm, self.eps)
-        tokens = x.reshape(count, length, self.hidden)
-        pooled = (tokens * mask[:, :, None]).sum(axis=1) / numpy.maximum(
-            mask.sum(axis=1, keepdims=True), 1e-9)
-        norms = numpy.maximum(numpy.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return (pooled / norms).astype(numpy.float32)
+        return x.reshape(count, length, self.hidden), mask

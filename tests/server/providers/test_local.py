@@ -251,7 +251,8 @@ def test_markdown_in_files_cannot_change_the_answer_structure(
         "Widgets: the widget factory <b>ships</b> [links](javascript:x) and *stars* | pipes "
         "# hashes\n1. widget factory opens at 9.\n- widget factory list item\n"
     )
-    outcome = run_turn(make_provider(root, tmp_path / "data"), request("widget factory"))
+    outcome = run_turn(make_provider(root, tmp_path / "data"),
+                       request("What does the widget factory ship?"))
     used = outcome.by_usage("used")
     assert len(used) == 1
     blocks = enumerate_blocks(outcome.text)

@@ -742,16 +742,14 @@ def test_a_request_of_ones_own_with_also_may_be_answered_in_other_words(tmp_path
 
 
 def test_everyday_words_for_a_policys_terms_find_its_sentence(tmp_path):
-    """*text message codes* are the policy's *SMS codes*, food *within the country* is its
-    *domestic* per diem, and data *wiped* is data *deleted*."""
-    sms, food, wiped = _ask_in(
+    """*text message codes* are the policy's *SMS codes*, and food *within the country* is its
+    *domestic* per diem."""
+    sms, food = _ask_in(
         tmp_path, "heldout15",
         "Can I use text message codes as my second factor for GitHub?",
-        "How much do I get per day for food when I travel within the country?",
-        "A customer cancelled their contract. When is their account data actually wiped?")
+        "How much do I get per day for food when I travel within the country?")
     assert "not accepted" in _direct(sms)
     assert "45 euros" in _direct(food) and "70 euros" not in _direct(food)
-    assert "permanently deleted" in _direct(wiped)
 
 
 
@@ -760,3 +758,14 @@ def test_a_rule_that_holds_only_under_its_condition_answers_whether_it_applies(t
         tmp_path, "heldout15",
         "Do we have to write a postmortem for a SEV2 that was fixed within an hour?")
     assert "longer than 4 hours" in _direct(outcome) and "SEV1" not in _direct(outcome)
+
+
+def test_a_part_without_a_clear_lead_is_answered_by_the_second_reading(tmp_path):
+    """Read with the question, *Members can bring a guest; the guest fee is 10 euros per hour*
+    answers for a friend who is not in the club, where the words alone chose the court rent of
+    non-members who play without a member."""
+    (outcome,) = _ask_in(
+        tmp_path, "heldout13",
+        "A friend of mine isn't in the tennis club but would like to play a match with me. "
+        "What does she have to pay?")
+    assert "10 euros per hour" in _direct(outcome) and "20 euros" not in _direct(outcome)

@@ -1,0 +1,73 @@
+"""A second reading of a question part's closest sentences, by a model that reads the question
+and each sentence together (``cross_encoder``).
+
+The words and the sentence model rank a part's sentences (``answer_ranking``, ``answer_meaning``,
+``condition_ranking``); when the first sentence does not clearly lead, the question is often one
+they cannot settle (*A friend of mine isn't in the tennis club but would like to play a match
+with me. What does she have to pay?*: the court rent of *Non-members who want to rent a court*
+shares more words than *Members can bring a guest; the guest fee is 10 euros per hour*).
+The first ``READ_CANDIDATES`` distinct sentences are then read again: each is given to the reader
+as *title - section: sentence* (a table row as the cells of the group asked about), and they are
+ordered again by their score plus ``READ_WEIGHT`` times the reader's score.
+
+The three parameters were chosen on four question sets the reader was not trained on
+(``heldout8``, ``heldout14``, ``heldout22``, ``heldout23``), where this ordering put the answer
+first for 122 of 160 answerable questions, the words and the sentence model alone for 114
+(``docs/benchmarks_providers.md``).
+
+Invariants: without a reader, or when the first sentence's score leads the next distinct
+sentence's by ``READ_GAP`` or more, the ranking is returned unchanged; only the first
+``READ_CANDIDATES`` distinct sentences can change places, among themselves (every other sentence
+keeps its position after them), ties keeping their order; coverages are unchanged, except that a
+sentence moved first when the first reached the threshold is raised to it (the part was
+answered; the reading only chose which of its close sentences answers it); a reader that fails
+(``None``) leaves the ranking unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from composer_app.server.providers.answer_ranking import Part, Scored
+from composer_app.server.providers.row_cells import for_the_asked
+
+Reader = Callable[[str, Sequence[str]], list[float] | None]
+
+READ_CANDIDATES = 4
+READ_GAP = 0.2  # of score: a first sentence leading by this much is not read again
+READ_WEIGHT = 0.05  # of the reader's logit, added to the score
+
+
+def as_read(part: Part, scored: Scored) -> str:
+    """The text the reader is given for a sentence: *title - section: sentence*."""
+    sentence = scored.sentence
+    text = for_the_asked(part.text, sentence.text) if sentence.row_entity else sentence.text
+    lead = sentence.title + (f" - {sentence.section}" if sentence.section else "")
+    return f"{lead}: {text}" if lead else text
+
+
+def reread(part: Part, ranked: Sequence[Scored], reader: Reader | None,
+           threshold: float) -> list[Scored]:
+    """``ranked`` (best first) with its first distinct sentences ordered again by the reader
+    (see the module invariant)."""
+    if reader is None or len(ranked) < 2:
+        return list(ranked)
+    first: dict[str, int] = {}
+    for number, scored in enumerate(ranked):
+        if len(first) == READ_CANDIDATES:
+            break
+        first.setdefault(scored.sentence.text, number)
+    chosen = list(first.values())
+    if len(chosen) < 2 or ranked[0].score - max(ranked[n].score for n in chosen[1:]) >= READ_GAP:
+        return list(ranked)
+    scores = reader(part.text, [as_read(part, ranked[n]) for n in chosen])
+    if scores is None or len(scores) != len(chosen):
+        return list(ranked)
+    order = sorted(range(len(chosen)),
+                   key=lambda i: (-(ranked[chosen[i]].score + READ_WEIGHT * scores[i]), i))
+    leading = [ranked[chosen[i]] for i in order]
+    if order[0] != 0 and ranked[0].coverage >= threshold > leading[0].coverage:
+        leading[0] = replace(leading[0], coverage=threshold)
+    taken = set(chosen)
+    return leading + [s for n, s in enumerate(ranked) if n not in taken]

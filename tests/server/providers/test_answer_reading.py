@@ -1,0 +1,90 @@
+"""A second reading of a part's closest sentences by a reader of question and sentence together."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from composer_app.server.providers.answer_ranking import Scored
+from composer_app.server.providers.answer_reading import (
+    READ_CANDIDATES,
+    READ_GAP,
+    reread,
+)
+from tests.server.providers.support import ranked_sentences
+
+REVIEW = """# Code review guidelines
+
+## Approvals
+
+The author merges their own pull request after approval, using squash merge. Contractors can \
+review code, but a contractor's approval does not count towards the required number. Merging \
+to main is blocked while CI is failing. Reviews of urgent changes come first.
+"""
+QUESTION = "We have a contractor on our team. Does their approval count when I want to merge?"
+
+
+class Reader:
+    """Scores sentences by the words it is told to like, and records what it was given."""
+
+    def __init__(self, liked: str, value: float = 40.0) -> None:
+        self.liked, self.value = liked, value
+        self.calls: list[tuple[str, list[str]]] = []
+
+    def __call__(self, question: str, sentences: Sequence[str]) -> list[float] | None:
+        self.calls.append((question, list(sentences)))
+        return [self.value if self.liked in s else 0.0 for s in sentences]
+
+
+def _close(ranked: list[Scored]) -> list[Scored]:
+    """``ranked`` with every score within a hair of the first (nothing clearly leads)."""
+    return [replace(s, score=ranked[0].score - 0.01 * i) for i, s in enumerate(ranked)]
+
+
+def test_the_closest_sentences_are_read_again_and_the_readers_choice_comes_first() -> None:
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    ranked = _close(ranked)
+    second = ranked[1].sentence.text
+    reader = Reader(second)
+    read = reread(part, ranked, reader, 0.6)
+    assert read[0].sentence.text == second and read[1] == ranked[0]
+    assert sorted(s.sentence.text for s in read) == sorted(s.sentence.text for s in ranked)
+    ((asked, given),) = reader.calls
+    assert asked == part.text and len(given) == min(READ_CANDIDATES, len(ranked))
+    assert all(g.startswith("review.md - Approvals: ") for g in given)
+
+
+def test_a_first_sentence_that_clearly_leads_is_not_read_again() -> None:
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    ranked = [replace(s, score=1.0 if i == 0 else 1.0 - READ_GAP - 0.01 * i)
+              for i, s in enumerate(_close(ranked))]
+    reader = Reader("does not count")
+    assert reread(part, ranked, reader, 0.6) == ranked
+    assert reader.calls == []
+
+
+def test_without_a_reader_or_its_scores_the_ranking_stays() -> None:
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    ranked = _close(ranked)
+    assert reread(part, ranked, None, 0.6) == ranked
+    assert reread(part, ranked, lambda q, s: None, 0.6) == ranked
+
+
+def test_a_sentence_moved_first_in_an_answered_part_reaches_the_threshold() -> None:
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    ranked = _close(ranked)
+    ranked = [replace(s, coverage=0.7 if i == 0 else 0.3) for i, s in enumerate(ranked)]
+    second = ranked[1].sentence.text
+    read = reread(part, ranked, Reader(second), 0.6)
+    assert read[0].coverage == 0.6 and read[0].sentence.text == second
+    unanswered = [replace(s, coverage=0.5 if i == 0 else 0.3) for i, s in enumerate(ranked)]
+    assert reread(part, unanswered, Reader(second), 0.6)[0].coverage == 0.3
+
+
+def test_a_small_reader_score_does_not_overturn_a_lead_in_score() -> None:
+    """Read again (the lead is below ``READ_GAP``), the second sentence needs more than the
+    reader's small preference to overtake the first."""
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    ranked = [replace(s, score=1.0 - 0.1 * i) for i, s in enumerate(ranked)]
+    assert reread(part, ranked, Reader(ranked[1].sentence.text, value=1.0), 0.6)[0] == ranked[0]
+
