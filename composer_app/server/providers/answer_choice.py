@@ -16,7 +16,8 @@ and the other is only ``checked``, and ``conflict`` names both in one sentence (
 newer one answers and nothing is named; a document that holds the names the question gives counts
 them as its headings when it is such a rival); a direct sentence that is a table row keeps only the
 cells of the group the question asks about (``row_cells``); every document's ``coverage`` (its
-confidence) is the best coverage of any of its sentences over the question's parts.
+confidence) is the best coverage of any of its sentences over the question's parts; a document
+that gives a direct sentence is cited and quoted at that sentence (its first, when several).
 """
 
 from __future__ import annotations
@@ -203,6 +204,8 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
             else scored.sentence.text  # a table row: the cells of the group asked about
         direct.append(Direct(_with(passage, coverage[scored.sentence.key]), text))
     keys = list(dict.fromkeys(a.sentence.key for a in answered))
+    for scored in reversed(answered):  # a document that answers is cited and quoted at its answer
+        best_unit[scored.sentence.key] = scored
     strongest = max(coverage[k] for k in keys)
     for key in _ordered_keys(best_unit, coverage):
         if key not in keys and key not in older and \

@@ -769,3 +769,5 @@ def test_a_part_without_a_clear_lead_is_answered_by_the_second_reading(tmp_path)
         "A friend of mine isn't in the tennis club but would like to play a match with me. "
         "What does she have to pay?")
     assert "10 euros per hour" in _direct(outcome) and "20 euros" not in _direct(outcome)
+    quote = next(b for b in outcome.text.split("\n\n") if b.startswith("**tennis"))
+    assert "guest fee" in quote  # quoted at the sentence that answers, not the best by words
