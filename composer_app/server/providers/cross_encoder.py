@@ -2,10 +2,11 @@
 well the sentence answers it.
 
 The sentence model (``sentence_encoder``) embeds a question and a sentence apart, so it cannot see
-which words of one meet which of the other (*Does their approval count?* after *We have a
-contractor*). This model is the same BERT (all-MiniLM-L6-v2's layers and vocabulary) fine-tuned
-on pairs ``[CLS] question [SEP] title - section: sentence [SEP]`` (segment 0 for the question,
-1 for the sentence) from the assistant's own question sets, to rank the sentence that answers
+which words of one meet which of the other (*A friend of mine isn't in the club. What does she
+have to pay?*: the guest fee, not the court rent of non-members). This model is the same BERT
+(all-MiniLM-L6-v2's layers and vocabulary) fine-tuned on pairs
+``[CLS] question [SEP] title - section: sentence [SEP]`` (segment 0 for the question, 1 for the
+sentence) from the assistant's own question sets, to rank the sentence that answers
 above its near misses (``scripts/train_reranker.py``); a linear head over the mean of the last
 layer's states gives the score (a logit: higher is a better answer, only differences between
 sentences of one question mean anything).
@@ -32,7 +33,7 @@ from typing import Any
 import numpy
 import numpy.typing as npt
 
-from composer_app.server.providers.sentence_encoder import SentenceEncoder
+from composer_app.server.providers.sentence_encoder import SentenceEncoder, mean_pooled
 from composer_app.server.providers.tensor_file import TensorFileError, read_tensors
 from composer_app.server.providers.wordpiece import WordPieceTokenizer
 
@@ -93,7 +94,5 @@ class CrossEncoder:
         asked = tokenizer.encode(question, QUESTION_TOKENS)
         pairs = [asked + tokenizer.encode(text, SENTENCE_TOKENS)[1:] for text in sentences]
         segments = [[0] * len(asked) + [1] * (len(pair) - len(asked)) for pair in pairs]
-        states, mask = self.encoder.states(pairs, segments)
-        pooled = (states * mask[:, :, None]).sum(axis=1) / numpy.maximum(
-            mask.sum(axis=1, keepdims=True), 1e-9)
+        pooled = mean_pooled(*self.encoder.states(pairs, segments))
         return [float(v) for v in pooled @ self.head + self.bias]

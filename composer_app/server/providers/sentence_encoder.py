@@ -92,6 +92,14 @@ class _Layer:
     output_norm: tuple[Matrix, Matrix]
 
 
+def mean_pooled(states: Matrix, mask: Matrix) -> Matrix:
+    """The mean of each sequence's states over its real tokens (``states``: ``(count, length,
+    hidden)``; ``mask``: ``(count, length)``, 1 for a real token)."""
+    pooled = (states * mask[:, :, None]).sum(axis=1) / numpy.maximum(
+        mask.sum(axis=1, keepdims=True), numpy.float32(1e-9))
+    return pooled.astype(numpy.float32, copy=False)
+
+
 class SentenceEncoder:
     """Texts to unit-length sentence embeddings (see the module invariant)."""
 
@@ -182,9 +190,7 @@ class SentenceEncoder:
 
     def _forward(self, batch: list[list[int]]) -> Matrix:
         """Pooled, normalised embeddings of token id sequences, padded to the longest."""
-        tokens, mask = self.states(batch)
-        pooled = (tokens * mask[:, :, None]).sum(axis=1) / numpy.maximum(
-            mask.sum(axis=1, keepdims=True), 1e-9)
+        pooled = mean_pooled(*self.states(batch))
         norms = numpy.maximum(numpy.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return (pooled / norms).astype(numpy.float32)
 
