@@ -5,8 +5,10 @@ Invariants: a part of the question is answered only by a sentence whose ``covera
 ``USED_THRESHOLD`` (a first sentence from ``MET_FLOOR`` of it up is raised to it when its condition
 holds for the situation the question states, ``condition_ranking``, or when it grants or refuses the
 permission the question asks for, ``_permission_rule``; a first sentence from ``LEAD_FLOOR`` up is
-raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a part whose
-nearest sentence is already said for another part is not reported as unanswered); with no part
+raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a first
+sentence from ``COMPANION_FLOOR`` up is raised to it when its document answers another part of
+the same question, ``_companion``; a part whose nearest sentence is already said for another part
+is not reported as unanswered); with no part
 answered there is no direct sentence and no ``used`` document; the documents of the direct sentences
 come first among ``used``; when another document answers the same part nearly as well
 (``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs found
@@ -52,6 +54,7 @@ from composer_app.server.providers.term_polarity import PERMISSION_STEMS
 USED_THRESHOLD = 0.6
 LEAD_FLOOR = 0.44  # a first sentence this covered answers when it clearly leads (``_clear_lead``)
 LEAD_RATIO = 0.5  # of the first sentence's coverage: what every other sentence stays within
+COMPANION_FLOOR = 0.5  # a first sentence this covered answers in a document that answers a sibling
 CONFLICT_RATIO = 0.75
 ALSO_USED_RATIO = 0.92
 MAX_USED = 3
@@ -102,6 +105,22 @@ def _clear_lead(part: Part, ranked: list[Scored]) -> list[Scored]:
     if max(others, default=0.0) > LEAD_RATIO * first.coverage:
         return ranked
     return [replace(first, coverage=USED_THRESHOLD), *ranked[1:]]
+
+
+def _companion(ranked: list[Scored], answering: Collection[str]) -> Scored | None:
+    """The first sentence of ``ranked`` (a part no sentence answers) raised to
+    ``USED_THRESHOLD`` when it is at least ``COMPANION_FLOOR`` covered and comes from a document
+    that answers another part of the same question (``answering``): the parts of one question
+    (*How much is an outside-only clean, and can I pay by cheque?*) ask about one subject, so
+    the document that answers one is where the other is answered (*We no longer accept
+    cheques*), however few of its words the short part repeats."""
+    if not ranked:
+        return None
+    first = ranked[0]
+    if first.sentence.key in answering and not first.sentence.elsewhere and \
+            COMPANION_FLOOR <= first.coverage < USED_THRESHOLD:
+        return replace(first, coverage=USED_THRESHOLD)
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +181,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     coverage: dict[str, float] = {}
     best_unit: dict[str, Scored] = {}
     answers: list[Scored | None] = []
+    rankings: list[list[Scored]] = []
     nearest: list[Scored | None] = []
     older: set[str] = set()
     conflict: str | None = None
@@ -179,6 +199,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
             coverage[key] = max(coverage.get(key, 0.0), scored.coverage)
             if key not in best_unit or scored.score > best_unit[key].score:
                 best_unit[key] = scored
+        rankings.append(ranked)
         nearest.append(ranked[0] if ranked else None)
         top = ranked[0] if ranked and ranked[0].coverage >= USED_THRESHOLD else None
         if top is not None and not _is_code(by_key[top.sentence.key]):
@@ -188,6 +209,9 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
                 conflict = conflict or line
                 older.add(loser)
         answers.append(top)
+    answering = {a.sentence.key for a in answers if a is not None}
+    answers = [a if a is not None else _companion(ranked, answering)
+               for a, ranked in zip(answers, rankings, strict=True)]
     answered = [a for a in answers if a is not None]
     if not answered:
         checked = _ordered(best_unit, evidences, coverage, exclude=set())[:MAX_CHECKED]

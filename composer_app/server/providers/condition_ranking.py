@@ -80,7 +80,10 @@ _QUALIFYING = re.compile(r"^\s*(?:this|that|these|it)\s+(?:rule\s+|offer\s+|opti
 _OTHER_SIDE = re.compile(r"\b(?:later|after\s+(?:that|this|the\s+deadline)|afterwards|thereafter|"
                          r"otherwise|if\s+not|past\s+that|beyond\s+that|any\s+later|"
                          r"outside\s+(?:these|this|that|those|the\s+above)|at\s+other\s+times|"
-                         r"at\s+any\s+other\s+time)\b", re.I)
+                         r"at\s+any\s+other\s+time|"
+                         r"(?:larger|bigger|higher|greater|smaller|lower)\s+(?:[a-z]+\s+)?(?:amounts?|sums?|"
+                         r"orders?|quantities|loans|withdrawals|transfers|payments|purchases))\b",
+                         re.I)
 
 
 def _within_reach(ranked: Sequence[Scored]) -> set[int]:

@@ -23,11 +23,14 @@ The values, each of its own kind (only values of the same kind are compared):
   before* is 13 hours, *the day before* 24), ``span``
   otherwise (*ten weeks ago*,
   *for a month*, *three months old*; *on Monday … it's Friday now* is four days since);
-* ``count``: a number of people or things (*four people*, *3 bikes*);
+* ``count``: a number of people or things (*four people*, *3 bikes*), or the person's own count
+  as an ordinal (*my seventh breakdown*) against the ordinal bounds a sentence sets (*from the
+  seventh call-out*, *up to the third*);
 * ``measure:<unit>``: an amount in a unit (*150 pages*, *25 kg*), held against the bands a
   sentence sets on it (*100 pages or more*, *orders of 5 to 19 kg*; ``measures``);
 * ``age``: a person's age in years (*I'm 19*, *my son is 10*, *my 8-year-old*), held against
-  the ages a sentence about people sets (*under 24*, *aged 6 to 11*, *65 and over*);
+  the ages a sentence about people sets (*under 24*, *aged 6 to 11*, *65 and over*, *must be at
+  least 17*, *sixteen-year-olds*; ``ages``);
 * ``weekday``: a day of the week, 0 (Monday) to 6 (Sunday), and 7 for a public holiday (*on a
   Sunday afternoon*, *this Friday*, *at the weekend*: 5 and 6), held against the days a sentence
   names (*on Sundays and public holidays*, *from Monday to Thursday*, *on weekdays*, *at
@@ -52,7 +55,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from composer_app.server.providers import measures
+from composer_app.server.providers import ages, measures
 from composer_app.server.providers.term_forms import NUMBER_VALUES
 
 __all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
@@ -102,7 +105,9 @@ _DATE = re.compile(
     rf"|\b(?P<pos>mid|early|late|end\s+of|beginning\s+of|start\s+of)[- ](?:of\s+)?"
     rf"(?P<m3>{_MONTH})\b"
     rf"|\b(?P<m4>{_MONTH})\b")
-_DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+(?:(?:whole|full|entire|complete)\s+)?"
+_DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+"
+                       r"(?:or\s+(?P<or>more|longer|less|fewer)\s+)?"
+                       rf"(?:(?:whole|full|entire|complete)\s+)?"
                        rf"(?P<unit>{_UNIT})\b"
                        rf"(?=(?P<after>(?:\s+[\w’']+){{0,6}}))")  # read ahead, not taken
 _COUNT = re.compile(rf"\b(?P<n>{_NUMBER})\s+(?P<more>or\s+(?:more|fewer|less)\s+)?"
@@ -111,27 +116,21 @@ _NOT_COUNTED = re.compile(rf"^(?:{_UNIT}|euros?|cents?|dollars?|pounds?|percent|
                           r"others|kilometres|kilometers|km|metres|meters|kilos|kilograms|litres|"
                           r"liters|pages)$")
 
-_PERSON = (r"(?:i|he|she|we|they|son|daughter|child|kid|boy|girl|grandson|granddaughter|"
-           r"nephew|niece|brother|sister|wife|husband|partner|friend|mother|father|mum|mom|dad)")
-_NOT_YEARS = (rf"(?![:.,]\d)(?!\s*(?:%|percent|euros?|cents?|{_UNIT}|km|kg|cm|people|persons|"
-              r"of\b|times|in\b|o['’]clock|am\b|pm\b|a\.m|p\.m))")
-_AGE = re.compile(
-    rf"\b{_PERSON}(?:['’]s|['’]m|\s+is|\s+am|\s+are|\s+was|\s+turned|\s+turns)\s+(?:now\s+|just\s+)?"
-    rf"(?P<n>\d{{1,3}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))}){_NOT_YEARS}\b"
-    rf"|\b(?P<n2>\d{{1,3}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))})"
-    r"[- ]years?[- ]olds?\b")
-_AGE_RANGE = re.compile(r"\b(?:aged|ages?)\s+(?P<a>\d{1,3})\s*(?:to|-|–|and|until)\s*"
-                        r"(?P<b>\d{1,3})\b"
-                        r"|\b(?P<a2>\d{1,3})\s*(?:to|-|–)\s*(?P<b2>\d{1,3})[- ]years?[- ]olds?\b")
-_AGE_LOWER = re.compile(r"\b(?:aged\s+|age\s+of\s+)?(?P<n>\d{1,3})\s*(?:\+|(?:years\s+)?"
-                        r"(?:or|and)\s+(?:older|over|above)\b)"
-                        r"|\b(?:from\s+the\s+age\s+of|older\s+than|over\s+the\s+age\s+of|"
-                        r"at\s+least)\s+(?P<n2>\d{1,3})(?:\s+years)?(?=\s+(?:old|of\s+age)|[,;.]|\s)")
-_AGE_UPPER = re.compile(r"\b(?:under|below|younger\s+than|up\s+to\s+the\s+age\s+of|"
-                        r"under\s+the\s+age\s+of)\s+(?P<n>\d{1,3})" + _NOT_YEARS + r"\b")
-_AGE_WORDS = re.compile(r"\b(?:aged?|ages|years?|old|older|younger|children|child|kids|adults?|"
-                        r"juniors?|seniors?|persons?|people|pupils|students|riders|players|"
-                        r"applicants|visitors|guests|members|teenagers|minors|babies|infants)\b")
+# "My seventh breakdown this year": a count of the person's own; "from the seventh call-out": a
+# bound on it ("my first lesson" is an occasion, not a count).
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+             "tenth", "eleventh", "twelfth")
+_ORDINAL = rf"(?:{'|'.join(_ORDINALS[1:])}|\d{{1,3}}(?:nd|rd|th)|\d{{2,3}}st)"  # no "first"
+_OWN_ORDINAL = re.compile(rf"\b(?:my|our|his|her|their)\s+(?:very\s+)?(?P<ord>{_ORDINAL})\s+"
+                          r"(?!time\b)[a-z][a-z-]*")
+_ORDINAL_BOUND = re.compile(rf"\b(?P<words>from|after|starting\s+(?:with|from)|beginning\s+with|"
+                            rf"up\s+to|until)\s+(?:and\s+including\s+)?the\s+(?P<ord>{_ORDINAL})"
+                            r"(?!\s+(?:of|day|week|month|year|time)\b)")
+
+
+def _ordinal(word: str) -> int:
+    return _ORDINALS.index(word) + 1 if word in _ORDINALS else int(word[:-2])
+
 
 # Sentence conditions: (pattern, relation) where relation tells how the question's value must
 # stand to the bound: "<", "<=", ">", ">=".
@@ -254,14 +253,6 @@ def _weekdays(text: str) -> frozenset[int]:
     return frozenset(days)
 
 
-def _ages(text: str) -> Iterator[tuple[int, int, int]]:
-    """(start, end, years) of each person's age in ``text`` (casefolded)."""
-    for match in _AGE.finditer(text):
-        years = _number(match.group("n") or match.group("n2") or "")
-        if years is not None and years <= 120:
-            yield match.start(), match.end(), years
-
-
 @lru_cache(maxsize=2048)
 def situation(question: str) -> dict[str, tuple[int, ...]]:
     """kind -> the values the question states (see the module docstring)."""
@@ -271,7 +262,7 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
     for start, end, value in _clock_values(text):
         found.setdefault("clock", []).append(value)
         taken.append((start, end))
-    for start, end, value in _ages(text):
+    for start, end, value in ages.stated(text):
         found.setdefault("age", []).append(value)
         taken.append((start, end))
     for start, end, kind, value in _dates(text):
@@ -305,6 +296,8 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
         if re.match(r"[- ]years?[- ]old", text[match.end("n"):]):
             continue
         found.setdefault("count", []).append(count)
+    for match in _OWN_ORDINAL.finditer(text):
+        found.setdefault("count", []).append(_ordinal(match.group("ord")))
     return {kind: tuple(values) for kind, values in found.items()}
 
 
@@ -388,16 +381,9 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         found.append(_Condition("day", _within(m1 * 100 + int(match.group("d1")),
                                                m2 * 100 + int(match.group("d2")))))
         used.append(match.span())
-    if _AGE_WORDS.search(text):
-        for match in _AGE_RANGE.finditer(text):
-            low = int(match.group("a") or match.group("a2"))
-            high = int(match.group("b") or match.group("b2"))
-            found.append(_Condition("age", _within(low, high)))
-        for match in _AGE_LOWER.finditer(text):
-            bound = int(match.group("n") or match.group("n2"))
-            found.append(_Condition("age", _relation(">=", bound)))
-        for match in _AGE_UPPER.finditer(text):
-            found.append(_Condition("age", _relation("<", int(match.group("n")))))
+    for kept, low, high in ages.bounds(text):
+        found.append(_Condition("age", _within(low, high) if kept == "within"
+                                else _relation(kept, low)))
     named = _weekdays(text)
     if named:
         found.append(_Condition("weekday", named.__contains__))
@@ -427,7 +413,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         if not free(start, end):
             continue
         lead = re.search(rf"\b(?P<words>{_UPPER}|{_LOWER})\s+$", text[max(0, start - 24): start])
-        tail = re.match(r"\s+or\s+(?P<words>more|longer|less|fewer|shorter)\b", text[end:])
+        tail = re.match(r"\s+or\s+(?P<words>more|longer|less|fewer|shorter)\b", text[end:]) or \
+            re.search(r"\s+or\s+(?P<words>more|longer|less|fewer)\s", text[start:end])
         if lead:
             relation = _relation_of(lead.group("words"), _UPPER, _LOWER,
                                     ("less than", "fewer than", "under", "younger than"))
@@ -460,6 +447,10 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
             continue
         if relation is not None:
             found.append(_Condition("count", _relation(relation, counted)))
+    for match in _ORDINAL_BOUND.finditer(text):
+        words = re.sub(r"\s+", " ", match.group("words"))
+        bound = {"after": ">", "up to": "<=", "until": "<="}.get(words, ">=")
+        found.append(_Condition("count", _relation(bound, _ordinal(match.group("ord")))))
     return tuple(found)
 
 

@@ -7,9 +7,14 @@ amount (*I need 150 pages printed*), the sentence the band it belongs to. ``cond
 the two against each other, each unit as a kind of its own (``measure:page``, ``measure:kg``), so
 pages are never compared with kilograms, nor with a count of people.
 
+Money is measured too (*I need 4,000 euros in cash* against *withdrawals are limited to 2,500
+euros per day*; *£25* against *orders over £30*), each currency a unit of its own.
+
 Invariants: a unit is read only from ``UNITS`` (plain English names and symbols of general
-measures, each with its one canonical name: *kilo*, *kilos*, *kilograms* are ``kg``); a value is
-read only with its unit written right after it (a hyphen between them too: *1,500-word*);
+measures and of the euro, the pound and the dollar, each with its one canonical name: *kilo*,
+*kilos*, *kilograms* are ``kg``; *€*, *euros* are ``eur``); a value is read only with its unit
+written right after it (a hyphen between them too: *1,500-word*), or a currency symbol right
+before it (*€40*);
 values are whole thousandths (``SCALE``), so *2.5 kg* and *2,500 g* are never confused with
 *2 kg*; a sentence bound is read only from words that make it one (*up to*, *under*, *at least*,
 *from*, *or more*, a range *5 to 19*), never from a bare amount (*a 250 g bag* sets no bound).
@@ -29,21 +34,35 @@ UNITS = {
     "km": "km", "kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km",
     "litre": "litre", "litres": "litre", "liter": "litre", "liters": "litre",
     "m²": "m2", "m2": "m2", "sqm": "m2",
+    "euro": "eur", "euros": "eur", "eur": "eur", "€": "eur",
+    "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "£": "gbp",
+    "dollar": "usd", "dollars": "usd", "usd": "usd", "$": "usd",
 }
+_SYMBOL = "[€£$]"  # a currency written before its value: *€40*, *£13*
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
 _VALUE = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 
 
 def _amount(value: str, unit: str) -> str:
-    """The pattern of an amount with its unit, in the named groups ``value`` and ``unit``."""
-    return rf"(?P<{value}>{_VALUE})\s*-?\s*(?P<{unit}>{_UNIT})(?![\w²])"
+    """The pattern of an amount with its unit, in the named groups ``value`` and ``unit`` (a
+    currency symbol before its value in ``<value>_s`` and ``<unit>_s``)."""
+    return rf"(?:(?P<{unit}_s>{_SYMBOL})\s?(?P<{value}_s>{_VALUE})(?!\d|[.,]\d)" \
+        rf"|(?P<{value}>{_VALUE})\s*-?\s*(?P<{unit}>{_UNIT})(?![\w²]))"
+
+
+def _read(match: re.Match[str], value: str, unit: str) -> tuple[int, str]:
+    """The value and the unit of the amount ``_amount(value, unit)`` matched."""
+    if match.group(value) is not None:
+        return _value(match.group(value)), match.group(unit)
+    return _value(match.group(f"{value}_s")), match.group(f"{unit}_s")
 
 
 _ASKED = re.compile(_amount("n", "unit"))
-_RANGE = re.compile(rf"(?:\bbetween\s+)?(?<![\d.,])(?P<low>{_VALUE})\s*(?:{_UNIT})?\s*"
+_RANGE = re.compile(rf"(?:\bbetween\s+)?(?:{_SYMBOL}\s?)?(?<![\d.,])(?P<low>{_VALUE})\s*"
+                    rf"(?:{_UNIT})?\s*"
                     rf"(?:to|-|–|and)\s*{_amount('n', 'unit')}")
 _UPPER = r"up\s+to|under|below|less\s+than|fewer\s+than|no\s+more\s+than|at\s+most|" \
-         r"not\s+more\s+than|(?:a\s+)?maximum\s+of|max\.?"
+         r"not\s+more\s+than|(?:a\s+)?maximum\s+of|max\.?|limited\s+to|capped\s+at"
 _LOWER = r"at\s+least|from|over|above|more\s+than|(?:a\s+)?minimum\s+of|min\.?"
 _BOUND = re.compile(rf"\b(?P<words>{_UPPER}|{_LOWER})\s+{_amount('n', 'unit')}"
                     rf"|{_amount('n2', 'unit2')}\s+or\s+(?P<tail>more|over|above|less|fewer"
@@ -64,7 +83,8 @@ def kind(unit: str) -> str:
 def asked(text: str) -> Iterator[tuple[int, int, str, int]]:
     """(start, end, kind, value) of each measured amount ``text`` (casefolded) states."""
     for match in _ASKED.finditer(text):
-        yield match.start(), match.end(), kind(match.group("unit")), _value(match.group("n"))
+        value, unit = _read(match, "n", "unit")
+        yield match.start(), match.end(), kind(unit), value
 
 
 def bounds(text: str) -> Iterator[tuple[int, int, str, str, int, int]]:
@@ -73,10 +93,10 @@ def bounds(text: str) -> Iterator[tuple[int, int, str, str, int, int]]:
     ``value`` and ``high``."""
     taken: list[tuple[int, int]] = []
     for match in _RANGE.finditer(text):
-        low, high = _value(match.group("low")), _value(match.group("n"))
+        low, (high, unit) = _value(match.group("low")), _read(match, "n", "unit")
         if low < high:
             taken.append(match.span())
-            yield match.start(), match.end(), kind(match.group("unit")), "within", low, high
+            yield match.start(), match.end(), kind(unit), "within", low, high
     for match in _BOUND.finditer(text):
         if any(s < match.end() and match.start() < e for s, e in taken):
             continue
@@ -85,9 +105,9 @@ def bounds(text: str) -> Iterator[tuple[int, int, str, str, int, int]]:
             upper = re.fullmatch(_UPPER, words) is not None
             relation = ("<" if words in _EXCLUSIVE else "<=") if upper else \
                 (">" if words in _EXCLUSIVE else ">=")
-            value, unit = _value(match.group("n")), match.group("unit")
+            value, unit = _read(match, "n", "unit")
         else:
             tail = match.group("tail")
             relation = ">=" if tail in ("more", "over", "above") else "<="
-            value, unit = _value(match.group("n2")), match.group("unit2")
+            value, unit = _read(match, "n2", "unit2")
         yield match.start(), match.end(), kind(unit), relation, value, value

@@ -150,6 +150,15 @@ def test_a_sentence_referring_back_to_a_rule_that_holds_is_raised_with_it() -> N
      "holidays.\n",
      "It's 8 o'clock on a Saturday morning. Do I get the cheaper early price for my wash?",
      "The early discount does not apply"),
+    ("currency-exchange.md",  # "smaller amounts" is the other side of a failed amount
+     "# Commission\n\nFor exchanges of 500 euros or more, we charge no commission. For smaller "
+     "amounts, a flat commission of 3 euros applies per transaction.\n",
+     "How much commission will I pay to change 300 euros at Castlegate?", "For smaller amounts"),
+    ("savings.md",  # "larger cash amounts" is the other side of a failed limit
+     "# Instant Access Saver\n\nCash withdrawals at a branch counter are limited to 2,500 euros "
+     "per day. Larger cash amounts must be ordered with three working days' notice.\n",
+     "I need 4,000 euros in cash from my Instant Access Saver. Can I just walk into the branch "
+     "and get it?", "Larger cash amounts"),
 ])
 def test_the_rule_for_the_situation_comes_first(title: str, text: str, question: str,
                                                first: str) -> None:

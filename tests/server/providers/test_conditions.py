@@ -117,6 +117,20 @@ def test_any_text_reads_without_error_and_never_both_met_and_failed(question: st
     ("My son is 10. Does he need a helmet?", "From the age of 12, riders join group lessons.",
      False, True),
     ("I'm 19. What does a card cost?", "Deliveries under 24 hours cost 5 euros.", False, False),
+    ("My son is 16. Is he allowed to do the Basic Rider Day?",
+     "You must be at least 17 to book the Basic Rider Day.", False, True),
+    ("My son is 17. Is he allowed to do the Basic Rider Day?",
+     "You must be at least 17 to book the Basic Rider Day.", True, False),
+    ("My son is 16. Is he allowed to do the Basic Rider Day?",
+     "Sixteen-year-olds can only take the Moped Starter course.", True, False),
+    ("My son is 15. Is he allowed to do the Basic Rider Day?",
+     "Sixteen-year-olds can only take the Moped Starter course.", False, True),
+    ("My son is 15. Can he join?", "Courses for 14 to 16-year-olds run weekly.", True, False),
+    ("I'm 22 and moving flat. Can I rent the big van?",
+     "Drivers aged 21 or 22 may hire small vans only.", True, False),
+    ("I'd like to adopt a ten-year-old dog. How much is the fee?",
+     "Animal: Dog (under 8 years); Fee: £185", False, True),
+    ("My son is 10. Can he book?", "The course must be at least 17 hours long.", False, False),
 ])
 def test_a_persons_age_is_held_against_the_ages_a_sentence_sets(question: str, sentence: str,
                                                                 met: bool, failed: bool) -> None:
@@ -132,6 +146,33 @@ def test_a_day_of_the_week_holds_inside_a_named_range_and_never_fails(asked: int
                    f"We are open from {days[low]} to {days[high]}.")
     inside = low <= asked <= high if low <= high else (asked >= low or asked <= high)
     assert reading.met == inside and not reading.failed
+
+
+def test_a_span_that_is_a_number_or_more_of_a_unit_is_a_bound() -> None:
+    question = "I'm quitting after 18 months. What happens to my pension contributions?"
+    assert read(question, "If you leave after two or more years, you keep a deferred "
+                          "pension.").failed
+    assert read(question, "If you leave with less than two years of membership, your "
+                          "contributions are refunded.").met
+
+
+@pytest.mark.parametrize(("question", "sentence", "met", "failed"), [
+    ("This is already my seventh breakdown this year. Will I have to pay?",
+     "From the seventh call-out in the same year, a fee of 60 euros applies.", True, False),
+    ("This is my fifth breakdown this year. Will I have to pay?",
+     "From the seventh call-out in the same year, a fee of 60 euros applies.", False, True),
+    ("This is already my seventh breakdown this year. Will I have to pay?",
+     "Each membership includes up to six call-outs per year.", False, True),
+    ("This will be my third try at the exam. Is there a charge?",
+     "After the 2nd attempt, each re-sit costs 40 euros.", True, False),
+    ("Is the concert on the second Sunday?", "From the third attempt, a fee applies.",
+     False, False),  # an ordinal the person does not count for themselves
+    ("This is my third visit.", "We close from the second week of August.", False, False),
+])
+def test_a_count_the_person_gives_as_an_ordinal_is_held_against_ordinal_bounds(
+        question: str, sentence: str, met: bool, failed: bool) -> None:
+    reading = read(question, sentence)
+    assert (reading.met, reading.failed) == (met, failed)
 
 
 def test_a_number_that_is_no_age_is_not_read_as_one() -> None:
@@ -257,6 +298,14 @@ def test_opening_hours_say_when_a_place_closes() -> None:
      "Texts of up to 2,000 words are delivered within 3 working days.", True, False),
     ("We are four people and order 25 kg.", "A discount applies to 5 or more people.",
      False, True),  # people are counted, kilograms measured: each against its own kind
+    ("I need 4,000 euros in cash. Can I get it at the branch?",
+     "Cash withdrawals at a branch counter are limited to 2,500 euros per day.", False, True),
+    ("Can I already borrow €5,000 for a new kitchen?",
+     "To borrow more than 2,000 euros you need to have been a member for three months.",
+     True, False),
+    ("Will you deliver a £25 order?", "Orders over £30 are delivered free.", False, True),
+    ("Will you deliver a £25 order?", "Orders over 30 euros are delivered free.",
+     False, False),  # pounds are never held against euros
 ])
 def test_an_amount_in_a_unit_is_held_against_the_band_a_sentence_sets(
         question: str, sentence: str, met: bool, failed: bool) -> None:

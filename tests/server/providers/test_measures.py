@@ -15,6 +15,10 @@ from composer_app.server.providers.measures import SCALE, asked, bounds
     ("how soon can i get a 1,500-word text translated?", "measure:word", 1500 * SCALE),
     ("a bag of 2.5 kilos", "measure:kg", 2500),
     ("we live 300 km away", "measure:km", 300 * SCALE),
+    ("i need 4,000 euros in cash", "measure:eur", 4000 * SCALE),
+    ("can i borrow €5,000.", "measure:eur", 5000 * SCALE),
+    ("a ticket for £13.50, please", "measure:gbp", 13500),
+    ("it is 50 € each", "measure:eur", 50 * SCALE),
 ])
 def test_an_amount_with_its_unit_is_read_from_the_question(text: str, kind: str,
                                                            value: int) -> None:
@@ -32,6 +36,10 @@ def test_a_number_without_a_unit_is_no_measured_amount() -> None:
     ("texts of up to 2,000 words are delivered within 3 working days.", "<=", 2000, 2000),
     ("cafés that order at least 15 kg per month can borrow a grinder.", ">=", 15, 15),
     ("parcels under 10 kg travel free.", "<", 10, 10),
+    ("cash withdrawals are limited to 2,500 euros per day.", "<=", 2500, 2500),
+    ("orders over €50 ship free.", ">", 50, 50),
+    ("rooms cost from £80 to £120 a night.", "within", 80, 120),
+    ("donations of $20 or more get a card.", ">=", 20, 20),
 ])
 def test_a_sentence_sets_a_bound_only_with_words_that_make_one(text: str, relation: str,
                                                                value: int, high: int) -> None:
@@ -49,3 +57,12 @@ def test_an_amount_written_with_thousands_separators_reads_as_its_value(number: 
     written = f"{number:,}"
     [(_, _, _, value)] = list(asked(f"we need {written} {unit}"))
     assert value == number * SCALE
+
+
+@given(st.integers(min_value=1, max_value=999_999), st.sampled_from(["€", "£", "$"]),
+       st.sampled_from(["", ".", ",", "?"]))
+def test_a_currency_symbol_before_a_value_reads_as_that_amount(number: int, symbol: str,
+                                                              after: str) -> None:
+    [(_, _, kind, value)] = list(asked(f"can i pay {symbol}{number:,}{after}"))
+    assert value == number * SCALE
+    assert kind == {"€": "measure:eur", "£": "measure:gbp", "$": "measure:usd"}[symbol]

@@ -1,0 +1,89 @@
+"""A person's age in a question's situation, and the ages a sentence's rule holds for.
+
+Rules about people change with their age: *Children under 6 eat free*, *aged 6 to 11*, *65 and
+over*, *You must be at least 17 to book the Basic Rider Day*, *Sixteen-year-olds can only take
+the Moped Starter course*. A question states the age of the person it is about (*I'm 19*, *my
+son is 10*, *my 8-year-old*, *a ten-year-old dog*); ``conditions`` holds the two against each
+other as the kind ``age``.
+
+Invariants: an age is read from a question only as a person's (*I'm 19*, *my son is 10*) or as
+*N-year-old*, never from a bare number, nor from one followed by a unit of time, money or
+measure (*I'm 5 minutes late*); a sentence sets an age bound only with words that make it one
+(*under*, *aged … to …*, *… and over*, *at least*) in a sentence about people or ages, or as a
+requirement on the person addressed (*must be at least 17*), or as a group of one age
+(*sixteen-year-olds*, not the upper end of *14 to 16-year-olds*); ages are whole years up to 120.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from composer_app.server.providers.term_forms import NUMBER_VALUES
+
+_WORDS = "|".join(sorted(NUMBER_VALUES, key=len, reverse=True))
+_TIME_UNIT = r"(?:working\s+day|business\s+day|minute|hour|day|night|week|month|year)s?"
+_PERSON = (r"(?:i|he|she|we|they|son|daughter|child|kid|boy|girl|grandson|granddaughter|"
+           r"nephew|niece|brother|sister|wife|husband|partner|friend|mother|father|mum|mom|dad)")
+_NOT_YEARS = (rf"(?![:.,]\d)(?!\s*(?:%|percent|euros?|cents?|{_TIME_UNIT}|km|kg|cm|people|persons|"
+              r"of\b|times|in\b|o['’]clock|am\b|pm\b|a\.m|p\.m))")
+_STATED = re.compile(
+    rf"\b{_PERSON}(?:['’]s|['’]m|\s+is|\s+am|\s+are|\s+was|\s+turned|\s+turns)\s+(?:now\s+|just\s+)?"
+    rf"(?P<n>\d{{1,3}}|{_WORDS}){_NOT_YEARS}\b"
+    rf"|\b(?P<n2>\d{{1,3}}|{_WORDS})[- ]years?[- ]olds?\b")
+_RANGE = re.compile(r"\b(?:aged|ages?)\s+(?P<a>\d{1,3})\s*(?:to|-|–|and|until|or)\s*"
+                    r"(?P<b>\d{1,3})\b"
+                    r"|\b(?P<a2>\d{1,3})\s*(?:to|-|–)\s*(?P<b2>\d{1,3})[- ]years?[- ]olds?\b")
+_LOWER = re.compile(r"\b(?:aged\s+|age\s+of\s+)?(?P<n>\d{1,3})\s*(?:\+|(?:years\s+)?"
+                    r"(?:or|and)\s+(?:older|over|above)\b)"
+                    r"|\b(?:from\s+the\s+age\s+of|older\s+than|over\s+the\s+age\s+of|"
+                    r"at\s+least)\s+(?P<n2>\d{1,3})(?:\s+years)?(?=\s+(?:old|of\s+age)|[,;.]|\s)")
+_UPPER = re.compile(r"\b(?:under|below|younger\s+than|up\s+to\s+the\s+age\s+of|"
+                    r"under\s+the\s+age\s+of)\s+(?P<n>\d{1,3})(?:\s+years?(?:\s+old)?)?" +
+                    _NOT_YEARS + r"\b")
+# "You must be at least 17 to book": a bound on the person addressed, with words about age or
+# without; "Sixteen-year-olds can only …": the group of one age.
+_REQUIRED = re.compile(r"\b(?:must|should|need\s+to|needs\s+to|have\s+to|has\s+to)\s+be\s+"
+                       r"(?P<words>at\s+least|over|under|older\s+than|younger\s+than|aged)\s+"
+                       r"(?P<n>\d{1,3})" + _NOT_YEARS + r"\b")
+_REQUIRED_RELATION = {"at least": ">=", "aged": ">=", "over": ">", "older than": ">",
+                      "under": "<", "younger than": "<"}
+_GROUP = re.compile(rf"(?<![\w–-])(?<!to\s)(?<!and\s)(?<!or\s)"
+                    rf"(?P<n>\d{{1,3}}|{_WORDS})[- ]years?[- ]olds\b")
+_ABOUT_AGE = re.compile(r"\b(?:aged?|ages|years?|old|older|younger|children|child|kids|adults?|"
+                        r"juniors?|seniors?|persons?|people|pupils|students|riders|players|"
+                        r"applicants|visitors|guests|members|teenagers|minors|babies|infants)\b")
+
+
+def _years(word: str) -> int | None:
+    return int(word) if word.isdigit() else NUMBER_VALUES.get(word)
+
+
+def stated(text: str) -> Iterator[tuple[int, int, int]]:
+    """(start, end, years) of each person's age ``text`` (casefolded) states."""
+    for match in _STATED.finditer(text):
+        years = _years(match.group("n") or match.group("n2") or "")
+        if years is not None and years <= 120:
+            yield match.start(), match.end(), years
+
+
+def bounds(text: str) -> Iterator[tuple[str, int, int]]:
+    """(relation, value, high) of each age bound ``text`` (casefolded) sets: ``relation`` is
+    ``<``, ``>``, ``>=`` on ``value``, or ``within`` ``value`` and ``high``."""
+    if _ABOUT_AGE.search(text):
+        for match in _RANGE.finditer(text):
+            low = int(match.group("a") or match.group("a2"))
+            high = int(match.group("b") or match.group("b2"))
+            yield "within", low, high
+        for match in _LOWER.finditer(text):
+            bound = int(match.group("n") or match.group("n2"))
+            yield ">=", bound, bound
+        for match in _UPPER.finditer(text):
+            yield "<", int(match.group("n")), int(match.group("n"))
+    for match in _REQUIRED.finditer(text):
+        relation = _REQUIRED_RELATION[re.sub(r"\s+", " ", match.group("words"))]
+        yield relation, int(match.group("n")), int(match.group("n"))
+    for match in _GROUP.finditer(text):
+        years = _years(match.group("n"))
+        if years is not None:
+            yield "within", years, years

@@ -1,0 +1,47 @@
+"""A person's age in a question, and the ages a sentence's rule holds for."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.server.providers.ages import bounds, stated
+from composer_app.server.providers.term_forms import NUMBER_VALUES
+
+
+@pytest.mark.parametrize(("text", "years"), [
+    ("i'm 19 and my id card has expired.", [19]),
+    ("my son is 10. does he need a helmet?", [10]),
+    ("how much is a lesson for my 8-year-old daughter?", [8]),
+    ("i'd like to adopt a ten-year-old dog.", [10]),
+    ("i'm 5 minutes late and we are 4 people.", []),
+    ("she is 30 euros short.", []),
+])
+def test_a_persons_age_is_read_only_as_an_age(text: str, years: list[int]) -> None:
+    assert [y for _, _, y in stated(text)] == years
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("children aged 6 to 11 ride ponies.", [("within", 6, 11)]),
+    ("drivers aged 21 or 22 may hire small vans only.", [("within", 21, 22)]),
+    ("visitors aged 65 and over pay less.", [(">=", 65, 65)]),
+    ("children under 6 years old eat free.", [("<", 6, 6)]),
+    ("you must be at least 17 to book the basic rider day.", [(">=", 17, 17)]),
+    ("riders must be over 12 to join.", [(">", 12, 12)]),
+    ("sixteen-year-olds can only take the moped starter course.", [("within", 16, 16)]),
+    ("courses for 14 to 16-year-olds run weekly.", [("within", 14, 16)]),
+    ("the course must be at least 17 hours long.", []),
+    ("parcels under 10 kg travel free.", []),
+])
+def test_a_sentence_sets_an_age_bound_only_with_words_that_make_one(
+        text: str, found: list[tuple[str, int, int]]) -> None:
+    assert list(bounds(text)) == found
+
+
+@given(st.integers(0, 120), st.booleans())
+def test_an_age_written_in_digits_or_words_reads_as_that_age(years: int, in_words: bool) -> None:
+    words = {value: word for word, value in NUMBER_VALUES.items()}
+    written = words[years] if in_words and years in words else str(years)
+    assert [y for _, _, y in stated(f"my daughter is {written}.")] == [years]
+    assert list(bounds(f"{written}-year-olds may join.")) == [("within", years, years)]
