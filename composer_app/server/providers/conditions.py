@@ -229,8 +229,9 @@ def _durations(text: str) -> Iterator[tuple[int, int, str, int]]:
             continue  # a person's age (the kind "age")
         until = re.search(r"\b(?:in|within\s+the\s+next)\s+$", text[max(0, match.start() - 20):
                                                                     match.start()])
-        kind = "ahead" if until or re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b",
-                                            match.group("after")) else "span"
+        notice = re.match(r"['’]s?\s+notice\b", text[match.end("unit"):])  # "a week's notice"
+        kind = "ahead" if until or notice or re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b",
+                                                      match.group("after")) else "span"
         yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
 
 
@@ -342,6 +343,7 @@ _EXCLUDING = ("outside", "except", "apart")
 _DAY_RANGE = re.compile(
     rf"\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?P<m1>{_MONTH}))?\s*(?:to|-|–|until|till|and)\s*"
     rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\b")
+_SPAN_LOW = re.compile(rf"\b(?:between\s+)?(?P<n>{_NUMBER})\s*(?:to|-|–|and)\s*$")
 _VALIDITY = re.compile(r"\b(?:valid|effective|in\s+force)\s+(?:from|as\s+of|until|till)\s+$")
 _BEFORE = re.compile(rf"\b(?P<words>{_BEFORE_WORDS}|{_AFTER_WORDS})\s+(?:the\s+)?$")
 
@@ -411,6 +413,12 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
             used.extend([first[:2], second[:2]])
     for start, end, kind, minutes in spans:
         if not free(start, end):
+            continue
+        low = _SPAN_LOW.search(text[max(0, start - 24): start])  # "5 to 10 working days before"
+        low_count = _number(low.group("n")) if low else None
+        if low_count is not None:
+            unit_minutes = minutes // max(1, _number(text[start:end].split()[0]) or 1)
+            found.append(_Condition(kind, _within(low_count * unit_minutes, minutes)))
             continue
         lead = re.search(rf"\b(?P<words>{_UPPER}|{_LOWER})\s+$", text[max(0, start - 24): start])
         tail = re.match(r"\s+or\s+(?P<words>more|longer|less|fewer|shorter)\b", text[end:]) or \

@@ -34,6 +34,8 @@ UNITS = {
     "km": "km", "kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km",
     "litre": "litre", "litres": "litre", "liter": "litre", "liters": "litre",
     "m²": "m2", "m2": "m2", "sqm": "m2",
+    "m": "m", "metre": "m", "metres": "m", "meter": "m", "meters": "m",
+    "cm": "cm", "centimetre": "cm", "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
     "euro": "eur", "euros": "eur", "eur": "eur", "€": "eur",
     "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "£": "gbp",
     "dollar": "usd", "dollars": "usd", "usd": "usd", "$": "usd",

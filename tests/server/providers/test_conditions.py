@@ -175,6 +175,25 @@ def test_a_count_the_person_gives_as_an_ordinal_is_held_against_ordinal_bounds(
     assert (reading.met, reading.failed) == (met, failed)
 
 
+@pytest.mark.parametrize(("question", "sentence", "met", "failed"), [
+    ("If I cancel seven working days beforehand, will I get my money back?",
+     "5 to 10 working days before the course: 50% refund.", True, False),
+    ("If I cancel three working days beforehand, will I get my money back?",
+     "5 to 10 working days before the course: 50% refund.", False, True),
+    ("I stayed 3 nights.", "Stays of 2 to 4 nights get a discount.", True, False),
+    ("I can only give the market a week's notice. Do I get my pitch fee back?",
+     "If you cancel a market day at least 14 days in advance, your fee is refunded.",
+     False, True),
+    ("I can give three weeks' notice. Do I get my pitch fee back?",
+     "If you cancel a market day at least 14 days in advance, your fee is refunded.",
+     True, False),
+])
+def test_a_range_of_durations_and_notice_given_are_held_against_each_other(
+        question: str, sentence: str, met: bool, failed: bool) -> None:
+    reading = read(question, sentence)
+    assert (reading.met, reading.failed) == (met, failed)
+
+
 def test_a_number_that_is_no_age_is_not_read_as_one() -> None:
     assert "age" not in situation("We arrive at 10 tomorrow. I'm 5 minutes late.")
 
@@ -306,6 +325,10 @@ def test_opening_hours_say_when_a_place_closes() -> None:
     ("Will you deliver a £25 order?", "Orders over £30 are delivered free.", False, True),
     ("Will you deliver a £25 order?", "Orders over 30 euros are delivered free.",
      False, False),  # pounds are never held against euros
+    ("My camper van is 2.15 m tall. Can I park here?",
+     "Vehicles up to 2.20 metres can use the side entrance.", True, False),
+    ("My camper van is 2.35 m tall. Can I park here?",
+     "Vehicles up to 2.20 metres can use the side entrance.", False, True),
 ])
 def test_an_amount_in_a_unit_is_held_against_the_band_a_sentence_sets(
         question: str, sentence: str, met: bool, failed: bool) -> None:

@@ -19,6 +19,8 @@ from composer_app.server.providers.measures import SCALE, asked, bounds
     ("can i borrow €5,000.", "measure:eur", 5000 * SCALE),
     ("a ticket for £13.50, please", "measure:gbp", 13500),
     ("it is 50 € each", "measure:eur", 50 * SCALE),
+    ("my camper van is 2.15 m tall", "measure:m", 2150),
+    ("a 90 cm wide wardrobe", "measure:cm", 90 * SCALE),
 ])
 def test_an_amount_with_its_unit_is_read_from_the_question(text: str, kind: str,
                                                            value: int) -> None:
