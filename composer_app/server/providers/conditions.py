@@ -414,8 +414,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
     for start, end, kind, minutes in spans:
         if not free(start, end):
             continue
-        low = _SPAN_LOW.search(text[max(0, start - 24): start])  # "5 to 10 working days before"
-        low_count = _number(low.group("n")) if low else None
+        fewest = _SPAN_LOW.search(text[max(0, start - 24): start])  # "5 to 10 working days"
+        low_count = _number(fewest.group("n")) if fewest else None
         if low_count is not None:
             unit_minutes = minutes // max(1, _number(text[start:end].split()[0]) or 1)
             found.append(_Condition(kind, _within(low_count * unit_minutes, minutes)))
