@@ -20,9 +20,10 @@ The values, each of its own kind (only values of the same kind are compared):
   conditions;
 * ``ahead`` and ``span``: a duration in minutes, ``ahead`` when the question counts it before an
   event (*three days before moving day*, *in advance*, *my lesson is in 30 hours*; *the evening
-  before* is 13 hours, *the day before* 24), ``span``
-  otherwise (*ten weeks ago*,
-  *for a month*, *three months old*; *on Monday … it's Friday now* is four days since);
+  before* is 13 hours, *the day before* 24, *a week's notice* 7 days), ``span`` otherwise (*ten
+  weeks ago*, *for a month*, *three months old*; *on Monday … it's Friday now* is four days
+  since), held against the bounds and ranges a sentence sets (*at least 48 hours in advance*,
+  *two or more years*, *5 to 10 working days before*);
 * ``count``: a number of people or things (*four people*, *3 bikes*), or the person's own count
   as an ordinal (*my seventh breakdown*) against the ordinal bounds a sentence sets (*from the
   seventh call-out*, *up to the third*);
