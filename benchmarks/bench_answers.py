@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Thirty-two question sets, each a knowledge folder with its questions:
+Thirty-six question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -97,6 +97,10 @@ Thirty-two question sets, each a knowledge folder with its questions:
   civic life, a university's rules (``heldout24``-``31``). The cross-encoder
   (``scripts/train_reranker.py``) is trained on every set but ``heldout8``, ``heldout14``,
   ``heldout15``, ``heldout22`` and ``heldout23``, which measure it on questions it never saw.
+* ``heldout32`` to ``heldout35``: written blind the same way on 5 December 2026, after every rule
+  and the cross-encoder's training, on home services and utilities, health and care, travel and
+  leisure, and work, school and public services; their first runs measure documents nobody had
+  read; the cross-encoder was never trained on them.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -146,7 +150,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 32)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 36)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 
