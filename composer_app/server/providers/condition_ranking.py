@@ -65,7 +65,7 @@ from composer_app.server.providers.answer_kinds import lacks_kind
 from composer_app.server.providers.answer_ranking import Part, Scored
 from composer_app.server.providers.conditions import Reading, read, situation
 from composer_app.server.providers.qualifiers import read as read_qualifiers
-from composer_app.server.providers.questions import STOP_WORDS
+from composer_app.server.providers.questions import STOP_WORDS, asks_whether
 
 MET_BONUS = 0.2
 MET_FLOOR = 2 / 3  # of the threshold: a first sentence whose condition holds answers from here
@@ -81,9 +81,11 @@ _OTHER_SIDE = re.compile(r"\b(?:later|after\s+(?:that|this|the\s+deadline)|after
                          r"otherwise|if\s+not|past\s+that|beyond\s+that|any\s+later|"
                          r"outside\s+(?:these|this|that|those|the\s+above)|at\s+other\s+times|"
                          r"at\s+any\s+other\s+time|"
-                         r"(?:larger|bigger|higher|greater|smaller|lower)\s+(?:[a-z]+\s+)?(?:amounts?|sums?|"
-                         r"orders?|quantities|loans|withdrawals|transfers|payments|purchases))\b",
-                         re.I)
+                         r"(?:larger|bigger|higher|greater|smaller|lower)\s+(?:[a-z]+\s+)?"
+                         r"(?:amounts?|sums?|orders?|quantities|loans|withdrawals|transfers|"
+                         r"payments|purchases)|"
+                         r"(?:^|[;:])\s*(?:larger|bigger|taller|heavier|longer|wider|higher|"
+                         r"smaller|shorter|lighter|lower)\s+[a-z]+)\b", re.I)
 
 
 def _within_reach(ranked: Sequence[Scored]) -> set[int]:
@@ -108,8 +110,6 @@ def _own_other_side(scored: Scored, reading: Reading) -> Reading:
 # hours*), and a question that asks whether (*Do we have to …?*, *Can I …?*).
 _ONLY_UNDER = re.compile(r"\bonly\s+(?:if|when|once|after|before|for|from|with|where)\b|"
                          r"\bunless\b", re.I)
-_WHETHER = re.compile(r"^(?:do|does|did|is|are|am|was|were|can|could|may|might|must|should|"
-                      r"shall|will|would|have|has|had|need)\b", re.I)
 
 
 def _only_under(part: Part, scored: Scored, reading: Reading) -> Reading:
@@ -119,8 +119,7 @@ def _only_under(part: Part, scored: Scored, reading: Reading) -> Reading:
     its condition failing is the answer, no."""
     if not reading.failed or _ONLY_UNDER.search(scored.sentence.text) is None:
         return reading
-    asked = [c for c in re.split(r"(?<=[.!?])\s+", part.text.strip()) if c]
-    return Reading(True, False, reading.kinds) if asked and _WHETHER.match(asked[-1]) else reading
+    return Reading(True, False, reading.kinds) if asks_whether(part.text) else reading
 
 
 def _referring(scored: Scored, reading: Reading, after_met: bool) -> Reading:

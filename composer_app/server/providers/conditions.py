@@ -92,6 +92,7 @@ _DAYTIME = re.compile(r"\b(?:in\s+the\s+(?P<when>morning|afternoon|evening)|at\s
 # Notice given on the day before an event, by the part of that day: *the evening before*.
 _EVE = re.compile(r"\bthe\s+(?P<part>morning|afternoon|evening|night|day)\s+before\b"
                   r"(?!\s+yesterday\b)")
+_TOMORROW = re.compile(r"\b(?P<after>the\s+day\s+after\s+)?tomorrow(?:['’]s)?\b")
 _DAY_PARTS = frozenset(["morning", "mornings", "afternoon", "afternoons", "evening", "evenings"])
 _EVE_MINUTES = {"morning": 1440, "day": 1440, "afternoon": 1080, "evening": 780, "night": 600}
 # "I went on Monday ... It's Friday now": the days since then. Today is named by "it's", "it is"
@@ -277,6 +278,9 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
         taken.append((start, end))
     for match in _EVE.finditer(text):  # "it's the evening before now": about half a day ahead
         found.setdefault("ahead", []).append(_EVE_MINUTES[match.group("part")])
+    if _EVE.search(text) is None:  # "my delivery is tomorrow": a day ahead
+        for match in _TOMORROW.finditer(text):
+            found.setdefault("ahead", []).append(2880 if match.group("after") else 1440)
     today = _TODAY.search(text)
     if today is not None:  # "on Monday … it's Friday now": four days since
         now = _WEEKDAYS.index(today.group("now"))

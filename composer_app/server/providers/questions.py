@@ -6,7 +6,8 @@ first half of a negative contraction, *didn* of *didn't*, is never a term; a num
 thousands separators or decimals is one term: *1,500*; a letter is a term after a word that
 names things by letters: *Category B*); a
 listing request is recognised only from its leading verb or question form, and its filter never
-contains the listing words themselves.
+contains the listing words themselves; a question asks whether (yes or no) only when its last
+sentence opens with an auxiliary verb (*Do we have to …?*, *Can I …?*, *Is there …?*).
 """
 
 from __future__ import annotations
@@ -99,3 +100,14 @@ def listing_request(question: str) -> ListingRequest | None:
         elif term not in LISTING_WORDS:
             words.append(term)
     return ListingRequest(tuple(dict.fromkeys(extensions)), tuple(words))
+
+
+_WHETHER = re.compile(r"^(?:do|does|did|is|are|am|was|were|can|could|may|might|must|should|"
+                      r"shall|will|would|have|has|had|need)\b", re.I)
+
+
+def asks_whether(question: str) -> bool:
+    """Whether ``question`` asks yes or no: its last sentence opens with an auxiliary verb (the
+    sentences before it state the situation: *My son is 8. Can he …?*)."""
+    asked = [c for c in re.split(r"(?<=[.!?])\s+", question.strip()) if c]
+    return bool(asked) and _WHETHER.match(asked[-1]) is not None

@@ -159,6 +159,10 @@ def test_a_sentence_referring_back_to_a_rule_that_holds_is_raised_with_it() -> N
      "per day. Larger cash amounts must be ordered with three working days' notice.\n",
      "I need 4,000 euros in cash from my Instant Access Saver. Can I just walk into the branch "
      "and get it?", "Larger cash amounts"),
+    ("garden-plans.md",  # a sentence opening with a comparative is the other side
+     "# Hedges\n\nHedge trimming on the Complete plan covers hedges up to 2 metres high. Taller "
+     "hedges and any tree work need a separate quote.\n",
+     "Our hedge is about 3 metres tall. Is trimming it included in the plan?", "Taller hedges"),
 ])
 def test_the_rule_for_the_situation_comes_first(title: str, text: str, question: str,
                                                first: str) -> None:

@@ -187,6 +187,13 @@ def test_a_count_the_person_gives_as_an_ordinal_is_held_against_ordinal_bounds(
     ("I can give three weeks' notice. Do I get my pitch fee back?",
      "If you cancel a market day at least 14 days in advance, your fee is refunded.",
      True, False),
+    ("My delivery is tomorrow and I need to move it. Will that cost me anything?",
+     "You can move your delivery free of charge up to 48 hours before the booked day.",
+     False, True),
+    ("My delivery is tomorrow and I need to move it. Will that cost me anything?",
+     "Changes made less than 48 hours before delivery cost £25.", True, False),
+    ("The course is the day after tomorrow. Can I still cancel for free?",
+     "Cancellations at least 3 days in advance are free.", False, True),
 ])
 def test_a_range_of_durations_and_notice_given_are_held_against_each_other(
         question: str, sentence: str, met: bool, failed: bool) -> None:

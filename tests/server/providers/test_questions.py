@@ -6,6 +6,7 @@ import pytest
 
 from composer_app.server.providers.questions import (
     ListingRequest,
+    asks_whether,
     listing_request,
     question_terms,
 )
@@ -68,3 +69,16 @@ def test_a_letter_that_names_a_category_is_a_term() -> None:
     assert question_terms("What does a Category B ticket cost?") == ["category", "b", "ticket",
                                                                    "cost"]
     assert "a" not in question_terms("Is there a café?")
+
+
+@pytest.mark.parametrize(("question", "whether"), [
+    ("Does Blue Reef Aquatics sell tortoises or other reptiles?", True),
+    ("My son is 8. Can he join the club?", True),
+    ("Is there a bus to the reserve?", True),
+    ("Who should I contact about a toothache on a Saturday night?", False),
+    ("Can I bring my dog? How much does it cost?", False),  # the last sentence asks what
+    ("", False),
+])
+def test_a_question_asks_yes_or_no_when_its_last_sentence_opens_with_an_auxiliary(
+        question: str, whether: bool) -> None:
+    assert asks_whether(question) is whether
