@@ -4,8 +4,11 @@ a conflict between documents, and an honest "not found".
 Invariants: a part of the question is answered only by a sentence whose ``coverage`` reaches
 ``USED_THRESHOLD`` (a first sentence from ``MET_FLOOR`` of it up is raised to it when its condition
 holds for the situation the question states, ``condition_ranking``, or when it grants or refuses the
-permission the question asks for, ``_permission_rule``; a first sentence from ``LEAD_FLOOR`` up is
-raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a first
+permission the question asks for, ``_permission_rule``; a first sentence that only the sentence
+model raised to it for a part that asks yes or no and that the reader doubts is put back to its
+coverage by words, ``_undoubted``; a
+first sentence from ``LEAD_FLOOR`` up is raised to it when no other sentence comes within
+``LEAD_RATIO`` of it, ``_clear_lead``; a first
 sentence from ``COMPANION_FLOOR`` up is raised to it when its document answers another part of
 the same question, ``_companion``; a part whose nearest sentence is already said for another part
 is not reported as unanswered); with no part
@@ -43,10 +46,11 @@ from composer_app.server.providers.answer_ranking import (
     term_credits,
     topic_words,
 )
-from composer_app.server.providers.answer_reading import Reader, reread
+from composer_app.server.providers.answer_reading import Reader, doubted, reread
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
+from composer_app.server.providers.questions import asks_whether
 from composer_app.server.providers.row_cells import for_the_asked
 from composer_app.server.providers.term_forms import stem, stems, term_credit
 from composer_app.server.providers.term_polarity import PERMISSION_STEMS
@@ -105,6 +109,25 @@ def _clear_lead(part: Part, ranked: list[Scored]) -> list[Scored]:
     if max(others, default=0.0) > LEAD_RATIO * first.coverage:
         return ranked
     return [replace(first, coverage=USED_THRESHOLD), *ranked[1:]]
+
+
+def _undoubted(part: Part, ranked: list[Scored], reader: Reader | None,
+               by_words: dict[str, float], by_meaning: dict[str, float]) -> list[Scored]:
+    """``ranked`` with its first sentence put back to its coverage by words when the part asks
+    yes or no (*Does Blue Reef Aquatics sell tortoises?*), only the sentence model raised the
+    sentence to ``USED_THRESHOLD`` (``by_words`` below it, ``by_meaning`` from it up) and the
+    reader doubts it (``answer_reading.doubted``): a question whether a place offers something
+    it never mentions comes near a sentence of its topic by meaning alone, where a question what
+    or who (*Who should I contact about a toothache on a Saturday night?*) is often answered by
+    meaning alone (*… patients call the regional dental emergency service*)."""
+    if not ranked or ranked[0].coverage < USED_THRESHOLD or not asks_whether(part.text):
+        return ranked
+    first = ranked[0]
+    words = by_words.get(first.sentence.text, 0.0)
+    if words >= USED_THRESHOLD or by_meaning.get(first.sentence.text, 0.0) < USED_THRESHOLD or \
+            not doubted(part, first, reader):
+        return ranked
+    return [replace(first, coverage=words), *ranked[1:]]
 
 
 def _companion(ranked: list[Scored], answering: Collection[str]) -> Scored | None:
@@ -188,10 +211,13 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
     given = frozenset(stem(name) for name in names) if named is not None else frozenset()
     for part in parts:
         ranked = sorted((score(u, part) for u in units), key=lambda s: -s.score)
-        ranked = settle(part, rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
-                                      candidates=candidates), USED_THRESHOLD)
-        ranked = _clear_lead(part, _permission_rule(part, ranked))
-        ranked = reread(part, ranked, reader, USED_THRESHOLD)
+        by_words = {s.sentence.text: s.coverage for s in ranked}
+        judged = rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
+                         candidates=candidates)
+        by_meaning = {s.sentence.text: s.coverage for s in judged}
+        ranked = _clear_lead(part, _permission_rule(part, settle(part, judged, USED_THRESHOLD)))
+        ranked = _undoubted(part, reread(part, ranked, reader, USED_THRESHOLD), reader,
+                            by_words, by_meaning)
         per_doc: dict[str, Scored] = {}
         for scored in ranked:
             per_doc.setdefault(scored.sentence.key, scored)

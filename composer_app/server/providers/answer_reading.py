@@ -22,6 +22,13 @@ keeps its position after them), ties keeping their order; coverages are unchange
 sentence moved first when the first reached the threshold is raised to it (the part was
 answered; the reading only chose which of its close sentences answers it); a reader that fails
 (``None``) leaves the ranking unchanged.
+
+The reader also doubts: a sentence that answers only by the meaning of its words (the sentence
+model raised it to the threshold, ``answer_meaning``) and that the reader scores below
+``DOUBT_LOGIT`` does not answer (``doubted``). A question the folder cannot answer often comes
+near a sentence of its topic by meaning alone (*Does Blue Reef Aquatics sell tortoises?*:
+*Freshwater fish are settled in our tanks for at least 5 days before sale*); read together with
+the question, such a sentence scores far below one that answers.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ Reader = Callable[[str, Sequence[str]], list[float] | None]
 READ_CANDIDATES = 4
 READ_GAP = 0.2  # of score: a first sentence leading by this much is not read again
 READ_WEIGHT = 0.05  # of the reader's logit, added to the score
+DOUBT_LOGIT = -4.0  # a reader's score below this for a sentence only the meaning found: no answer
 
 
 def as_read(part: Part, scored: Scored) -> str:
@@ -45,6 +53,16 @@ def as_read(part: Part, scored: Scored) -> str:
     text = for_the_asked(part.text, sentence.text) if sentence.row_entity else sentence.text
     lead = sentence.title + (f" - {sentence.section}" if sentence.section else "")
     return f"{lead}: {text}" if lead else text
+
+
+def doubted(part: Part, scored: Scored, reader: Reader | None) -> bool:
+    """Whether the reader scores ``scored`` below ``DOUBT_LOGIT`` for ``part``: the sentence
+    does not answer it, whatever the meaning of its words says (a reader that fails doubts
+    nothing)."""
+    if reader is None:
+        return False
+    scores = reader(part.text, [as_read(part, scored)])
+    return bool(scores) and scores is not None and scores[0] < DOUBT_LOGIT
 
 
 def reread(part: Part, ranked: Sequence[Scored], reader: Reader | None,

@@ -12,6 +12,7 @@ from composer_app.server.providers.answer_choice import (
     USED_THRESHOLD,
     _clear_lead,
     _companion,
+    _undoubted,
 )
 from composer_app.server.providers.answer_ranking import Scored
 from tests.server.providers.support import ranked_sentences
@@ -86,3 +87,47 @@ def test_a_weak_sentence_is_no_answer_even_in_the_document_answering_a_sibling()
     named_elsewhere = [replace(ranked[0], coverage=COMPANION_FLOOR + 0.01,
                                sentence=replace(ranked[0].sentence, elsewhere=True))]
     assert _companion(named_elsewhere, {ranked[0].sentence.key}) is None
+
+
+def _doubting(question: str, sentences: list[str]) -> list[float]:
+    return [-10.0 for _ in sentences]
+
+
+def _trusting(question: str, sentences: list[str]) -> list[float]:
+    return [5.0 for _ in sentences]
+
+
+WHETHER, _, WHETHER_RANKED = ranked_sentences("Do you replace a lost access badge for free?",
+                                              "terms.md", TERMS)
+
+
+def _raised(coverage: float) -> list[Scored]:
+    return [replace(s, coverage=coverage if i == 0 else 0.2)
+            for i, s in enumerate(WHETHER_RANKED)]
+
+
+def test_a_sentence_only_the_meaning_raised_is_no_answer_when_the_reader_doubts_it() -> None:
+    ranked = _raised(USED_THRESHOLD + 0.1)
+    text = ranked[0].sentence.text
+    kept = _undoubted(WHETHER, ranked, _doubting, {text: 0.3}, {text: USED_THRESHOLD + 0.1})
+    assert kept[0].coverage == 0.3 and kept[0].sentence == ranked[0].sentence
+    assert kept[1:] == ranked[1:]
+    meaning = {text: USED_THRESHOLD + 0.1}
+    assert _undoubted(WHETHER, ranked, _trusting, {text: 0.3}, meaning) == ranked
+    assert _undoubted(WHETHER, ranked, None, {text: 0.3}, meaning) == ranked
+
+
+def test_a_sentence_its_words_answer_is_never_doubted() -> None:
+    ranked = _raised(USED_THRESHOLD + 0.1)
+    text = ranked[0].sentence.text
+    by_words = {text: USED_THRESHOLD + 0.1}
+    assert _undoubted(WHETHER, ranked, _doubting, by_words, by_words) == ranked
+    raised_by_a_rule = {text: USED_THRESHOLD - 0.1}  # a situation rule, not the meaning, raised it
+    assert _undoubted(WHETHER, ranked, _doubting, raised_by_a_rule, raised_by_a_rule) == ranked
+
+
+def test_only_a_question_whether_is_doubted() -> None:
+    ranked = _ranked(USED_THRESHOLD + 0.1, 0.2)  # "What does it cost to replace …?"
+    text = ranked[0].sentence.text
+    meaning = {text: USED_THRESHOLD + 0.1}
+    assert _undoubted(PART, ranked, _doubting, {text: 0.3}, meaning) == ranked

@@ -7,8 +7,10 @@ from dataclasses import replace
 
 from composer_app.server.providers.answer_ranking import Scored
 from composer_app.server.providers.answer_reading import (
+    DOUBT_LOGIT,
     READ_CANDIDATES,
     READ_GAP,
+    doubted,
     reread,
 )
 from tests.server.providers.support import ranked_sentences
@@ -88,3 +90,17 @@ def test_a_small_reader_score_does_not_overturn_a_lead_in_score() -> None:
     ranked = [replace(s, score=1.0 - 0.1 * i) for i, s in enumerate(ranked)]
     assert reread(part, ranked, Reader(ranked[1].sentence.text, value=1.0), 0.6)[0] == ranked[0]
 
+
+
+def test_the_reader_doubts_a_sentence_it_scores_below_the_doubt_logit() -> None:
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    assert doubted(part, ranked[0], Reader("nothing it likes", DOUBT_LOGIT + 10.0)) is False
+    assert doubted(part, ranked[0], lambda q, ss: [DOUBT_LOGIT - 0.1 for _ in ss])
+    assert not doubted(part, ranked[0], lambda q, ss: [DOUBT_LOGIT + 0.1 for _ in ss])
+
+
+def test_without_a_reader_or_with_a_failing_one_nothing_is_doubted() -> None:
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    assert not doubted(part, ranked[0], None)
+    assert not doubted(part, ranked[0], lambda q, ss: None)
+    assert not doubted(part, ranked[0], lambda q, ss: [])

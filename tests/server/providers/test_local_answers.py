@@ -771,3 +771,13 @@ def test_a_part_without_a_clear_lead_is_answered_by_the_second_reading(tmp_path)
     assert "10 euros per hour" in _direct(outcome) and "20 euros" not in _direct(outcome)
     quote = next(b for b in outcome.text.split("\n\n") if b.startswith("**tennis"))
     assert "guest fee" in quote  # quoted at the sentence that answers, not the best by words
+
+
+def test_a_sentence_only_the_meaning_finds_is_no_answer_when_the_reader_doubts_it(tmp_path):
+    """The shop sells no reptiles: by meaning alone, *Freshwater fish are settled in our tanks for
+    at least 5 days before sale* came near enough to answer; read with the question, it does
+    not answer it, so the folder's answer is an honest "not found"."""
+    (outcome,) = _ask_in(tmp_path, "heldout28",
+                         "Does Blue Reef Aquatics sell tortoises or other reptiles?")
+    assert _used(outcome) == []
+    assert "Freshwater fish" not in _direct(outcome)
