@@ -1,4 +1,5 @@
-"""A person's age in a question's situation, and the ages a sentence's rule holds for.
+"""A person's age in a question's situation, and the ages a sentence's rule holds for; a
+pupil's school year, the age group of schools, likewise.
 
 Rules about people change with their age: *Children under 6 eat free*, *aged 6 to 11*, *65 and
 over*, *You must be at least 17 to book the Basic Rider Day*, *Sixteen-year-olds can only take
@@ -12,6 +13,9 @@ measure (*I'm 5 minutes late*); a sentence sets an age bound only with words tha
 (*under*, *aged … to …*, *… and over*, *at least*) in a sentence about people or ages, or as a
 requirement on the person addressed (*must be at least 17*), or as a group of one age
 (*sixteen-year-olds*, not the upper end of *14 to 16-year-olds*); ages are whole years up to 120.
+A school year (*my son is in Year 3*, *my Year 7 class*) is read only as *Year* and a number up
+to 13, and held against the school years a sentence names (*Pupils in Year 5 and Year 6*, *Years
+3 to 6*, *from Year 7*, *up to Year 4*) as the kind ``school_year``.
 """
 
 from __future__ import annotations
@@ -87,3 +91,43 @@ def bounds(text: str) -> Iterator[tuple[str, int, int]]:
         years = _years(match.group("n"))
         if years is not None:
             yield "within", years, years
+
+
+_SCHOOL_YEAR = r"years?\s+(?P<{0}>1[0-3]|[1-9])(?!\d|[.,:]\d|\s*(?:%|euros?|pounds?|£|€))"
+_STATED_SCHOOL_YEAR = re.compile(r"\b" + _SCHOOL_YEAR.format("n"))
+_SCHOOL_YEARS = re.compile(
+    r"\b(?P<lead>from|up\s+to|until|below|above)?\s*" + _SCHOOL_YEAR.format("a") +
+    r"(?:\s*(?:to|-|–)\s*(?:year\s+)?(?P<b>1[0-3]|[1-9])\b"
+    r"|(?P<more>(?:\s*(?:,|and|or)\s*(?:year\s+)?(?:1[0-3]|[1-9])\b)+)"
+    r"|\s+(?P<tail>and\s+(?:above|over|up|older|below|under|younger)))?")
+
+
+def stated_school_years(text: str) -> Iterator[tuple[int, int, int]]:
+    """(start, end, year) of each school year ``text`` (casefolded) states (*in year 3*)."""
+    for match in _STATED_SCHOOL_YEAR.finditer(text):
+        yield match.start(), match.end(), int(match.group("n"))
+
+
+def school_year_bounds(text: str) -> Iterator[tuple[str, int, int]]:
+    """(relation, value, high) of each set of school years ``text`` (casefolded) names, as
+    ``bounds`` gives ages; a list of years (*year 5 and year 6*) is ``within`` its lowest and
+    highest only when they follow each other."""
+    for match in _SCHOOL_YEARS.finditer(text):
+        first = int(match.group("a"))
+        lead = re.sub(r"\s+", " ", match.group("lead") or "")
+        tail = match.group("tail") or ""
+        if match.group("b"):
+            yield "within", first, int(match.group("b"))
+        elif match.group("more"):
+            years = sorted({first, *(int(n) for n in re.findall(r"\d+", match.group("more")))})
+            if years == list(range(years[0], years[-1] + 1)):
+                yield "within", years[0], years[-1]
+        elif lead == "from" or tail.split()[-1:] in (["above"], ["over"], ["up"], ["older"]):
+            yield ">=", first, first
+        elif lead in ("up to", "until") or tail.split()[-1:] in (["below"], ["under"],
+                                                                 ["younger"]):
+            yield "<=", first, first
+        elif lead in ("below", "above"):
+            yield ("<" if lead == "below" else ">"), first, first
+        else:
+            yield "within", first, first

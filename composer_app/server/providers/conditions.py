@@ -32,6 +32,8 @@ The values, each of its own kind (only values of the same kind are compared):
 * ``age``: a person's age in years (*I'm 19*, *my son is 10*, *my 8-year-old*), held against
   the ages a sentence about people sets (*under 24*, *aged 6 to 11*, *65 and over*, *must be at
   least 17*, *sixteen-year-olds*; ``ages``);
+* ``school_year``: a pupil's school year (*my son is in Year 3*), held against the years a
+  sentence names (*Pupils in Year 5 and Year 6*, *Years 3 to 6*, *from Year 7*; ``ages``);
 * ``weekday``: a day of the week, 0 (Monday) to 6 (Sunday), and 7 for a public holiday (*on a
   Sunday afternoon*, *this Friday*, *at the weekend*: 5 and 6), held against the days a sentence
   names (*on Sundays and public holidays*, *from Monday to Thursday*, *on weekdays*, *at
@@ -107,7 +109,7 @@ _DATE = re.compile(
     rf"|\b(?P<pos>mid|early|late|end\s+of|beginning\s+of|start\s+of)[- ](?:of\s+)?"
     rf"(?P<m3>{_MONTH})\b"
     rf"|\b(?P<m4>{_MONTH})\b")
-_DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+"
+_DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+(?P<half>and\s+a\s+half\s+)?"
                        r"(?:or\s+(?P<or>more|longer|less|fewer)\s+)?"
                        rf"(?:(?:whole|full|entire|complete)\s+)?"
                        rf"(?P<unit>{_UNIT})\b"
@@ -226,6 +228,8 @@ def _durations(text: str) -> Iterator[tuple[int, int, str, int]]:
         count = 0.5 if match.group("n").startswith("half") else _number(match.group("n"))
         if count is None:
             continue
+        if match.group("half") or re.match(r"\s+and\s+a\s+half\b", text[match.end("unit"):]):
+            count += 0.5  # "one and a half hours", "a year and a half"
         unit = re.sub(r"\s+", " ", match.group("unit")).rstrip("s")
         if unit == "year" and re.match(r"[- ]old\b", text[match.end("unit"):]):
             continue  # a person's age (the kind "age")
@@ -267,6 +271,9 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
         taken.append((start, end))
     for start, end, value in ages.stated(text):
         found.setdefault("age", []).append(value)
+        taken.append((start, end))
+    for start, end, value in ages.stated_school_years(text):
+        found.setdefault("school_year", []).append(value)
         taken.append((start, end))
     for start, end, kind, value in _dates(text):
         found.setdefault(kind, []).append(value)
@@ -388,9 +395,11 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         found.append(_Condition("day", _within(m1 * 100 + int(match.group("d1")),
                                                m2 * 100 + int(match.group("d2")))))
         used.append(match.span())
-    for kept, low, high in ages.bounds(text):
-        found.append(_Condition("age", _within(low, high) if kept == "within"
-                                else _relation(kept, low)))
+    for kind, bounds in (("age", ages.bounds(text)),
+                         ("school_year", ages.school_year_bounds(text))):
+        for kept, low, high in bounds:
+            found.append(_Condition(kind, _within(low, high) if kept == "within"
+                                    else _relation(kept, low)))
     named = _weekdays(text)
     if named:
         found.append(_Condition("weekday", named.__contains__))

@@ -6,7 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from composer_app.server.providers.ages import bounds, stated
+from composer_app.server.providers.ages import (
+    bounds,
+    school_year_bounds,
+    stated,
+    stated_school_years,
+)
 from composer_app.server.providers.term_forms import NUMBER_VALUES
 
 
@@ -45,3 +50,26 @@ def test_an_age_written_in_digits_or_words_reads_as_that_age(years: int, in_word
     written = words[years] if in_words and years in words else str(years)
     assert [y for _, _, y in stated(f"my daughter is {written}.")] == [years]
     assert list(bounds(f"{written}-year-olds may join.")) == [("within", years, years)]
+
+
+@pytest.mark.parametrize(("text", "years"), [
+    ("my son is in year 3. is he allowed to walk home?", [3]),
+    ("my year 7 class is keen on the high board.", [7]),
+    ("the year 2026 was a good one.", []),
+])
+def test_a_pupils_school_year_is_read_only_as_year_and_a_small_number(text: str,
+                                                                      years: list[int]) -> None:
+    assert [y for _, _, y in stated_school_years(text)] == years
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("pupils in year 5 and year 6 may walk home on their own.", [("within", 5, 6)]),
+    ("pupils in years 3 to 6 pay for their lunch.", [("within", 3, 6)]),
+    ("workshop: from year 5", [(">=", 5, 5)]),
+    ("children in year 2 and below eat free.", [("<=", 2, 2)]),
+    ("years 1, 2 and 3 have lunch at noon.", [("within", 1, 3)]),
+    ("years 1 and 4 share a classroom.", []),  # not one band of years
+])
+def test_a_sentence_names_school_years_as_a_band(text: str,
+                                                 found: list[tuple[str, int, int]]) -> None:
+    assert list(school_year_bounds(text)) == found

@@ -194,6 +194,18 @@ def test_a_count_the_person_gives_as_an_ordinal_is_held_against_ordinal_bounds(
      "Changes made less than 48 hours before delivery cost £25.", True, False),
     ("The course is the day after tomorrow. Can I still cancel for free?",
      "Cancellations at least 3 days in advance are free.", False, True),
+    ("I might resign a year and a half after the course. Do I owe anything?",
+     "If you resign within 12 months of finishing the course, you repay the full amount.",
+     False, True),
+    ("I might resign a year and a half after the course. Do I owe anything?",
+     "If you resign between 12 and 24 months after the course, you repay 50 percent.",
+     True, False),
+    ("The call took one and a half hours. What do I pay?",
+     "Calls of up to 60 minutes are free.", False, True),
+    ("My son is in Year 3. Is he allowed to walk home by himself?",
+     "Pupils in Year 5 and Year 6 may walk home on their own.", False, True),
+    ("My son is in Year 5. Is he allowed to walk home by himself?",
+     "Pupils in Year 5 and Year 6 may walk home on their own.", True, False),
 ])
 def test_a_range_of_durations_and_notice_given_are_held_against_each_other(
         question: str, sentence: str, met: bool, failed: bool) -> None:
