@@ -6,14 +6,13 @@ Invariants: a part of the question is answered only by a sentence whose ``covera
 holds for the situation the question states, ``condition_ranking``, or when it grants or refuses the
 permission the question asks for, ``_permission_rule``; a first sentence that only the sentence
 model raised to it for a part that asks yes or no and that the reader doubts is put back to its
-coverage by words, ``_undoubted``; a
-first sentence from ``LEAD_FLOOR`` up is raised to it when no other sentence comes within
-``LEAD_RATIO`` of it, ``_clear_lead``; a first
-sentence from ``COMPANION_FLOOR`` up is raised to it when its document answers another part of
-the same question, ``_companion``; a part whose nearest sentence is already said for another part
-is not reported as unanswered); with no part
-answered there is no direct sentence and no ``used`` document; the documents of the direct sentences
-come first among ``used``; when another document answers the same part nearly as well
+coverage by words, ``_undoubted``; a first sentence from ``LEAD_FLOOR`` up is raised to it when
+no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a first sentence from
+``COMPANION_FLOOR`` up is raised to it when its document answers another part of the same
+question, ``_companion``; a part whose nearest sentence is already said for another part is not
+reported as unanswered); with no part answered there is no direct sentence and no ``used``
+document; the documents of the direct sentences come first among ``used``; when another document
+answers the same part nearly as well
 (``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs found
 together in both, when the answer has any: ``shares_subject``) (``same_subject``) with different
 numbers, the one that is newer by its own written date (else its modification time) is answered from

@@ -62,7 +62,7 @@ def doubted(part: Part, scored: Scored, reader: Reader | None) -> bool:
     if reader is None:
         return False
     scores = reader(part.text, [as_read(part, scored)])
-    return bool(scores) and scores is not None and scores[0] < DOUBT_LOGIT
+    return scores is not None and len(scores) > 0 and scores[0] < DOUBT_LOGIT
 
 
 def reread(part: Part, ranked: Sequence[Scored], reader: Reader | None,

@@ -84,8 +84,12 @@ _OTHER_SIDE = re.compile(r"\b(?:later|after\s+(?:that|this|the\s+deadline)|after
                          r"(?:larger|bigger|higher|greater|smaller|lower)\s+(?:[a-z]+\s+)?"
                          r"(?:amounts?|sums?|orders?|quantities|loans|withdrawals|transfers|"
                          r"payments|purchases)|"
-                         r"(?:^|[;:])\s*(?:larger|bigger|taller|heavier|longer|wider|higher|"
+                         r"^\s*(?:larger|bigger|taller|heavier|longer|wider|higher|younger|older|"
                          r"smaller|shorter|lighter|lower)\s+[a-z]+)\b", re.I)
+# A rule's own other side after a semicolon (*… up to 12 metres high; higher windows need a
+# specialist firm*), never the other side of the sentence before it.
+_OWN_COMPARATIVE = re.compile(r"[;:]\s*(?:larger|bigger|taller|heavier|longer|wider|higher|"
+                              r"younger|older|smaller|shorter|lighter|lower)\s+[a-z]+\b", re.I)
 
 
 def _within_reach(ranked: Sequence[Scored]) -> set[int]:
@@ -101,7 +105,8 @@ def _own_other_side(scored: Scored, reading: Reading) -> Reading:
     """A failed rule that states its own other side (*Private lessons must be cancelled at least
     48 hours in advance; otherwise the full price is charged*) answers for the situation that
     fails it."""
-    if reading.failed and _OTHER_SIDE.search(scored.sentence.text):
+    text = scored.sentence.text
+    if reading.failed and (_OTHER_SIDE.search(text) or _OWN_COMPARATIVE.search(text)):
         return Reading(True, False)
     return reading
 

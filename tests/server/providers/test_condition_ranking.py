@@ -163,6 +163,17 @@ def test_a_sentence_referring_back_to_a_rule_that_holds_is_raised_with_it() -> N
      "# Hedges\n\nHedge trimming on the Complete plan covers hedges up to 2 metres high. Taller "
      "hedges and any tree work need a separate quote.\n",
      "Our hedge is about 3 metres tall. Is trimming it included in the plan?", "Taller hedges"),
+    ("after-school-club.md",  # "Younger pupils" is the other side of a failed school year
+     "# Collection\n\nPupils in Year 5 and Year 6 may walk home on their own if a parent has "
+     "signed the form. Younger pupils must always be collected by an adult on the list.\n",
+     "My son is in Year 3. Is he allowed to walk home by himself from the after-school club?",
+     "Younger pupils"),
+    ("bookshop.md",  # "; younger sellers" is its own sentence's other side, not the limit's
+     "# Selling books\n\nAt the counter we buy no more than 40 books per person per day. "
+     "Sellers must be 18 or over and show an identity document; younger sellers must come with "
+     "a parent or guardian.\n",
+     "I have about 60 paperbacks to sell. Can I bring all 60 books to the counter on one day?",
+     "At the counter"),
 ])
 def test_the_rule_for_the_situation_comes_first(title: str, text: str, question: str,
                                                first: str) -> None:
