@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Thirty-six question sets, each a knowledge folder with its questions:
+Forty-four question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -101,6 +101,11 @@ Thirty-six question sets, each a knowledge folder with its questions:
   and the cross-encoder's training, on home services and utilities, health and care, travel and
   leisure, and work, school and public services; their first runs measure documents nobody had
   read; the cross-encoder was never trained on them.
+* ``heldout36`` to ``heldout43``: eight more written blind the same way on 5 December 2026 (renting
+  and service charges, sport and fitness, post and parcels, banking and a credit union; a dental
+  practice, opticians and a pharmacy, council services, courses and a driving school, hotels,
+  cottages, a ferry and car hire); ``heldout36``-``39`` first ran before the rules read from
+  ``heldout32``-``35``, ``heldout40``-``43`` before those read from ``heldout36``-``39``.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -150,7 +155,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 36)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 44)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

@@ -12,7 +12,8 @@ Invariants: an age is read from a question only as a person's (*I'm 19*, *my son
 measure (*I'm 5 minutes late*); a sentence sets an age bound only with words that make it one
 (*under*, *aged … to …*, *… and over*, *at least*) in a sentence about people or ages, or as a
 requirement on the person addressed (*must be at least 17*), or as a group of one age
-(*sixteen-year-olds*, not the upper end of *14 to 16-year-olds*); ages are whole years up to 120.
+(*sixteen-year-olds*, not the upper end of *14 to 16-year-olds*) or of all ages beyond a bound
+(*under-18s*: under 18, *over-65s*: 65 and over); ages are whole years up to 120.
 A school year (*my son is in Year 3*, *my Year 7 class*) is read only as *Year* and a number up
 to 13, and held against the school years a sentence names (*Pupils in Year 5 and Year 6*, *Years
 3 to 6*, *from Year 7*, *up to Year 4*) as the kind ``school_year``.
@@ -54,9 +55,14 @@ _REQUIRED_RELATION = {"at least": ">=", "aged": ">=", "over": ">", "older than":
                       "under": "<", "younger than": "<"}
 _GROUP = re.compile(rf"(?<![\w–-])(?<!to\s)(?<!and\s)(?<!or\s)"
                     rf"(?P<n>\d{{1,3}}|{_WORDS})[- ]years?[- ]olds\b")
+# "Under-18s cannot …", "over-65s travel free": a group named by an age bound, in the plural.
+_BOUND_GROUP = re.compile(r"\b(?P<rel>under|over)[- ](?P<n>\d{1,3})s\b")
 _ABOUT_AGE = re.compile(r"\b(?:aged?|ages|years?|old|older|younger|children|child|kids|adults?|"
                         r"juniors?|seniors?|persons?|people|pupils|students|riders|players|"
-                        r"applicants|visitors|guests|members|teenagers|minors|babies|infants)\b")
+                        r"applicants|visitors|guests|members|teenagers|minors|babies|infants|clients|"
+                        r"patients|customers|passengers|participants|residents|drivers|"
+                        r"candidates|learners|swimmers|campers|trainees|teens|youths|boys|girls|"
+                        r"anyone|everyone|those)\b")
 
 
 def _years(word: str) -> int | None:
@@ -87,6 +93,9 @@ def bounds(text: str) -> Iterator[tuple[str, int, int]]:
     for match in _REQUIRED.finditer(text):
         relation = _REQUIRED_RELATION[re.sub(r"\s+", " ", match.group("words"))]
         yield relation, int(match.group("n")), int(match.group("n"))
+    for match in _BOUND_GROUP.finditer(text):
+        yield ("<" if match.group("rel") == "under" else ">="), int(match.group("n")), \
+            int(match.group("n"))
     for match in _GROUP.finditer(text):
         years = _years(match.group("n"))
         if years is not None:

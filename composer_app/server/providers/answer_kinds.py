@@ -7,9 +7,11 @@ long*, *when*, *by when*, *what time*, *how many days*), a ``quantity`` (*how ma
 
 Invariants: ``wanted_kind`` reads the asking text alone and tries the kinds in that order (a price
 question is never a quantity question); ``holds_kind`` reads the sentence alone; ``lacks_kind`` is
-true only for ``amount``, ``phone`` and ``time``: a sentence without a number of at least
-``PHONE_DIGITS`` digits for a phone question, a sentence without an amount (a share of a price, *30
-percent of the hire fee*, is one, unless it is a share of the very price the question asks for and
+true only for ``amount``, ``phone``, ``time`` and a ``quantity`` asked by *how many*: a
+sentence without a number (or *unlimited*, *no limit*) for *how many*, a sentence without a number
+of at least ``PHONE_DIGITS`` digits for a phone question, a sentence without an amount (a share
+of a price, *30 percent of the hire fee*, is one, unless it is a share of the very price the
+question asks for and
 the question asks no difference), *free*, *included*, *exempt from*, *waived* (or a percentage when
 the question asks for a difference: *how much extra*) for a price question, and a sentence without a
 clock time (a price with decimals is none: *0.45 euros*), day, date, year, season or duration (*for
@@ -42,7 +44,7 @@ _ORDINAL_WORDS = frozenset(_ORDINAL_TEXT.split())  # "within their first week", 
 _QUANTITY = re.compile(
     r"^\s*(?:how\s+(?:many|much|long|often|soon|quickly|fast|big|large|far|old|tall|high|heavy|"
     r"wide|deep|warm|cold)|when\b|"
-    r"(?:by|until|since)\s+when\b|what\s+(?:time|day|date|year|month|size|percentage|amount|"
+    r"(?:by|until|since)\s+when\b|what\s+(?:times?|day|date|year|month|size|percentage|amount|"
     r"rate|number|version|port|status\s+code|price|fee)\b|within\s+how|after\s+how|from\s+which\s+"
     r"day|at\s+what|on\s+which\s+day|which\s+(?:day|port|version|date|year)|"
     r"(?:up\s+to|from|until)\s+what\b|"
@@ -62,12 +64,14 @@ _AMOUNT = re.compile(
     r"is\s+(?:it|this|that|there)\s+(?:free|a\s+(?:fee|charge|cost))\b|"
     r"(?:is|are)\s+there\s+(?:an?\s+|any\s+)?(?:[^\W\d_]+\s+){0,2}(?:fees?|charges?|surcharges?|"
     r"deposits?|fines?|penalt(?:y|ies))\b|"
+    r"(?:is|are)\s+there\s+an?\s+(?:minimum|maximum)\s+(?:amount|payment|deposit|spend|balance|"
+    r"order\s+value)\b|"
     r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:price|cost|fee|charge|deposit|"
     r"fine|penalty|surcharge|fare|rent)s?\b)", re.I)
 # A time question: its answer states a time, a date, a day or a duration (or that there is none).
 _TIME = re.compile(
     r"^\s*(?:how\s+(?:long|soon|quickly|early|late)\b|when\b|(?:by|until|till|since|from)\s+when\b|"
-    r"(?:(?:at|by|until|till|from|on)\s+)?what\s+(?:time|day|date)\b|"
+    r"(?:(?:at|by|until|till|from|on)\s+)?what\s+(?:times?|day|date)\b|"
     r"(?:by|until|till)\s+which\s+(?:time|day|date)\b|"
     r"(?:on\s+|during\s+|in\s+)?which\s+(?:days?|months?|weeks?|seasons?)\b|what\s+days?\b|"
     r"within\s+how\b|what\s+(?:is|was|are)\s+the\s+(?:\w+\s+)?deadlines?\b|"
@@ -80,7 +84,7 @@ _CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\
                     r"(?!\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|chf|usd|gbp|%|"
                     r"percent)\b)", re.I)
 # A question for a time of day (*By what time …?*), answered by a clock time or a part of the day.
-_CLOCK_ASKED = re.compile(r"\bwhat\s+time\b", re.I)
+_CLOCK_ASKED = re.compile(r"\bwhat\s+times?\b", re.I)
 _PART_OF_DAY = re.compile(r"\b(?:noon|midday|midnight|morning|afternoon|evening|night|dawn|dusk|"
                           r"sunrise|sunset|closing\s+time|opening\s+time)s?\b", re.I)
 # The month of May, not the verb *may*: with a day, or after a word that leads a month.
@@ -112,7 +116,8 @@ _LENGTH_TEXT = """m km cm mm metre metres meter meters kilometre kilometres kilo
     mile miles foot feet inch inches"""
 _LENGTH_UNITS = frozenset(_LENGTH_TEXT.split())
 _MONEY = re.compile(
-    r"[€$£]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|kronor|usd|gbp|chf)\b", re.I)
+    r"[€$£¢]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|pence|francs?|kronor|usd|gbp|chf)\b|"
+    r"\b\d{1,3}p\b", re.I)
 # A share of a price: a surcharge or discount of *50 percent* answers *how much extra* (a
 # question about a difference), not *how much does it cost*.
 _PERCENT_TEXT = r"\d\s*(?:%|percent\b|per\s+cent\b)"
@@ -243,7 +248,16 @@ def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> boo
             _EVENT_TIME.isdisjoint(x.casefold() for x in re.findall(r"[^\W_]+", text))
     if kind == "phone":
         return not holds_kind(text, "phone")
+    if kind == "quantity" and _HOW_MANY.search(question):  # "how many": a number, or no limit
+        return not holds_kind(text, "quantity") and _NO_LIMIT.search(text) is None
     return False
+
+
+# A question for a count (*How many members does it have?*), answered by a number or by there
+# being no limit.
+_HOW_MANY = re.compile(r"^\s*how\s+many\b", re.I)
+_NO_LIMIT = re.compile(r"\b(?:unlimited|no\s+(?:upper\s+)?(?:limit|maximum|cap)|as\s+many\s+as|"
+                       r"any\s+number\s+of|as\s+often\s+as)\b", re.I)
 
 
 _LINKS = r"(?:of|for|in|at|on|to|by|with|from|during|per|under|over|when|if|that|which|who)"

@@ -159,6 +159,9 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
 
 _IN_ADDITION = re.compile(r"^\s*(?:does|do|did|is|are|can|could|will|would|has|have)\s+"
                           r"(?!(?:i|we)\b)[^?]*\b(?:also|ever|as well)\b", re.IGNORECASE)
+# "Does Saltmarsh Cycle Tours sell gift vouchers?": whether a place offers a thing at all.
+_OFFERS = re.compile(r"^\s*(?:does|do)\s+(?!(?:i|we)\b)[^?]*?\b(?:sell|offer|run|provide|stock|"
+                     r"hire\s+out|rent\s+out|lend|organise|organize|arrange)\b", re.IGNORECASE)
 
 
 def _asks_in_addition(part: Part) -> bool:
@@ -168,7 +171,7 @@ def _asks_in_addition(part: Part) -> bool:
     photos?*) is no such question: its answer may name the thing in other words (*Raw files are
     not handed out*)."""
     asking = re.split(r"(?<=[.!])\s+", part.text)[-1]
-    return bool(_IN_ADDITION.search(asking))
+    return bool(_IN_ADDITION.search(asking) or _OFFERS.search(asking))
 
 
 def _lacks_heaviest(part: Part, scored: Scored) -> bool:

@@ -136,6 +136,7 @@ MISSING_FOCUS_FACTOR = 0.6
 MISSING_AMOUNT_FACTOR = 0.6
 MISSING_TIME_FACTOR = 0.6
 MISSING_PHONE_FACTOR = 0.6
+MISSING_COUNT_FACTOR = 0.6
 PRICED_ELSEWHERE_FACTOR = 0.6
 CONTRAST_FACTOR = 0.5
 ELSEWHERE_FACTOR = 0.5
@@ -458,10 +459,12 @@ def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = Fal
     is an amount when the question asks for a difference: *how much extra*), or without
     a time, day, date or duration for a time question (``MISSING_TIME_FACTOR``: *How long does it
     take?* is not answered by *It costs 13 euros*), or without a phone number for a phone
-    question (``MISSING_PHONE_FACTOR``), or pricing only something else than the question asks
-    the price of (``PRICED_ELSEWHERE_FACTOR``, unless ``priced_as_asked``: the sentence model
-    found it the same thing in other words), or from a document that lacks a name the
-    question gives (``ELSEWHERE_FACTOR``: *Can I keep my horse at the Birkenhof?* is not answered
+    question (``MISSING_PHONE_FACTOR``), or without a number for a question how many
+    (``MISSING_COUNT_FACTOR``; *unlimited* or *no limit* answers it too), or pricing only
+    something else than the question asks the price of (``PRICED_ELSEWHERE_FACTOR``, unless
+    ``priced_as_asked``: the sentence model found it the same thing in other words), or from a
+    document that lacks a name the question gives (``ELSEWHERE_FACTOR``: *Can I keep my horse at
+    the Birkenhof?* is not answered
     by the laundrette's rule for horse rugs), or a question itself (``CONTRAST_FACTOR``: *Lost
     something on one of our trams?* opens the page that answers it)."""
     factor = ELSEWHERE_FACTOR if sentence.elsewhere else 1.0
@@ -480,6 +483,8 @@ def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = Fal
         factor *= MISSING_TIME_FACTOR
     if part.wants == "phone" and lacks_kind(sentence.text, part.text, "phone"):
         factor *= MISSING_PHONE_FACTOR
+    if part.wants == "quantity" and lacks_kind(sentence.text, part.text, "quantity"):
+        factor *= MISSING_COUNT_FACTOR
     return factor
 
 

@@ -121,8 +121,12 @@ def _only_under(part: Part, scored: Scored, reading: Reading) -> Reading:
     """A failed rule that holds only under its condition answers a question whether it applies
     (*For SEV2 incidents, a postmortem is required only if the incident lasted longer than 4
     hours*, for *Do we have to write a postmortem for a SEV2 that was fixed within an hour?*):
-    its condition failing is the answer, no."""
-    if not reading.failed or _ONLY_UNDER.search(scored.sentence.text) is None:
+    its condition failing is the answer, no. The condition that fails must be the one the rule
+    holds under (after *only if*, *unless*): *Pupils in Years 3 to 6 pay for their lunches
+    unless they qualify for …* fails for a pupil in Year 2 by its subject, not its exception."""
+    text = scored.sentence.text
+    under = _ONLY_UNDER.search(text)
+    if not reading.failed or under is None or not read(part.text, text[under.start():]).failed:
         return reading
     return Reading(True, False, reading.kinds) if asks_whether(part.text) else reading
 

@@ -35,11 +35,16 @@ The values, each of its own kind (only values of the same kind are compared):
 * ``school_year``: a pupil's school year (*my son is in Year 3*), held against the years a
   sentence names (*Pupils in Year 5 and Year 6*, *Years 3 to 6*, *from Year 7*; ``ages``);
 * ``weekday``: a day of the week, 0 (Monday) to 6 (Sunday), and 7 for a public holiday (*on a
-  Sunday afternoon*, *this Friday*, *at the weekend*: 5 and 6), held against the days a sentence
-  names (*on Sundays and public holidays*, *from Monday to Thursday*, *on weekdays*, *at
-  weekends*); a rule for those days holds for them whether it allows or forbids (*There is no
-  delivery on Saturdays* is the rule for a Saturday), and a day the sentence does not name never
-  fails it (*open from Tuesday to Saturday* answers for a Monday too: closed).
+  Sunday afternoon*, *this Friday*, *at the weekend*: 5 and 6; *Easter Monday*, *Boxing Day*:
+  7), held against the days a sentence names (*on Sundays and public holidays*, *from Monday to
+  Thursday*, *on weekdays*, *at weekends*); a rule for those days holds for them whether it
+  allows or forbids (*There is no delivery on Saturdays* is the rule for a Saturday), and a day
+  the sentence does not name never fails it (*open from Tuesday to Saturday* answers for a
+  Monday too: closed);
+* ``ordinal``: the occasion the question is about (*my second missed visit*, *my first lesson*,
+  *it's the first time*), held against the occasions a sentence's rule is for (*The first missed
+  appointment is free*, *Later missed appointments cost £55*, *from the third call-out*;
+  ``occasions``).
 
 Invariants: a sentence with no condition of a kind the question states is never ``met`` (the
 reading depends on the two texts only); a condition is read from words that make it one (*before*,
@@ -58,7 +63,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from composer_app.server.providers import ages, measures
+from composer_app.server.providers import ages, measures, occasions
+from composer_app.server.providers.clock_times import clock_values, until_tomorrow
 from composer_app.server.providers.term_forms import NUMBER_VALUES
 
 __all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
@@ -80,17 +86,8 @@ _DAY_NAME = re.compile(
     rf"|\b(?P<one>{_WEEKDAY})s?\b"
     r"|\b(?P<weekend>weekends?)\b"
     r"|\b(?P<weekdays>weekdays)\b"
-    r"|\b(?P<holiday>(?:public|bank)\s+holidays?)\b")
-_AMPM = r"(?:a\.?m\.?|p\.?m\.?)"
-_HOUR_WORD = rf"(?:\d{{1,2}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))})"
-_CLOCK = re.compile(
-    rf"\b(?P<h>\d{{1,2}})(?::(?P<m>\d{{2}}))?\s*(?P<ampm>{_AMPM})(?![\w])"
-    rf"|\b(?P<h2>\d{{1,2}}):(?P<m2>\d{{2}})\b(?:\s*(?:h|hrs|o['’]clock)\b)?"
-    rf"|\b(?P<part>half|quarter)\s+(?P<dir>past|to)\s+(?P<h3>{_HOUR_WORD})\b"
-    rf"|\b(?P<h4>{_HOUR_WORD})\s+o['’]clock\b"
-    rf"|\b(?:at\s+)?(?P<h5>{_HOUR_WORD})\s+(?=in\s+the\s+(?:morning|afternoon|evening)|at\s+night)")
-_DAYTIME = re.compile(r"\b(?:in\s+the\s+(?P<when>morning|afternoon|evening)|at\s+(?P<night>night)"
-                      r"|(?P<pm>tonight))\b")
+    r"|\b(?P<holiday>(?:public|bank)\s+holidays?|easter\s+(?:monday|sunday)|good\s+friday|"
+    r"christmas\s+day|boxing\s+day|new\s+year['’]?s\s+day)\b")
 # Notice given on the day before an event, by the part of that day: *the evening before*.
 _EVE = re.compile(r"\bthe\s+(?P<part>morning|afternoon|evening|night|day)\s+before\b"
                   r"(?!\s+yesterday\b)")
@@ -103,6 +100,14 @@ _DAYS = "|".join(_WEEKDAYS)
 _TODAY = re.compile(
     rf"\b(?:it['’]s|it\s+is|today\s+is|today['’]s)\s+(?:now\s+)?(?P<now>{_DAYS})\b")
 _PAST_DAY = re.compile(rf"\b(?:on|last)\s+(?P<then>{_DAYS})\b")
+# "It's Wednesday … cancel Mum's Thursday care visit", "… my class is on Friday": the days
+# until it; a day of the week to come is named before a noun (*Thursday's class*), after *this*,
+# *next* or *coming*, or after *is* / *for* with *on* (*booked for Friday*).
+_COMING_DAY = re.compile(
+    rf"\b(?:(?:this|next|coming)\s+(?P<a>{_DAYS})\b"
+    rf"|(?:is|are|'s|’s|for)\s+(?:on\s+)?(?P<b>{_DAYS})\b"
+    rf"|(?P<c>{_DAYS})(?:['’]s|\s+(?!(?:and|or|to|until|till|through|now|morning|afternoon|"
+    rf"evening|night|mornings|afternoons|evenings|nights|{_DAYS})\b)[a-z]+))")
 _DATE = re.compile(
     rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m>{_MONTH})\b"
     rf"|\b(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)"
@@ -119,22 +124,6 @@ _COUNT = re.compile(rf"\b(?P<n>{_NUMBER})\s+(?P<more>or\s+(?:more|fewer|less)\s+
 _NOT_COUNTED = re.compile(rf"^(?:{_UNIT}|euros?|cents?|dollars?|pounds?|percent|olds?|times|ones|"
                           r"others|kilometres|kilometers|km|metres|meters|kilos|kilograms|litres|"
                           r"liters|pages)$")
-
-# "My seventh breakdown this year": a count of the person's own; "from the seventh call-out": a
-# bound on it ("my first lesson" is an occasion, not a count).
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-             "tenth", "eleventh", "twelfth")
-_ORDINAL = rf"(?:{'|'.join(_ORDINALS[1:])}|\d{{1,3}}(?:nd|rd|th)|\d{{2,3}}st)"  # no "first"
-_OWN_ORDINAL = re.compile(rf"\b(?:my|our|his|her|their)\s+(?:very\s+)?(?P<ord>{_ORDINAL})\s+"
-                          r"(?!time\b)[a-z][a-z-]*")
-_ORDINAL_BOUND = re.compile(rf"\b(?P<words>from|after|starting\s+(?:with|from)|beginning\s+with|"
-                            rf"up\s+to|until)\s+(?:and\s+including\s+)?the\s+(?P<ord>{_ORDINAL})"
-                            r"(?!\s+(?:of|day|week|month|year|time)\b)")
-
-
-def _ordinal(word: str) -> int:
-    return _ORDINALS.index(word) + 1 if word in _ORDINALS else int(word[:-2])
-
 
 # Sentence conditions: (pattern, relation) where relation tells how the question's value must
 # stand to the bound: "<", "<=", ">", ">=".
@@ -170,34 +159,6 @@ def _number(word: str) -> int | None:
     if word in ("a", "an", "one"):
         return 1
     return NUMBER_VALUES.get(word)
-
-
-def _clock_values(text: str) -> Iterator[tuple[int, int, int]]:
-    """(start, end, minutes) of each clock time in ``text`` (casefolded)."""
-    for match in _CLOCK.finditer(text):
-        g = match.groupdict()
-        hour_word = g["h"] or g["h2"] or g["h3"] or g["h4"] or g["h5"]
-        hour = _number(hour_word or "")
-        if hour is None or hour > 24:
-            continue
-        minute = int(g["m"] or g["m2"] or 0)
-        if g["part"]:
-            minute = 30 if g["part"] == "half" else 15
-            if g["dir"] == "to":
-                hour, minute = (hour - 1) % 24, 60 - minute
-        if minute > 59:
-            continue
-        if g["ampm"]:
-            pm = g["ampm"].startswith("p")
-            hour = hour % 12 + (12 if pm else 0)
-        elif not g["h2"]:
-            daytime = _DAYTIME.match(text, match.end() + 1) or _DAYTIME.search(
-                text[match.end(): match.end() + 30])
-            later = daytime is not None and (daytime.group("when") in ("afternoon", "evening")
-                                             or daytime.group("pm") is not None)
-            if later and hour < 12:
-                hour += 12
-        yield match.start(), match.end(), hour * 60 + minute
 
 
 def _dates(text: str) -> Iterator[tuple[int, int, str, int]]:
@@ -266,7 +227,7 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
     text = question.casefold()
     found: dict[str, list[int]] = {}
     taken: list[tuple[int, int]] = []
-    for start, end, value in _clock_values(text):
+    for start, end, value in clock_values(text):
         found.setdefault("clock", []).append(value)
         taken.append((start, end))
     for start, end, value in ages.stated(text):
@@ -287,7 +248,8 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
         found.setdefault("ahead", []).append(_EVE_MINUTES[match.group("part")])
     if _EVE.search(text) is None:  # "my delivery is tomorrow": a day ahead
         for match in _TOMORROW.finditer(text):
-            found.setdefault("ahead", []).append(2880 if match.group("after") else 1440)
+            found.setdefault("ahead", []).append(
+                2880 if match.group("after") else until_tomorrow(text) or 1440)
     today = _TODAY.search(text)
     if today is not None:  # "on Monday … it's Friday now": four days since
         now = _WEEKDAYS.index(today.group("now"))
@@ -295,6 +257,13 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
             since = (now - _WEEKDAYS.index(match.group("then"))) % 7
             if since and match.start() < today.start():
                 found.setdefault("span", []).append(since * 1440)
+        for match in _COMING_DAY.finditer(text):
+            if match.start() < today.end():
+                continue
+            until = (_WEEKDAYS.index(match.group("a") or match.group("b") or match.group("c"))
+                     - now) % 7
+            if until:
+                found.setdefault("ahead", []).append(until * 1440)
     days = _weekdays(text)
     if days:
         found["weekday"] = sorted(days)
@@ -309,13 +278,13 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
         if re.match(r"[- ]years?[- ]old", text[match.end("n"):]):
             continue
         found.setdefault("count", []).append(count)
-    for match in _OWN_ORDINAL.finditer(text):
-        found.setdefault("count", []).append(_ordinal(match.group("ord")))
+    for kind, value in occasions.stated(text):  # "my seventh breakdown", "the first time"
+        found.setdefault(kind, []).append(value)
     return {kind: tuple(values) for kind, values in found.items()}
 
 
 def _relation(relation: str, bound: int) -> Callable[[int], bool]:
-    return {"<": lambda v: v < bound, "<=": lambda v: v <= bound,
+    return {"<": lambda v: v < bound, "<=": lambda v: v <= bound, "==": lambda v: v == bound,
             ">": lambda v: v > bound, ">=": lambda v: v >= bound}[relation]
 
 
@@ -371,8 +340,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         return all(end <= s or start >= e for s, e in used)
 
     for match in _CLOCK_RANGE.finditer(text):
-        a = list(_clock_values(match.group("a")))
-        b = list(_clock_values(match.group("b")))
+        a = list(clock_values(match.group("a")))
+        b = list(clock_values(match.group("b")))
         if a and b:
             found.append(_Condition("clock", _within(a[0][2], b[0][2])))
             used.append(match.span())
@@ -403,7 +372,7 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
     named = _weekdays(text)
     if named:
         found.append(_Condition("weekday", named.__contains__))
-    points = [(s, e, "clock", v) for s, e, v in _clock_values(text)]
+    points = [(s, e, "clock", v) for s, e, v in clock_values(text)]
     points += [(s, e, k, v) for s, e, k, v in _dates(text) if k == "day"]
     for start, end, kind, value in points:
         if not free(start, end):
@@ -469,10 +438,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
             continue
         if relation is not None:
             found.append(_Condition("count", _relation(relation, counted)))
-    for match in _ORDINAL_BOUND.finditer(text):
-        words = re.sub(r"\s+", " ", match.group("words"))
-        bound = {"after": ">", "up to": "<=", "until": "<="}.get(words, ">=")
-        found.append(_Condition("count", _relation(bound, _ordinal(match.group("ord")))))
+    for kind, relation, value in occasions.bounds(text):  # "from the seventh call-out"
+        found.append(_Condition(kind, _relation(relation, value)))
     return tuple(found)
 
 
@@ -530,7 +497,7 @@ def _number_kinds(question: str, number: str) -> frozenset[str]:
     """The kinds of situation value the question's ``number`` is part of."""
     text = question.casefold()
     kinds = {kind for start, end, kind, _ in _durations(text) if number in text[start:end]}
-    kinds |= {"clock" for start, end, _ in _clock_values(text) if number in text[start:end]}
+    kinds |= {"clock" for start, end, _ in clock_values(text) if number in text[start:end]}
     kinds |= {kind for start, end, kind, _ in _dates(text) if number in text[start:end]}
     kinds |= {kind for start, end, kind, _ in measures.asked(text) if number in text[start:end]}
     if not kinds and "count" in situation(question):

@@ -56,7 +56,8 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
                  else ("weekend",)) for day in _DAYS},
         "weekday": ("weekday weekdays workday workdays working-day working-days", ()),
         "weekend": ("weekend weekends", ()),
-        "holiday": ("public-holiday public-holidays bank-holiday bank-holidays", ()),
+        "holiday": ("public-holiday public-holidays bank-holiday bank-holidays easter-monday "
+                    "good-friday christmas-day boxing-day", ()),
     },
     "age": {
         "adult": ("adult adults grown-up grown-ups", ()),
@@ -101,6 +102,19 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "season": {
         "summer": ("summer high-season peak-season", ()),
         "winter": ("winter low-season off-season off-peak", ()),
+    },
+    "employment": {
+        "employee": ("employee employees staff staff-member staff-members", ()),
+        "contractor": ("contractor contractors temp temps temporary-worker temporary-workers "
+                       "agency-worker agency-workers freelancer freelancers", ()),
+    },
+    "hours": {
+        "full-time": ("full-time", ()),
+        "part-time": ("part-time", ()),
+    },
+    "reach": {
+        "domestic": ("domestic inland nationwide", ()),
+        "international": ("international overseas abroad worldwide", ()),
     },
     "daytime": {
         "morning": ("morning mornings", ()),

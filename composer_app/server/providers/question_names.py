@@ -5,7 +5,8 @@ Invariants: a name is a capitalised word of the question that does not open one 
 sentences, is neither *I* nor a stop word, nor a day, month or language (those are conditions
 and subjects, not the thing asked about), and has at least two letters; so is a place the
 question names by what it is (*at the rink*, *at your ice rink*: the words after *at the*, *at
-your* or *at this*, at most two, up to the first stop word); a name *counts* only when
+your* or *at this*, at most two, up to the first stop word; *the hearing centre*, *the library*:
+a kind of place after *the*, *your* or *this*, with the word before it); a name *counts* only when
 the title or the opening line (first heading) of some searched document holds it (the folder has
 a document about that place or firm), so an unknown name never changes an answer; the documents
 that hold a question's names are those holding every counted name anywhere. No name counted
@@ -32,6 +33,13 @@ _WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’-][^\W\d_]+)*")
 # stop word or punctuation, at most two.
 _AT_PLACE = re.compile(r"\bat\s+(?:the|your|this)\s+(?P<place>[^\W\d_]+(?:\s+[^\W\d_]+)?)",
                        re.IGNORECASE)
+# A place named by its kind after any word (*does the hearing centre close*, *in the library*):
+# the kind and the word before it.
+_PLACE_KINDS = ("centre|center|clinic|library|park|pool|gym|museum|campsite|surgery|practice|"
+                "hospital|hotel|hostel|club|shop|store|salon|studio|garage|depot|zoo|theatre|"
+                "cinema|school|nursery|pharmacy|spa|restaurant|cafe|café|kitchen|farm|marina")
+_KIND_PLACE = re.compile(rf"\b(?:the|your|this)\s+(?P<place>(?:[^\W\d_]+\s+)?(?:{_PLACE_KINDS}))\b",
+                         re.IGNORECASE)
 
 
 def question_names(question: str) -> list[str]:
@@ -47,7 +55,7 @@ def question_names(question: str) -> list[str]:
             folded = piece.casefold()
             if _nameable(folded) and piece[:1].isupper() and folded not in names:
                 names.append(folded)
-    for match in _AT_PLACE.finditer(question):
+    for match in (*_AT_PLACE.finditer(question), *_KIND_PLACE.finditer(question)):
         for word in match.group("place").split():
             folded = word.casefold()
             if not _nameable(folded):

@@ -38,6 +38,10 @@ def test_a_persons_age_is_read_only_as_an_age(text: str, years: list[int]) -> No
     ("courses for 14 to 16-year-olds run weekly.", [("within", 14, 16)]),
     ("the course must be at least 17 hours long.", []),
     ("parcels under 10 kg travel free.", []),
+    ("clients under 14 are not treated.", [("<", 14, 14)]),
+    ("under-18s cannot collect items for other people.", [("<", 18, 18)]),
+    ("over-65s travel free.", [(">=", 65, 65)]),
+    ("patients aged 16 to 17 may attend alone.", [("within", 16, 17)]),
 ])
 def test_a_sentence_sets_an_age_bound_only_with_words_that_make_one(
         text: str, found: list[tuple[str, int, int]]) -> None:

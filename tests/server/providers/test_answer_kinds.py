@@ -175,3 +175,44 @@ def test_a_question_for_a_day_is_not_answered_by_a_duration_alone() -> None:
     assert not lacks_kind("Rent must reach our account by the 3rd working day of each month.",
                           question, "time")
     assert not lacks_kind("Rent is collected on Mondays.", question, "time")
+
+
+def test_a_question_for_times_in_the_plural_asks_for_times_of_day() -> None:
+    question = "What times does the half-day coastal bike tour leave?"
+    assert wanted_kind(question) == "time"
+    assert lacks_kind("Tour: Coastal Loop (half day); Duration: 3.5 hours; Adult: £45",
+                      question, "time")
+    assert not lacks_kind("The Coastal Loop departs at 09:30 and 14:00 daily.", question, "time")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Printing costs 5p per page in black and white and 25p per page in colour.",
+    "Each extra kWh is charged at 45 pence.",
+])
+def test_pence_are_an_amount_of_money(sentence: str) -> None:
+    question = "How much does colour printing cost in the library?"
+    assert wanted_kind(question) == "amount"
+    assert not lacks_kind(sentence, question, "amount")
+
+
+def test_a_minimum_amount_to_pay_in_is_asked_as_an_amount() -> None:
+    question = "Is there a minimum amount I have to pay in to open a Christmas Saver?"
+    assert wanted_kind(question) == "amount"
+    assert lacks_kind("You can pay into the Christmas Saver as often as you like.", question,
+                      "amount")
+    assert not lacks_kind("The minimum first payment is £10.", question, "amount")
+    assert wanted_kind("Is there a maximum number of guests?") != "amount"
+
+
+@pytest.mark.parametrize(("sentence", "lacks"), [
+    ("The credit union is owned and run by its members.", True),
+    ("We have 4,200 members across the county.", False),
+    ("There is no limit on the number of members.", False),
+    ("Membership is unlimited.", False),
+])
+def test_a_question_how_many_is_answered_by_a_number_or_no_limit(sentence: str,
+                                                                 lacks: bool) -> None:
+    question = "How many members does the credit union have?"
+    assert wanted_kind(question) == "quantity"
+    assert lacks_kind(sentence, question, "quantity") is lacks
+    assert not lacks_kind(sentence, "How often do you meet?", "quantity")

@@ -186,7 +186,10 @@ def test_a_rule_whose_condition_holds_keeps_its_word_coverage_over_a_lower_meani
     ("Could we also get the unedited original photos straight from the camera?", False),
     ("Can I also bring my dog?", False),
     ("How much does the course also cost?", False),
-    ("Does the studio run birthday parties?", False),
+    ("Does Saltmarsh Cycle Tours sell gift vouchers for its guided rides?", True),
+    ("Do you offer a student discount?", True),
+    ("Do I need to offer a deposit?", False),
+    ("Does the studio open on Sundays?", False),
 ])
 def test_a_yes_or_no_question_about_something_also_offered(question: str,
                                                             in_addition: bool) -> None:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from composer_app.server.providers.condition_ranking import MET_BONUS, settle
+from composer_app.server.providers.condition_ranking import FAILED_PENALTY, MET_BONUS, settle
 from tests.server.providers.support import ranked_sentences
 
 PHARMACY = """# Pharmacy services
@@ -324,6 +324,23 @@ def test_a_rule_that_holds_only_under_a_failing_condition_answers_whether_it_app
     settled = settle(part, ranked, 0.6)
     assert settled[0].sentence.text.startswith("For SEV2 incidents")
     assert settled[0].score == pytest.approx(before[settled[0].sentence.text] + MET_BONUS)
+
+
+def test_a_rule_that_fails_by_its_subject_is_no_rule_that_holds_only_under_its_exception(
+        ) -> None:
+    """*Pupils in Years 3 to 6 pay … unless …* fails for a pupil in Year 2 by whom it is about,
+    not by its exception: it stays a failed rule for *Do I have to pay?*."""
+    text = ("# School lunches\n\nPupils in Years 3 to 6 pay for their lunches unless they "
+            "qualify for free school meals. All pupils in Year 1 and Year 2 receive a free "
+            "school lunch every day.\n")
+    part, _, ranked = ranked_sentences("My son is in Year 2. Do I have to pay for his school "
+                                       "lunches?", "lunches.md", text)
+    rule = "Pupils in Years 3 to 6"
+    before = next(s.score for s in ranked if s.sentence.text.startswith(rule))
+    settled = settle(part, ranked, 0.6)
+    assert settled[0].sentence.text.startswith("All pupils in Year 1 and Year 2")
+    after = next(s.score for s in settled if s.sentence.text.startswith(rule))
+    assert after == pytest.approx(before - FAILED_PENALTY)
 
 
 def test_a_rule_that_holds_only_under_a_failing_condition_answers_only_whether() -> None:

@@ -292,6 +292,58 @@ def test_the_days_since_a_named_weekday_until_today_are_a_span() -> None:
     assert "span" not in situation("I went on Monday. Can I still cancel?")  # no today
 
 
+def test_the_days_until_a_coming_weekday_from_today_are_ahead() -> None:
+    visit = "It's Wednesday morning and I need to cancel Mum's Thursday care visit. Am I billed?"
+    assert situation(visit)["ahead"] == (1440,)
+    assert situation("It is Monday and my class is on Friday.")["ahead"] == (4 * 1440,)
+    assert situation("It's Tuesday; can I move next Saturday's lesson?")["ahead"] == (4 * 1440,)
+    assert "ahead" not in situation("It's Friday now and I went on Monday.")
+    assert "ahead" not in situation("My Thursday visit needs moving.")  # no today
+    assert read(visit, "If you cancel a visit with at least 48 hours' notice, there is no "
+                       "charge.").failed
+    assert read(visit, "Visits cancelled with less than 48 hours' notice are charged at the "
+                       "full rate.").met
+
+
+def test_an_hour_tomorrow_counts_from_the_hour_the_question_says_it_is_now() -> None:
+    spin = "I've booked a 7am spin class tomorrow and it's now 9pm. Can I cancel for free?"
+    assert situation(spin)["ahead"] == (600,)
+    assert situation("It's 8 pm now and my lesson is at 9 am tomorrow.")["ahead"] == (780,)
+    assert situation("My delivery is tomorrow at 10:00.")["ahead"] == (1440,)  # no "now"
+    assert read(spin, "Classes cancelled at least 12 hours before the start are free.").failed
+
+
+def test_a_named_public_holiday_is_a_holiday() -> None:
+    easter = "Is anyone answering the phones on Easter Monday?"
+    assert situation(easter)["weekday"] == (7,)
+    assert situation("Are you open on Boxing Day?")["weekday"] == (7,)
+    assert read(easter, "On bank holidays the helpline opens from 10am to 2pm.").met
+
+
+def test_the_occasion_the_question_is_about_is_held_against_first_and_later_ones() -> None:
+    second = "I've just missed my second contractor visit this tenancy. What will I be charged?"
+    first = "I cancelled a session late. It's the first time I've done that with this pack."
+    assert situation(second)["ordinal"] == (2,)
+    assert situation(first)["ordinal"] == (1,)
+    free, later = ("The first missed appointment in a tenancy is free.",
+                   "Later missed appointments are charged at £55.")
+    assert read(second, free).failed and read(second, later).met
+    assert read(first, "The first late cancellation in each pack is not deducted.").met
+    assert read(first, "A second or later late cancellation is deducted.").failed
+    assert "ordinal" not in situation("We're four people. How much is the first hour?")
+    assert not read("We're four people.", free).failed  # a count is no occasion
+
+
+def test_noon_midday_and_lunchtime_are_times_of_day() -> None:
+    late = "I didn't get my timesheet in until lunchtime on Monday. When am I paid?"
+    assert situation(late)["clock"] == (750,)
+    assert read(late, "Timesheets submitted by 10:00 on Monday are paid that Friday.").failed
+    assert read(late, "Timesheets submitted after 10:00 on Monday are paid the following "
+                      "Friday.").met
+    assert read("I'll order at 11:30.", "Orders placed before noon ship the same day.").met
+    assert read("I'll order at 12:30.", "Orders placed before midday ship the same day.").failed
+
+
 def test_the_days_since_a_weekday_fail_a_shorter_time_limit() -> None:
     within = ("If you withdraw in writing within two days after the first lesson, we refund "
               "the fee minus an administration charge of 15 euros.")

@@ -27,6 +27,10 @@ def test_a_place_named_by_what_it_is_is_a_name():
     assert question_names("Is there parking at your ice rink on Sundays?") == ["ice", "rink"]
     assert question_names("Can I pay at the door?") == ["door"]
     assert question_names("What time should I be at the start of the race?") == ["start"]
+    assert question_names("What time does the hearing centre close on Saturdays?") == [
+        "hearing", "centre"]
+    assert question_names("How much does colour printing cost in the library?") == ["library"]
+    assert question_names("How much is the first hour of the call-out?") == []
 
 
 def test_days_in_the_plural_are_not_names():

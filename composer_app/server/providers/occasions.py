@@ -1,0 +1,74 @@
+"""Occasions counted in order: the person's own (*my seventh breakdown this year*, *my second
+missed visit*, *it's the first time*) and the occasions a rule is for (*from the seventh
+call-out*, *The first missed appointment is free*, *Later missed appointments cost £55*).
+
+Two kinds of situation value come from here (``conditions``): ``count``, the person's own count
+written as an ordinal (*my seventh breakdown*: 7, held like *seven breakdowns* against *three or
+more*), and ``ordinal``, the occasion the question is about, held against the occasions a sentence
+names.
+
+Invariants: *first* never counts (*my first lesson* is an occasion, not a count), and the first of
+a span of time (*the first hour*, *the first 3 days*, *the first of the month*) is no occasion;
+*later*, *subsequent* and *further* name the occasions from the second on (from the third after
+*third and later*), never *later than*, *later on* or *further information*; ordinals are read up
+to the twelfth in words and to 999 in digits; texts are casefolded by the caller.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+__all__ = ["bounds", "stated"]
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+             "tenth", "eleventh", "twelfth")
+_ORDINAL = rf"(?:{'|'.join(_ORDINALS[1:])}|\d{{1,3}}(?:nd|rd|th)|\d{{2,3}}st)"  # no "first"
+_OWN_ORDINAL = re.compile(rf"\b(?:my|our|his|her|their)\s+(?:very\s+)?(?P<ord>{_ORDINAL})\s+"
+                          r"(?!time\b)[a-z][a-z-]*")
+_ORDINAL_BOUND = re.compile(rf"\b(?P<words>from|after|starting\s+(?:with|from)|beginning\s+with|"
+                            rf"up\s+to|until)\s+(?:and\s+including\s+)?the\s+(?P<ord>{_ORDINAL})"
+                            r"(?!\s+(?:of|day|week|month|year|time)\b)")
+
+# The ordinal kind: the occasion the question is about (*my second missed visit*, *my first
+# lesson*, *it's the first time*), against the occasions a sentence's rule is for (*The first
+# missed appointment is free*, *Later missed appointments cost £55*, *from the third*).
+_OWN_OCCASION = re.compile(r"\b(?:my|our|his|her|their)\s+(?:very\s+)?(?P<ord>first)\s+"
+                           r"(?!time\b)[a-z][a-z-]*|\b(?:it['’]s|it\s+is|this\s+is)\s+"
+                           rf"(?:the|my|our)\s+(?P<time>first|{_ORDINAL})\s+time\b")
+_FIRST_OCCASION = re.compile(r"\bthe\s+first\s+(?!(?:of|day|days|week|weeks|month|months|year|"
+                             r"years|time|hour|hours|minute|minutes|night|nights|page|pages)\b)"
+                             r"[a-z][a-z-]*")
+_LATER_OCCASION = re.compile(r"\b(?:(?P<ord>second|third)\s+(?:and|or)\s+)?(?:later|subsequent|"
+                             r"further)\s+(?!(?:than|on|in|at|to|notice|date|dates|time|times|"
+                             r"information|details|questions|charges?)\b)[a-z][a-z-]*")
+
+
+def _ordinal(word: str) -> int:
+    return _ORDINALS.index(word) + 1 if word in _ORDINALS else int(word[:-2])
+
+
+def stated(text: str) -> Iterator[tuple[str, int]]:
+    """(kind, value) of each occasion of the person's own ``text`` states: a ``count`` and an
+    ``ordinal`` for *my seventh breakdown*, an ``ordinal`` for *my first lesson* and *it's the
+    second time*."""
+    for match in _OWN_ORDINAL.finditer(text):
+        yield "count", _ordinal(match.group("ord"))
+        yield "ordinal", _ordinal(match.group("ord"))
+    for match in _OWN_OCCASION.finditer(text):
+        yield "ordinal", _ordinal(match.group("ord") or match.group("time"))
+
+
+def bounds(text: str) -> Iterator[tuple[str, str, int]]:
+    """(kind, relation, value) of each bound a sentence sets on occasions: *from the seventh*
+    (``>=`` 7, on the ``count`` and the ``ordinal``), *after the third* (``>``), *up to the
+    third* (``<=``), *the first …* (``ordinal`` ``==`` 1), *later …* (``ordinal`` ``>=`` 2)."""
+    for match in _ORDINAL_BOUND.finditer(text):
+        words = re.sub(r"\s+", " ", match.group("words"))
+        relation = {"after": ">", "up to": "<=", "until": "<="}.get(words, ">=")
+        yield "count", relation, _ordinal(match.group("ord"))
+        yield "ordinal", relation, _ordinal(match.group("ord"))
+    if _FIRST_OCCASION.search(text):
+        yield "ordinal", "==", 1
+    for match in _LATER_OCCASION.finditer(text):
+        yield "ordinal", ">=", _ordinal(match.group("ord") or "second")

@@ -1,0 +1,38 @@
+"""Occasions counted in order: the person's own, and the occasions a rule is for."""
+
+from __future__ import annotations
+
+import pytest
+
+from composer_app.server.providers.occasions import bounds, stated
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("this is my seventh breakdown this year.", [("count", 7), ("ordinal", 7)]),
+    ("i've just missed my second contractor visit.", [("count", 2), ("ordinal", 2)]),
+    ("it's my first lesson on saturday.", [("ordinal", 1)]),
+    ("it's the first time i've done that.", [("ordinal", 1)]),
+    ("this is the third time it has broken.", [("ordinal", 3)]),
+    ("my second time was better.", []),
+    ("we're four people.", []),
+])
+def test_the_persons_own_occasion_is_read_from_an_ordinal_of_theirs(
+        text: str, found: list[tuple[str, int]]) -> None:
+    assert list(stated(text)) == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("from the seventh call-out, a fee of £40 applies.",
+     [("count", ">=", 7), ("ordinal", ">=", 7)]),
+    ("up to the third repair is free.", [("count", "<=", 3), ("ordinal", "<=", 3)]),
+    ("the first missed appointment in a tenancy is free.", [("ordinal", "==", 1)]),
+    ("later missed appointments are charged at £55.", [("ordinal", ">=", 2)]),
+    ("a third or subsequent late cancellation is charged.", [("ordinal", ">=", 3)]),
+    ("the first hour costs £20.", []),
+    ("the first of the month is payday.", []),
+    ("tell us no later than 18:00.", []),
+    ("further information is on our website.", []),
+])
+def test_a_rule_names_the_occasions_it_is_for(text: str,
+                                              found: list[tuple[str, str, int]]) -> None:
+    assert list(bounds(text)) == found
