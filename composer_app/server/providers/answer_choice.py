@@ -18,7 +18,10 @@ together in both, when the answer has any: ``shares_subject``) (``same_subject``
 numbers, the one that is newer by its own written date (else its modification time) is answered from
 and the other is only ``checked``, and ``conflict`` names both in one sentence (when they agree, the
 newer one answers and nothing is named; a document that holds the names the question gives counts
-them as its headings when it is such a rival); a direct sentence that is a table row keeps only the
+them as its headings when it is such a rival; a newer document's sentence among the first
+``CHANGE_READ``, from ``CHANGE_FLOOR`` of the threshold up, that states a change of the value the
+answer states, holding that value or saying it replaces it, answers instead and names the
+conflict: ``_changed_by_newer``); a direct sentence that is a table row keeps only the
 cells of the group the question asks about (``row_cells``); every document's ``coverage`` (its
 confidence) is the best coverage of any of its sentences over the question's parts; a document
 that gives a direct sentence is cited and quoted at that sentence (its first, when several).
@@ -59,6 +62,8 @@ LEAD_FLOOR = 0.44  # a first sentence this covered answers when it clearly leads
 LEAD_RATIO = 0.5  # of the first sentence's coverage: what every other sentence stays within
 COMPANION_FLOOR = 0.5  # a first sentence this covered answers in a document that answers a sibling
 CONFLICT_RATIO = 0.75
+CHANGE_FLOOR = 0.3  # of the threshold: a newer sentence stating a change answers from here
+CHANGE_READ = 12  # the first sentences read for a newer document's change
 ALSO_USED_RATIO = 0.92
 MAX_USED = 3
 MAX_CHECKED = 8
@@ -230,6 +235,8 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         if top is not None and not _is_code(by_key[top.sentence.key]):
             rivals = _named_rivals(per_doc, part, given) if given else per_doc
             top, line, loser = _resolve_conflict(top, rivals, by_key, dated, part)
+            if line is None:
+                top, line, loser = _changed_by_newer(top, ranked, by_key, dated, part)
             if line is not None and loser is not None:
                 conflict = conflict or line
                 older.add(loser)
@@ -335,6 +342,57 @@ def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str,
             return top, _line(first, day_first, second, day_second), key
         return top, (f"{_name(second)} says something different; check which of the two "
                      f"documents is current."), None
+    return top, None, None
+
+
+# A sentence that states a change of a value (*The joining fee rises from £20 to £25 …*) or that
+# replaces an older document's figure (*… is £17, replacing the figure shown in our April 2024
+# tariff*).
+_CHANGE = re.compile(r"\b(?:rises?|rising|goes\s+up|going\s+up|increases?|increasing|falls?|"
+                     r"drops?|reduced|changes?|changing)\s+(?:\w+\s+){0,3}?from\b[^.;]{0,40}?\bto\b"
+                     r"|\breplac(?:es|ing|ed)\s+the\s+(?:\w+\s+){0,2}(?:figure|price|fee|charge|"
+                     r"rate|amount|value)", re.IGNORECASE)
+_REPLACES = re.compile(r"\breplac(?:es|ing|ed)\b", re.IGNORECASE)
+
+
+def _changed_by_newer(top: Scored, ranked: Sequence[Scored], by_key: dict[str, Evidence],
+                      dated: Callable[[SourceRef], date | None], part: Part
+                      ) -> tuple[Scored, str | None, str | None]:
+    """``top`` or the sentence of a newer document that changes the value ``top`` states, the
+    line naming the conflict and the key of the document not answered from. A notice often
+    states the change in words a question does not use (*The joining fee rises from £20 to £25
+    for new members joining from 1 March 2026*, for *What's the one-off fee I'll be charged?*):
+    among the first ``CHANGE_READ`` sentences, one from ``CHANGE_FLOOR`` of the threshold up, in
+    a newer document, that states a change (``_CHANGE``) and holds a number of ``top`` (the
+    value changed) and a key term of the question ``top`` holds, or says it replaces a figure
+    and holds the heaviest key term ``top`` holds (what the value is of: *SWIFT*), answers
+    instead. A sentence set back as
+    only naming its document's topic (*Joining fee*) may still state the change, hence the low
+    floor; the other conditions are what make it the same value."""
+    older = by_key[top.sentence.key].ref
+    day = dated(older)
+    if day is None:
+        return top, None, None
+    mine = numbers_of(top.sentence.text)
+    held = [t for t in part.terms if not t.number and t.stem in top.sentence.stems]
+    if not held:
+        return top, None, None
+    subject = max(held, key=lambda t: t.weight).stem  # what the answer's value is of
+    for rival in ranked[:CHANGE_READ]:
+        key = rival.sentence.key
+        if key == top.sentence.key or rival.sentence.elsewhere or _is_code(by_key[key]) or \
+                rival.coverage < CHANGE_FLOOR * USED_THRESHOLD:
+            continue
+        newer = by_key[key].ref
+        newer_day = dated(newer)
+        text = rival.sentence.text
+        if newer_day is None or newer_day <= day or not _CHANGE.search(text):
+            continue
+        own = set(rival.sentence.stems)
+        if (mine & numbers_of(text) and any(t.stem in own for t in held)) or \
+                (_REPLACES.search(text) and subject in own):
+            answer = replace(rival, coverage=max(rival.coverage, USED_THRESHOLD))
+            return answer, _line(newer, newer_day, older, day), top.sentence.key
     return top, None, None
 
 

@@ -66,8 +66,8 @@ _AMOUNT = re.compile(
     r"deposits?|fines?|penalt(?:y|ies))\b|"
     r"(?:is|are)\s+there\s+an?\s+(?:minimum|maximum)\s+(?:amount|payment|deposit|spend|balance|"
     r"order\s+value)\b|"
-    r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}(?:price|cost|fee|charge|deposit|"
-    r"fine|penalty|surcharge|fare|rent)s?\b)", re.I)
+    r"what\s+(?:(?:is|are)\s+the\s+)?(?:[^\W\d_]+(?:-[^\W\d_]+)?\s+){0,2}(?:price|cost|fee|"
+    r"charge|deposit|fine|penalty|surcharge|fare|rent)s?\b)", re.I)
 # A time question: its answer states a time, a date, a day or a duration (or that there is none).
 _TIME = re.compile(
     r"^\s*(?:how\s+(?:long|soon|quickly|early|late)\b|when\b|(?:by|until|till|since|from)\s+when\b|"
@@ -273,6 +273,22 @@ _FOCUS = re.compile(
     rf"(?P<priced>[^\W\d_]+(?:[\s-][^\W\d_]+)?)(?:\s+{_LINKS}\b|\s+cost\b|\s*$)", re.I)
 
 
+# A clause that follows the thing asked for (*the one-off fee I'll be charged*): it says what
+# happens to the thing, not what it is.
+_CLAUSE = re.compile(r"\s+(?:i|we|you|they|he|she|i['’](?:ll|d|m|ve)|we['’](?:ll|d|re|ve)|"
+                     r"you['’](?:ll|d|re|ve)|they['’](?:ll|d|re|ve))\b.*$", re.I)
+
+
+_GENERIC_MODIFIERS = frozenset(["one-off", "one-time", "up-front", "upfront", "so-called"])
+
+
+def _head(phrase: str) -> str:
+    """``phrase`` (the thing a question asks for) without a clause that follows it, and without
+    a modifier that says nothing of what the thing is (*one-off*, *up-front*)."""
+    words = _CLAUSE.sub("", phrase).split()
+    return " ".join(w for w in words if w.casefold() not in _GENERIC_MODIFIERS)
+
+
 def asked_for(text: str, stemmed: set[str]) -> frozenset[str]:
     """The key stems (of ``stemmed``, the question's) of the thing a *what is the X of Y* /
     *what X does ...* / *how much X ...* question asks for (``phone number`` in *What is the
@@ -286,7 +302,7 @@ def asked_for(text: str, stemmed: set[str]) -> frozenset[str]:
         return frozenset()
     priced = match.group("priced")
     phrase = priced.replace("-", " ").split()[-1] if priced else \
-        match.group("named") or match.group("kind") or match.group("counted") or ""
+        _head(match.group("named") or match.group("kind") or match.group("counted") or "")
     found = {stem(w) for w in question_terms(phrase)
              if w not in ANSWER_WORDS and w not in MEASURE_WORDS}
     return frozenset(found & stemmed)

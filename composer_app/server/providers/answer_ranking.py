@@ -31,8 +31,8 @@ against each part:
   ``electricity`` in *How much electricity …?*, ``lesson`` in *How much is a riding lesson?*; *the
   deadline* is held by a date, ``answer_kinds.TIME_NOUNS``), and so does (by
   ``TOPIC_ONLY_FACTOR``) a sentence that holds none of the question's key terms beyond its
-  document's title and headings (*Is there a
-  café in the Harbour Museum?*: *The Harbour Museum is at Pier 3* names only the topic), and so does
+  document's title and headings (*Is there a café in the Harbour Museum?*: *The Harbour Museum is
+  at Pier 3* names only the topic), and so does
   (by ``SUBJECT_FOLLOWS_FACTOR``) a sentence that lacks the question's heaviest key term, even by
   heading or carry, when the next sentence of its paragraph opens with it (in its first
   ``OPENING_WORDS`` words): the paragraph turns to the subject asked about only after it (*When do

@@ -164,6 +164,14 @@ class Reading:
     contrasted: bool  # it names only other classes of some dimension the question names
 
 
+# Numbered levels of one thing (*Level 3*, *Band 2*, *Zone 1*, *Tier B*): each number a class of
+# the dimension its word names; a bound (*level 4 or above*, *at least level 2*) names none.
+_LABEL = re.compile(r"(?<!least\s)(?<!minimum\s)\b(?P<kind>level|band|tier|zone|stage|phase|module|"
+                    r"platform|gate|terminal)\s+(?P<n>\d{1,3}|[a-d])\b(?![.,:]\d)"
+                    r"(?!\s+(?:or|and)\s+(?:above|higher|better|over|more|below|lower|under)\b)"
+                    r"(?!\s*(?:to|-|–)\s*\d)")
+
+
 @lru_cache(maxsize=4096)
 def _classes(text: str) -> dict[str, dict[str, str]]:
     """dimension -> class -> the first word of ``text`` naming it."""
@@ -195,6 +203,9 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
     for match in _YOUNG.finditer(lowered):  # "Under 16: 17 euros": children
         if int(match.group("n") or match.group("n2")) <= ADULT_AGE:
             found.setdefault("age", {}).setdefault("child", match.group(0))
+    for match in _LABEL.finditer(lowered):  # "the Level 3 course": one of the numbered levels
+        found.setdefault(f"label:{match.group('kind')}", {}).setdefault(match.group("n"),
+                                                                          match.group(0))
     for name, pattern in _TENURE.items():  # "I've been there before": a regular
         visit = pattern.search(lowered)
         if visit:
@@ -214,6 +225,8 @@ def _only(sentence: str, words: Iterable[str]) -> bool:
 
 def _related(dimension: str, asked: str, named: str) -> bool:
     """Whether class ``named`` answers for class ``asked`` (the same, or one covers the other)."""
+    if dimension not in _CLASSES:  # a numbered label: only the same number
+        return asked == named
     classes = _CLASSES[dimension]
     return asked == named or named in classes[asked][1] or asked in classes[named][1]
 

@@ -5,12 +5,12 @@ Invariants: a name is a capitalised word of the question that does not open one 
 sentences, is neither *I* nor a stop word, nor a day, month or language (those are conditions
 and subjects, not the thing asked about), and has at least two letters; so is a place the
 question names by what it is (*at the rink*, *at your ice rink*: the words after *at the*, *at
-your* or *at this*, at most two, up to the first stop word; *the hearing centre*, *the library*:
-a kind of place after *the*, *your* or *this*, with the word before it); a name *counts* only when
-the title or the opening line (first heading) of some searched document holds it (the folder has
-a document about that place or firm), so an unknown name never changes an answer; the documents
-that hold a question's names are those holding every counted name anywhere. No name counted
-means no restriction (``None``).
+your* or *at this*, at most two, up to the first stop word; *the hearing centre*, *the
+campsite*: a kind of place after *the*, *your* or *this*, with the word before it); a name
+*counts* only when the title or the opening line (first heading) of some searched document holds
+it (the folder has a document about that place or firm), so an unknown name never changes an
+answer; the documents that hold a question's names are those holding every counted name anywhere.
+No name counted means no restriction (``None``).
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ _WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’-][^\W\d_]+)*")
 # stop word or punctuation, at most two.
 _AT_PLACE = re.compile(r"\bat\s+(?:the|your|this)\s+(?P<place>[^\W\d_]+(?:\s+[^\W\d_]+)?)",
                        re.IGNORECASE)
-# A place named by its kind after any word (*does the hearing centre close*, *in the library*):
-# the kind and the word before it.
+# A place named by its kind, with the word before it (*does the hearing centre close*, *the
+# campsite*).
 _PLACE_KINDS = ("centre|center|clinic|library|park|pool|gym|museum|campsite|surgery|practice|"
                 "hospital|hotel|hostel|club|shop|store|salon|studio|garage|depot|zoo|theatre|"
                 "cinema|school|nursery|pharmacy|spa|restaurant|cafe|café|kitchen|farm|marina")
-_KIND_PLACE = re.compile(rf"\b(?:the|your|this)\s+(?P<place>(?:[^\W\d_]+\s+)?(?:{_PLACE_KINDS}))\b",
-                         re.IGNORECASE)
+_KIND_PLACE = re.compile(
+    rf"\b(?:the|your|this)\s+(?P<place>(?:[^\W\d_]+\s+)?(?:{_PLACE_KINDS}))\b", re.IGNORECASE)
 
 
 def question_names(question: str) -> list[str]:

@@ -110,6 +110,13 @@ def test_the_focus_leaves_out_words_that_name_the_kind_of_value():
     assert read_question("How long is the warranty?", _weight)[0].focus == frozenset()
 
 
+def test_the_focus_is_the_thing_asked_for_not_a_clause_or_a_modifier_after_it():
+    [part] = read_question("What's the one-off fee I'll be charged when I sign up?", _weight)
+    assert part.wants == "amount" and part.focus == frozenset()  # "fee" names the kind
+    [late] = read_question("What is the late-payment fee we pay?", _weight)
+    assert late.focus == {"lat", "pay"}
+
+
 def test_subject_pairs_match_in_either_order_so_a_table_row_names_its_subject():
     [part] = read_question("How many seats does the Business plan include?", _weight)
     rows = passage_sentences("kb:1", 0, 0, "plans.md",

@@ -173,6 +173,52 @@ def test_newer_document_wins_over_an_older_one_and_the_conflict_is_named(folder,
     assert len(notes) == 1 and "expenses-2024.md" in notes[0] and "newer" in notes[0]
 
 
+GYM_TERMS = """# Harbourside Gym: Membership Terms
+
+Last updated: 3 June 2024
+
+## Joining
+
+A one-off joining fee of £20 is charged on all tiers. Members pay by monthly Direct Debit.
+"""
+GYM_NOTICE = """# Harbourside Gym: Notice of Membership Price Changes
+
+Published: 12 January 2026
+
+## Joining fee
+
+The joining fee rises from £20 to £25 for new members joining from 1 March 2026. It remains
+waived for anyone paying for a full year upfront.
+"""
+
+
+def test_a_newer_notice_that_states_the_change_in_other_words_wins_the_conflict(folder, ask):
+    """The notice's sentence shares few of the question's words (*rises from £20 to £25*, under
+    the topic *Joining fee*), but it changes the very value the older terms state."""
+    (folder / "gym_membership_terms.md").write_text(GYM_TERMS, encoding="utf-8")
+    (folder / "membership_price_changes_2026.md").write_text(GYM_NOTICE, encoding="utf-8")
+    for name in ("gym_membership_terms.md", "membership_price_changes_2026.md"):
+        os.utime(folder / name, (1_767_225_600, 1_767_225_600))
+    outcome = ask("I'm joining the gym in May 2026 and paying monthly. What's the one-off fee "
+                  "I'll be charged when I sign up?")
+    assert "£25" in _direct(outcome)
+    assert _used(outcome)[0].title == "membership_price_changes_2026.md"
+    notes = [p for p in outcome.text.split("\n\n") if "says something different" in p]
+    assert len(notes) == 1 and "gym\\_membership\\_terms.md (3 June 2024)" in notes[0]
+
+
+def test_a_newer_notice_changing_another_value_leaves_the_answer_alone(folder, ask):
+    notice = GYM_NOTICE.replace("## Joining fee\n\nThe joining fee rises from £20 to £25",
+                                "## Freeze fee\n\nThe freeze fee rises from £5 to £7.50")
+    (folder / "gym_membership_terms.md").write_text(GYM_TERMS, encoding="utf-8")
+    (folder / "membership_price_changes_2026.md").write_text(notice, encoding="utf-8")
+    for name in ("gym_membership_terms.md", "membership_price_changes_2026.md"):
+        os.utime(folder / name, (1_767_225_600, 1_767_225_600))
+    outcome = ask("What's the one-off fee I'll be charged when I join the gym?")
+    assert "£20" in _direct(outcome) and "£7.50" not in _direct(outcome)
+    assert _used(outcome)[0].title == "gym_membership_terms.md"
+
+
 def test_newer_modification_time_decides_when_no_document_has_a_date(folder, ask):
     old = MEALS_OLD.replace("Effective date: 1 March 2024\n\n", "")
     new = MEALS_NEW.replace("Effective date: 15 September 2025\n\n", "")

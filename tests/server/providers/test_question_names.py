@@ -30,6 +30,7 @@ def test_a_place_named_by_what_it_is_is_a_name():
     assert question_names("What time does the hearing centre close on Saturdays?") == [
         "hearing", "centre"]
     assert question_names("How much does colour printing cost in the library?") == ["library"]
+    assert question_names("What does the campsite charge for a second car?") == ["campsite"]
     assert question_names("How much is the first hour of the call-out?") == []
 
 
