@@ -124,7 +124,8 @@ own thread over the HTTP API and the completed answer is graded:
 Before the graded questions, one ungraded question builds the index (which starts embedding a
 small folder's sentences in the background) and the bench waits ``--settle`` seconds (10 by
 default; the sets' folders embed in about 2 s), so the figures are those of a server whose folder
-is embedded; ``--settle 0`` measures a server asked at once.
+is embedded; ``--settle 0`` measures a server asked at once (a question its words do not answer
+then waits for the embedding, up to 5 s).
 """
 
 from __future__ import annotations

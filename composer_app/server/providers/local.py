@@ -15,7 +15,9 @@ every search, so answers reflect the folder's current files; which sentence answ
 documents are ``used`` or only ``checked``, conflicts and "not found" are decided by
 ``answer_choice`` over sentences scored by ``answer_ranking`` (term weights are the inverse
 document frequencies of the searched stores); the sentence model starts loading in the
-background when the provider is built and is waited for only by a question that needs it;
+background when the provider is built and is waited for only by a question that needs it, and a
+question its words do not answer, asked while the folder is being embedded (the first after it was
+opened or changed), waits up to ``EMBED_WAIT`` seconds for it rather than say "not found";
 blocking work runs in a worker thread; any I/O or
 database error ends the turn with one ``Failed`` and a readable reason.
 """
@@ -89,6 +91,7 @@ SEARCH_LIMIT = 30
 LEXICAL_LIMIT = 10
 DENSE_LIMIT = 4  # sentences found by meaning per question part, when the folder is embedded
 DENSE_CANDIDATES = 4  # sentences by their words re-judged by meaning, when it is
+EMBED_WAIT = 5.0  # seconds a question its words do not answer waits for the folder's embedding
 DATE_HEAD_BYTES = 4_096
 MAX_UNREADABLE = 5
 STREAM_CHUNK_CHARS = 160
@@ -359,12 +362,15 @@ class LocalProvider:
                 frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
         table = self.vectors.table() if self.vectors is not None else None
+        choice = None
         if table is None or not parts:
             named = self._named(question, found, scratch, refs, infos)
             choice = choose(parts, found, lambda ref: self._dated(ref, infos),
                             self.embeddings.similarities, named=named,
                             names=question_names(question), reader=self.embeddings.pair_scores)
-        else:
+            if parts and (not choice.used or choice.unanswered):
+                table = self._embedded_in_time()
+        if table is not None and parts:
             nearby = self._nearby(table, [part.text for part in parts])
             seen = {(e.ref.id, e.hit.line_start) for e in found}
             for near in nearby:
@@ -374,18 +380,31 @@ class LocalProvider:
                     seen.add((knowledge_ref(infos[hit.key]).id, hit.line_start))
                     found.append(Evidence(knowledge_ref(infos[hit.key]), hit))
             named = self._named(question, found, scratch, refs, infos)
+            vectors = table
             choice = choose(parts, found, lambda ref: self._dated(ref, infos),
-                            lambda queries, texts: table.similarities(self.embeddings, queries,
-                                                                      texts),
+                            lambda queries, texts: vectors.similarities(self.embeddings, queries,
+                                                                        texts),
                             nearby={near.text for near in nearby},
                             candidates=DENSE_CANDIDATES, named=named,
                             names=question_names(question), reader=self.embeddings.pair_scores)
+        assert choice is not None
         if not choice.used:
             return compose_general(scope, choice.checked, notices)
         return compose_answer(choice.used, choice.checked, notices,
                               direct=[(d.evidence, d.sentence) for d in choice.direct],
                               conflict=choice.conflict, unanswered=choice.unanswered,
                               quotes=choice.quotes)
+
+    def _embedded_in_time(self) -> VectorTable | None:
+        """The folder's embedded sentences once the embedding under way (the first question after
+        the folder was opened or changed) is done within ``EMBED_WAIT`` seconds, else ``None``:
+        a question its words do not answer waits for the sentences found by meaning rather than
+        saying "not found" only because it was asked first; a folder never embedded (too large,
+        no model) is not waited for."""
+        if self.vectors is None or self.vectors.wait(0):
+            return None
+        self.vectors.wait(EMBED_WAIT)
+        return self.vectors.table()
 
     def _named(self, question: str, found: Sequence[Evidence], scratch: PassageStore,
                refs: dict[str, SourceRef], infos: dict[str, FileInfo]) -> frozenset[str] | None:

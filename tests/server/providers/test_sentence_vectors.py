@@ -60,6 +60,35 @@ def test_a_paraphrase_sharing_no_word_with_its_answer_is_answered_once_the_folde
         provider.close()
 
 
+def test_the_first_question_its_words_do_not_answer_waits_for_the_folder_to_be_embedded(
+        tmp_path: Path, model: SentenceEmbeddings) -> None:
+    """Asked first, right after the folder is opened, the paraphrase gets the answer it gets
+    later, not a "not found" only because the folder's sentences were still being embedded."""
+    provider = LocalProvider(_folder(tmp_path), tmp_path / "data", embeddings=model)
+    try:
+        outcome = run_turn(provider, request(QUESTION))
+        assert [e.title for e in outcome.by_usage("used")] == ["dental-practice.md"]
+        assert "emergency service" in outcome.text
+        assert provider.vectors is not None and provider.vectors.wait(0)
+    finally:
+        provider.close()
+
+
+def test_a_first_question_its_words_answer_does_not_wait_for_the_embedding(
+        tmp_path: Path, model: SentenceEmbeddings) -> None:
+    folder = _folder(tmp_path)
+    (folder / "notes.md").write_text("\n".join(f"Note {n}: the locker code is {n:04d} on day {n}."
+                                             for n in range(400)), encoding="utf-8")
+    provider = LocalProvider(folder, tmp_path / "data", embeddings=model)
+    try:
+        outcome = run_turn(provider, request("When is breakfast served at the Harbour View "
+                                             "Hotel?"))
+        assert "7:00 to 10:30" in outcome.text
+        assert provider.vectors is not None and not provider.vectors.wait(0)  # still embedding
+    finally:
+        provider.close()
+
+
 def test_an_unrelated_question_still_finds_nothing_in_an_embedded_folder(
         tmp_path: Path, model: SentenceEmbeddings) -> None:
     provider = LocalProvider(_folder(tmp_path), tmp_path / "data", embeddings=model)
