@@ -33,7 +33,8 @@ _PERSON = (r"(?:i|he|she|we|they|son|daughter|child|kid|boy|girl|grandson|grandd
 _NOT_YEARS = (rf"(?![:.,]\d)(?!\s*(?:%|percent|euros?|cents?|{_TIME_UNIT}|km|kg|cm|people|persons|"
               r"of\b|times|in\b|o['’]clock|am\b|pm\b|a\.m|p\.m))")
 _STATED = re.compile(
-    rf"\b{_PERSON}(?:['’]s|['’]m|\s+is|\s+am|\s+are|\s+was|\s+turned|\s+turns)\s+(?:now\s+|just\s+)?"
+    rf"\b{_PERSON}(?:['’]s|['’]m|\s+is|\s+am|\s+are|\s+was|(?:\s+has|\s+have|['’]s|['’]ve)?"
+    rf"(?:\s+just)?\s+turned|\s+turns)\s+(?:now\s+|just\s+)?"
     rf"(?P<n>\d{{1,3}}|{_WORDS}){_NOT_YEARS}\b"
     rf"|\b(?P<n2>\d{{1,3}}|{_WORDS})[- ]years?[- ]olds?\b")
 _RANGE = re.compile(r"\b(?:aged|ages?)\s+(?P<a>\d{1,3})\s*(?:to|-|–|and|until|or)\s*"

@@ -26,7 +26,8 @@ The values, each of its own kind (only values of the same kind are compared):
   *two or more years*, *5 to 10 working days before*);
 * ``count``: a number of people or things (*four people*, *3 bikes*), or the person's own count
   as an ordinal (*my seventh breakdown*) against the ordinal bounds a sentence sets (*from the
-  seventh call-out*, *up to the third*);
+  seventh call-out*, *up to the third*), or one of a pair (*only my left ear*) against a rule for
+  both or one (*for both ears*, *if only one ear needs treatment*; ``body_pairs``);
 * ``measure:<unit>``: an amount in a unit (*150 pages*, *25 kg*), held against the bands a
   sentence sets on it (*100 pages or more*, *orders of 5 to 19 kg*; ``measures``);
 * ``age``: a person's age in years (*I'm 19*, *my son is 10*, *my 8-year-old*), held against
@@ -63,7 +64,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from composer_app.server.providers import ages, measures, occasions
+from composer_app.server.providers import ages, body_pairs, measures, occasions
 from composer_app.server.providers.clock_times import clock_values, until_tomorrow
 from composer_app.server.providers.term_forms import NUMBER_VALUES
 
@@ -280,6 +281,8 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
         found.setdefault("count", []).append(count)
     for kind, value in occasions.stated(text):  # "my seventh breakdown", "the first time"
         found.setdefault(kind, []).append(value)
+    for value in body_pairs.stated(text):  # "only my left ear"
+        found.setdefault("count", []).append(value)
     return {kind: tuple(values) for kind, values in found.items()}
 
 
@@ -440,6 +443,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
             found.append(_Condition("count", _relation(relation, counted)))
     for kind, relation, value in occasions.bounds(text):  # "from the seventh call-out"
         found.append(_Condition(kind, _relation(relation, value)))
+    for value in body_pairs.bounds(text):  # "for both ears", "if only one ear needs treatment"
+        found.append(_Condition("count", _relation("==", value)))
     return tuple(found)
 
 

@@ -91,6 +91,7 @@ SEARCH_LIMIT = 30
 LEXICAL_LIMIT = 10
 DENSE_LIMIT = 4  # sentences found by meaning per question part, when the folder is embedded
 DENSE_CANDIDATES = 4  # sentences by their words re-judged by meaning, when it is
+DENSE_FLOOR = 0.3  # the least cosine similarity of a sentence found by meaning alone
 EMBED_WAIT = 5.0  # seconds a question its words do not answer waits for the folder's embedding
 DATE_HEAD_BYTES = 4_096
 MAX_UNREADABLE = 5
@@ -432,11 +433,14 @@ class LocalProvider:
 
     def _nearby(self, table: VectorTable, queries: list[str]) -> list[Nearest]:
         """The folder's sentences nearest in meaning to each of ``queries`` (``DENSE_LIMIT``
-        each), best first."""
+        each, from a similarity of ``DENSE_FLOOR`` up), best first: a sentence further away says
+        nothing about the question (the coffee machine's descaling, for a question about the
+        billing database) and its document would only be listed as checked."""
         encoded = self.embeddings.embeddings(queries)
         if encoded is None:
             return []
-        return [near for row in encoded for near in table.nearest(row, DENSE_LIMIT)]
+        return [near for row in encoded for near in table.nearest(row, DENSE_LIMIT)
+                if near.similarity >= DENSE_FLOOR]
 
     def _dated(self, ref: SourceRef, infos: dict[str, FileInfo]) -> date | None:
         """A knowledge file's own written date, else its modification date; ``None`` for other

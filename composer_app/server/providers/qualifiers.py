@@ -60,10 +60,11 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
                     "good-friday christmas-day boxing-day", ()),
     },
     "age": {
-        "adult": ("adult adults grown-up grown-ups", ()),
+        "adult": ("adult adults grown-up grown-ups working-age", ()),
         "child": ("child children kid kids junior juniors youth youths "
                   "teenager teenagers young-people", ()),
-        "senior": ("senior seniors pensioner pensioners retiree retirees elderly", ()),
+        "senior": ("senior seniors pensioner pensioners retiree retirees elderly pension-age "
+                   "pensionable-age", ()),
         "student": ("student students trainee trainees apprentice apprentices at-university "
                     "at-uni at-college", ()),
     },
@@ -102,6 +103,11 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "season": {
         "summer": ("summer high-season peak-season", ()),
         "winter": ("winter low-season off-season off-peak", ()),
+    },
+    "house": {
+        "detached": ("detached", ()),
+        "semi-detached": ("semi-detached semi", ()),
+        "terraced": ("terraced terrace mid-terrace end-of-terrace", ()),
     },
     "employment": {
         "employee": ("employee employees staff staff-member staff-members", ()),

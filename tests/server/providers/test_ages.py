@@ -22,6 +22,8 @@ from composer_app.server.providers.term_forms import NUMBER_VALUES
     ("i'd like to adopt a ten-year-old dog.", [10]),
     ("i'm 5 minutes late and we are 4 people.", []),
     ("she is 30 euros short.", []),
+    ("my son has just turned 16. is he allowed in alone?", [16]),
+    ("i've just turned 18.", [18]),
 ])
 def test_a_persons_age_is_read_only_as_an_age(text: str, years: list[int]) -> None:
     assert [y for _, _, y in stated(text)] == years

@@ -89,6 +89,20 @@ def test_a_first_question_its_words_answer_does_not_wait_for_the_embedding(
         provider.close()
 
 
+def test_a_document_far_from_the_question_in_meaning_is_not_listed_as_checked(
+        tmp_path: Path, model: SentenceEmbeddings) -> None:
+    """The hotel's breakfast hours are nearest to a toothache question only because the folder
+    has nothing else: they are not a passage the answer looked at."""
+    provider = LocalProvider(_folder(tmp_path), tmp_path / "data", embeddings=model)
+    try:
+        run_turn(provider, request("What is in the folder?"))
+        assert provider.vectors is not None and provider.vectors.wait(120)
+        outcome = run_turn(provider, request(QUESTION))
+        assert [e.title for e in outcome.entries()] == ["dental-practice.md"]
+    finally:
+        provider.close()
+
+
 def test_an_unrelated_question_still_finds_nothing_in_an_embedded_folder(
         tmp_path: Path, model: SentenceEmbeddings) -> None:
     provider = LocalProvider(_folder(tmp_path), tmp_path / "data", embeddings=model)
