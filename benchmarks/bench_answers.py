@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Forty-four question sets, each a knowledge folder with its questions:
+Forty-eight question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -105,7 +105,11 @@ Forty-four question sets, each a knowledge folder with its questions:
   and service charges, sport and fitness, post and parcels, banking and a credit union; a dental
   practice, opticians and a pharmacy, council services, courses and a driving school, hotels,
   cottages, a ferry and car hire); ``heldout36``-``39`` first ran before the rules read from
-  ``heldout32``-``35``, ``heldout40``-``43`` before those read from ``heldout36``-``39``.
+  ``heldout32``-``35``, ``heldout40``-``43`` before those read from ``heldout36``-``39``;
+* ``heldout44`` to ``heldout47``: four more written blind the same way later that day (childcare,
+  phone contracts, repairs and a software subscription, a vet practice, pet insurance and
+  kennels, a theatre, a museum, a concert venue and a cinema), first run after the rules read
+  from ``heldout40``-``43``.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -156,7 +160,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 44)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 48)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 
