@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from composer_app.server.providers.term_forms import NUMBER_VALUES
+from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 
 _WORDS = "|".join(sorted(NUMBER_VALUES, key=len, reverse=True))
 _TIME_UNIT = r"(?:working\s+day|business\s+day|minute|hour|day|night|week|month|year)s?"
@@ -66,14 +66,10 @@ _ABOUT_AGE = re.compile(r"\b(?:aged?|ages|years?|old|older|younger|children|chil
                         r"anyone|everyone|those)\b")
 
 
-def _years(word: str) -> int | None:
-    return int(word) if word.isdigit() else NUMBER_VALUES.get(word)
-
-
 def stated(text: str) -> Iterator[tuple[int, int, int]]:
     """(start, end, years) of each person's age ``text`` (casefolded) states."""
     for match in _STATED.finditer(text):
-        years = _years(match.group("n") or match.group("n2") or "")
+        years = number_value(match.group("n") or match.group("n2") or "")
         if years is not None and years <= 120:
             yield match.start(), match.end(), years
 
@@ -98,7 +94,7 @@ def bounds(text: str) -> Iterator[tuple[str, int, int]]:
         yield ("<" if match.group("rel") == "under" else ">="), int(match.group("n")), \
             int(match.group("n"))
     for match in _GROUP.finditer(text):
-        years = _years(match.group("n"))
+        years = number_value(match.group("n"))
         if years is not None:
             yield "within", years, years
 

@@ -366,9 +366,8 @@ def _changed_by_newer(top: Scored, ranked: Sequence[Scored], by_key: dict[str, E
     a newer document, that states a change (``_CHANGE``) and holds a number of ``top`` (the
     value changed) and a key term of the question ``top`` holds, or says it replaces a figure
     and holds the heaviest key term ``top`` holds (what the value is of: *SWIFT*), answers
-    instead. A sentence set back as
-    only naming its document's topic (*Joining fee*) may still state the change, hence the low
-    floor; the other conditions are what make it the same value."""
+    instead. A sentence set back as only naming its document's topic (*Joining fee*) may still
+    state the change, hence the low floor; the other conditions make it the same value."""
     older = by_key[top.sentence.key].ref
     day = dated(older)
     if day is None:

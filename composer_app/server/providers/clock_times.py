@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from composer_app.server.providers.term_forms import NUMBER_VALUES
+from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 
 __all__ = ["clock_values", "until_tomorrow"]
 
@@ -38,7 +38,7 @@ def clock_values(text: str) -> Iterator[tuple[int, int, int]]:
     for match in _CLOCK.finditer(text):
         g = match.groupdict()
         hour_word = g["h"] or g["h2"] or g["h3"] or g["h4"] or g["h5"]
-        hour = _hour(hour_word or "")
+        hour = number_value(hour_word or "")
         if hour is None or hour > 24:
             continue
         minute = int(g["m"] or g["m2"] or 0)
@@ -74,7 +74,3 @@ def until_tomorrow(text: str) -> int | None:
     if len(now) != 1 or len(event) != 1:
         return None
     return 1440 - now[0] + event[0]
-
-
-def _hour(word: str) -> int | None:
-    return int(word) if word.isdigit() else NUMBER_VALUES.get(word.strip())

@@ -66,7 +66,7 @@ from itertools import pairwise
 
 from composer_app.server.providers import ages, body_pairs, measures, occasions
 from composer_app.server.providers.clock_times import clock_values, until_tomorrow
-from composer_app.server.providers.term_forms import NUMBER_VALUES
+from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 
 __all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
            "states_hours", "within_range"]
@@ -155,11 +155,7 @@ class _Condition:
 
 def _number(word: str) -> int | None:
     word = word.casefold().strip()
-    if word.isdigit():
-        return int(word)
-    if word in ("a", "an", "one"):
-        return 1
-    return NUMBER_VALUES.get(word)
+    return 1 if word in ("a", "an", "one") else number_value(word)
 
 
 def _dates(text: str) -> Iterator[tuple[int, int, str, int]]:

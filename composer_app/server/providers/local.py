@@ -32,8 +32,8 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
 
-from composer_app.server.providers.answer_choice import choose
-from composer_app.server.providers.answer_ranking import idf, read_question
+from composer_app.server.providers.answer_choice import Choice, choose
+from composer_app.server.providers.answer_ranking import Part, idf, read_question
 from composer_app.server.providers.base import (
     Done,
     Failed,
@@ -363,7 +363,6 @@ class LocalProvider:
                 frequency[term] = sum(store.frequency_any(related) for store in stores)
         parts = read_question(question, lambda word: idf(passages, frequency.get(word, 0)))
         table = self.vectors.table() if self.vectors is not None else None
-        choice = None
         if table is None or not parts:
             named = self._named(question, found, scratch, refs, infos)
             choice = choose(parts, found, lambda ref: self._dated(ref, infos),
@@ -372,29 +371,33 @@ class LocalProvider:
             if parts and (not choice.used or choice.unanswered):
                 table = self._embedded_in_time()
         if table is not None and parts:
-            nearby = self._nearby(table, [part.text for part in parts])
-            seen = {(e.ref.id, e.hit.line_start) for e in found}
-            for near in nearby:
-                hit = near.passage
-                if hit.key in infos and (knowledge_ref(infos[hit.key]).id,
-                                         hit.line_start) not in seen:
-                    seen.add((knowledge_ref(infos[hit.key]).id, hit.line_start))
-                    found.append(Evidence(knowledge_ref(infos[hit.key]), hit))
-            named = self._named(question, found, scratch, refs, infos)
-            vectors = table
-            choice = choose(parts, found, lambda ref: self._dated(ref, infos),
-                            lambda queries, texts: vectors.similarities(self.embeddings, queries,
-                                                                        texts),
-                            nearby={near.text for near in nearby},
-                            candidates=DENSE_CANDIDATES, named=named,
-                            names=question_names(question), reader=self.embeddings.pair_scores)
-        assert choice is not None
+            choice = self._choose_with(table, question, parts, found, scratch, refs, infos)
         if not choice.used:
             return compose_general(scope, choice.checked, notices)
         return compose_answer(choice.used, choice.checked, notices,
                               direct=[(d.evidence, d.sentence) for d in choice.direct],
                               conflict=choice.conflict, unanswered=choice.unanswered,
                               quotes=choice.quotes)
+
+    def _choose_with(self, table: VectorTable, question: str, parts: Sequence[Part],
+                     found: list[Evidence], scratch: PassageStore, refs: dict[str, SourceRef],
+                     infos: dict[str, FileInfo]) -> Choice:
+        """``choose`` over ``found`` and the folder's sentences nearest in meaning to each part
+        (``table``: the embedded folder), judged by meaning with their stored vectors."""
+        nearby = self._nearby(table, [part.text for part in parts])
+        seen = {(e.ref.id, e.hit.line_start) for e in found}
+        for near in nearby:
+            hit = near.passage
+            if hit.key in infos and (knowledge_ref(infos[hit.key]).id,
+                                     hit.line_start) not in seen:
+                seen.add((knowledge_ref(infos[hit.key]).id, hit.line_start))
+                found.append(Evidence(knowledge_ref(infos[hit.key]), hit))
+        named = self._named(question, found, scratch, refs, infos)
+        return choose(parts, found, lambda ref: self._dated(ref, infos),
+                      lambda queries, texts: table.similarities(self.embeddings, queries, texts),
+                      nearby={near.text for near in nearby}, candidates=DENSE_CANDIDATES,
+                      named=named, names=question_names(question),
+                      reader=self.embeddings.pair_scores)
 
     def _embedded_in_time(self) -> VectorTable | None:
         """The folder's embedded sentences once the embedding under way (the first question after

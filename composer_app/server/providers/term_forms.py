@@ -51,6 +51,12 @@ _NUMBER_TEXT = """zero one two three four five six seven eight nine ten eleven t
     fourteen fifteen sixteen seventeen eighteen nineteen twenty"""
 NUMBER_VALUES = {word: value for value, word in enumerate(_NUMBER_TEXT.split())}  # "eight": 8
 
+
+def number_value(word: str) -> int | None:
+    """The whole number ``word`` writes in digits or in words (*8*, *eight*), else None."""
+    word = word.strip()
+    return int(word) if word.isdigit() else NUMBER_VALUES.get(word)
+
 _SYNONYM_TEXT = """
 employee employees staff worker workers colleague colleagues personnel
 new newly hire hires hired joiner joiners starter starters

@@ -7,7 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from composer_app.server.providers.term_forms import (
+    NUMBER_VALUES,
     SYNONYM_CREDIT,
+    number_value,
     related,
     single_verbs,
     spelling_variants,
@@ -175,3 +177,14 @@ def test_backing_out_is_withdrawing() -> None:
 def test_giving_up_is_quitting() -> None:
     assert single_verbs("Members who want to give up their plot") == \
         "Members who want to quit their plot"
+
+
+@given(st.integers(0, 10_000))
+def test_a_whole_number_in_digits_reads_as_itself(value: int) -> None:
+    assert number_value(str(value)) == value
+
+
+def test_a_number_word_reads_as_its_value_and_other_words_as_none() -> None:
+    assert number_value("eight") == NUMBER_VALUES["eight"] == 8
+    assert number_value(" twelve ") == 12
+    assert number_value("lunch") is None and number_value("") is None
