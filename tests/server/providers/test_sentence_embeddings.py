@@ -116,6 +116,19 @@ def test_pair_scores_come_from_the_cross_encoder_and_are_none_without_a_model(tm
     assert missing.pair_scores("How much is the guest fee?", ["anything"]) is None
 
 
+def test_a_question_and_sentence_pair_is_scored_once_while_it_is_kept() -> None:
+    model = SentenceEmbeddings()
+    question = "How much is the guest fee?"
+    first = model.pair_scores(question, ["Fees: The guest fee is 10 euros per hour.",
+                                         "Fees: The club house opens at 9."])
+    assert first is not None and model.cached_pairs == 2
+    again = model.pair_scores(question, ["Fees: The club house opens at 9.",
+                                         "Fees: Members bring one guest a month."])
+    assert again is not None and again[0] == first[1] and model.cached_pairs == 3
+    alone = SentenceEmbeddings().pair_scores(question, ["Fees: Members bring one guest a month."])
+    assert alone is not None and abs(alone[0] - again[1]) < 1e-4  # the same logit, cached or not
+
+
 def test_the_sentence_model_works_when_the_cross_encoder_cannot_load(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     from composer_app.server.providers import cross_encoder
