@@ -49,7 +49,9 @@ from composer_app.server.providers.answer_ranking import (
     topic_words,
 )
 from composer_app.server.providers.answer_reading import Reader, doubted, reread
+from composer_app.server.providers.case_clauses import for_the_case
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
+from composer_app.server.providers.conditions import read
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import asks_whether
@@ -123,15 +125,29 @@ def _undoubted(part: Part, ranked: list[Scored], reader: Reader | None,
     reader doubts it (``answer_reading.doubted``): a question whether a place offers something
     it never mentions comes near a sentence of its topic by meaning alone, where a question what
     or who (*Who should I contact about a toothache on a Saturday night?*) is often answered by
-    meaning alone (*… patients call the regional dental emergency service*)."""
+    meaning alone (*… patients call the regional dental emergency service*). A sentence whose
+    conditions on a time of day, a date or an age hold for the situation the part states (*On
+    weekday evenings, off-peak tickets are not valid … between 16:30 and 18:30* for *quarter past
+    five on a Thursday*) is not doubted: it speaks of the asker's own case (a duration is not
+    enough: *two weeks back to back* meets *within 8 weeks of arrival* by chance)."""
     if not ranked or ranked[0].coverage < USED_THRESHOLD or not asks_whether(part.text):
         return ranked
     first = ranked[0]
     words = by_words.get(first.sentence.text, 0.0)
     if words >= USED_THRESHOLD or by_meaning.get(first.sentence.text, 0.0) < USED_THRESHOLD or \
-            not doubted(part, first, reader):
+            _own_case(part, first) or not doubted(part, first, reader):
         return ranked
     return [replace(first, coverage=words), *ranked[1:]]
+
+
+_OWN_CASE_KINDS = frozenset({"clock", "day", "age", "school_year"})
+
+
+def _own_case(part: Part, scored: Scored) -> bool:
+    """Whether the sentence's conditions hold for the part's situation on a time of day, a
+    date or an age (``_undoubted``)."""
+    reading = read(part.text, scored.sentence.text)
+    return reading.met and not _OWN_CASE_KINDS.isdisjoint(reading.kinds)
 
 
 def _companion(ranked: list[Scored], answering: Collection[str]) -> Scored | None:
@@ -257,7 +273,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         said.add(scored.sentence.text)
         passage = evidences[scored.sentence.passage]
         text = for_the_asked(part.text, scored.sentence.text) if scored.sentence.row_entity \
-            else scored.sentence.text  # a table row: the cells of the group asked about
+            else for_the_case(part.text, scored.sentence.text)  # the asker's cells or clauses
         direct.append(Direct(_with(passage, coverage[scored.sentence.key]), text))
     keys = list(dict.fromkeys(a.sentence.key for a in answered))
     for scored in reversed(answered):  # a document that answers is cited and quoted at its answer

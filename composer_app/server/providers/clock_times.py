@@ -3,8 +3,14 @@ morning*, *noon*, *lunchtime*; and the time until an hour tomorrow counted from 
 question says it is now.
 
 Invariants: a clock time is minutes after midnight, 0 to 1440; an hour written without *am* or *pm*
-is read in the afternoon only when *in the afternoon*, *in the evening* or *tonight* follows it;
-*noon* and *midday* are 12:00 and *lunchtime* 12:30; texts are casefolded by the caller.
+is read in the afternoon only when *in the afternoon*, *in the evening* (or *this …*) or *tonight*
+follows it; *noon* and *midday* are 12:00 and *lunchtime* 12:30; texts are casefolded by the
+caller.
+``clock_readings`` (for a question's situation) gives an hour from 1 to 7 written without
+minutes after a colon (*five o'clock*, *quarter past five*; *5:15* is as written), with no *am*,
+*pm* or part of the day anywhere in the text, both of its readings (*quarter past five*: 5:15 and
+17:15), the morning one first; an hour from 8 to 11 is read in the morning (*half past eleven*),
+as people mostly mean.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from collections.abc import Iterator
 
 from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 
-__all__ = ["clock_values", "until_tomorrow"]
+__all__ = ["clock_readings", "clock_values", "until_tomorrow"]
 
 _AMPM = r"(?:a\.?m\.?|p\.?m\.?)"
 _HOUR_WORD = rf"(?:\d{{1,2}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))})"
@@ -24,7 +30,8 @@ _CLOCK = re.compile(
     rf"|\b(?P<part>half|quarter)\s+(?P<dir>past|to)\s+(?P<h3>{_HOUR_WORD})\b"
     rf"|\b(?P<h4>{_HOUR_WORD})\s+o['’]clock\b"
     rf"|\b(?:at\s+)?(?P<h5>{_HOUR_WORD})\s+(?=in\s+the\s+(?:morning|afternoon|evening)|at\s+night)")
-_DAYTIME = re.compile(r"\b(?:in\s+the\s+(?P<when>morning|afternoon|evening)|at\s+(?P<night>night)"
+_DAYTIME = re.compile(r"\b(?:(?:in\s+the|this)\s+(?P<when>morning|afternoon|evening)"
+                      r"|at\s+(?P<night>night)"
                       r"|(?P<pm>tonight))\b")
 
 # Times of day named by a word: *noon* and *midday* are 12:00, *lunchtime* about 12:30.
@@ -59,6 +66,25 @@ def clock_values(text: str) -> Iterator[tuple[int, int, int]]:
             if later and hour < 12:
                 hour += 12
         yield match.start(), match.end(), hour * 60 + minute
+
+
+# Words that say which half of the day a time is in, anywhere in a question.
+_HALF_OF_DAY = re.compile(rf"{_AMPM}|\b(?:morning|afternoon|evening|tonight|night|midnight|"
+                          r"overnight|dawn|dusk|breakfast|dinner|noon|midday)\b")
+AMBIGUOUS_HOURS = 7  # 1 to 7 without am or pm: morning or afternoon
+
+
+def clock_readings(text: str) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    """(start, end, readings) of each clock time in ``text`` (casefolded): an hour from 1 to
+    ``AMBIGUOUS_HOURS`` that could be either half of the day has both readings (see the module
+    invariant)."""
+    halved = _HALF_OF_DAY.search(text) is not None
+    for start, end, value in clock_values(text):
+        hour = value // 60
+        if halved or not 1 <= hour <= AMBIGUOUS_HOURS or ":" in text[start:end]:
+            yield start, end, (value,)
+        else:
+            yield start, end, (value, value + 720)
 
 
 # "It's now 9pm": the time of day the question is asked.

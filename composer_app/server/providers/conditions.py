@@ -9,7 +9,10 @@ eleven*, *a Monday in January*, *we cancel three days before*, *born ten weeks a
 people*). ``read`` finds the situation's values in the question and the conditions in the
 sentence, and tells whether some condition of the sentence holds for the question's situation
 and no kind of condition fails. Conditions of one kind in one sentence are alternatives (*from 1
-October to 30 November and from 15 March to 30 April*): the kind holds when any of them does.
+October to 30 November and from 15 March to 30 April*): the kind holds when any of them does;
+but of two durations the first is the condition and a later one what follows from it (*Tell us
+within 48 hours of the clean and we will re-clean … within 5 working days*), so only the first
+duration of a sentence is read.
 
 The values, each of its own kind (only values of the same kind are compared):
 
@@ -65,7 +68,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from composer_app.server.providers import ages, body_pairs, measures, occasions
-from composer_app.server.providers.clock_times import clock_values, until_tomorrow
+from composer_app.server.providers.clock_times import clock_readings, clock_values, until_tomorrow
 from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 
 __all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
@@ -218,14 +221,17 @@ def _weekdays(text: str) -> frozenset[int]:
     return frozenset(days)
 
 
+_DURATION_KINDS = frozenset({"span", "ahead"})
+
+
 @lru_cache(maxsize=2048)
 def situation(question: str) -> dict[str, tuple[int, ...]]:
     """kind -> the values the question states (see the module docstring)."""
     text = question.casefold()
     found: dict[str, list[int]] = {}
     taken: list[tuple[int, int]] = []
-    for start, end, value in clock_values(text):
-        found.setdefault("clock", []).append(value)
+    for start, end, readings in clock_readings(text):
+        found.setdefault("clock", []).extend(readings)
         taken.append((start, end))
     for start, end, value in ages.stated(text):
         found.setdefault("age", []).append(value)
@@ -454,6 +460,8 @@ def read(question: str, sentence: str) -> Reading:
     held: dict[str, bool] = {}
     for condition in _conditions(sentence):
         values = asked.get(condition.kind)
+        if condition.kind in _DURATION_KINDS and condition.kind in held:
+            continue  # a later duration is what follows from the first
         if values:
             held[condition.kind] = held.get(condition.kind, False) or \
                 any(condition.holds(v) for v in values)

@@ -2,8 +2,9 @@
 
 Rules documents answer the same question differently for different groups: *new* and *regular*
 members, *adults* and *children*, the *test* and the *live* system, the *primary* and the
-*secondary* site, *weekdays*, *Saturdays* and *public holidays*. A sentence about another group
-than the one asked about is a near miss, however many of the question's other words it shares.
+*secondary* site, *weekdays*, *Saturdays* and *public holidays*, *e-bikes* and standard bikes,
+*single* and *return* tickets. A sentence about another group than the one asked about is a near
+miss, however many of the question's other words it shares.
 Each ``GROUPS`` entry is one such dimension; its *classes* exclude each other, and a class may
 be *covered* by a wider one of the same dimension (*Saturday* by *weekend*, *Monday* by
 *weekday*).
@@ -121,6 +122,18 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "reach": {
         "domestic": ("domestic inland nationwide", ()),
         "international": ("international overseas abroad worldwide", ()),
+    },
+    "bike": {
+        "electric": ("e-bike e-bikes ebike ebikes electric-bike electric-bikes pedelec pedelecs",
+                     ()),
+        "pedal": ("standard-bike standard-bikes pedal-bike pedal-bikes push-bike push-bikes "
+                  "regular-bike regular-bikes ordinary-bike ordinary-bikes", ()),
+    },
+    "journey": {
+        "single": ("single-ticket single-tickets single-fare single-fares single-journey "
+                   "single-journeys one-way", ()),
+        "return": ("return-ticket return-tickets return-fare return-fares return-journey "
+                   "return-journeys day-return day-returns", ()),
     },
     "daytime": {
         "morning": ("morning mornings", ()),

@@ -131,3 +131,36 @@ def test_only_a_question_whether_is_doubted() -> None:
     text = ranked[0].sentence.text
     meaning = {text: USED_THRESHOLD + 0.1}
     assert _undoubted(PART, ranked, _doubting, {text: 0.3}, meaning) == ranked
+
+
+TIMETABLE = """Off-peak tickets are valid on weekdays on trains departing after 09:30.
+On weekday evenings, off-peak tickets are not valid on trains departing Ormsby Junction between
+16:30 and 18:30. Anytime tickets are valid on any train at any time."""
+EVENING, _, EVENING_RANKED = ranked_sentences(
+    "I have a cheap off-peak return and head home from Ormsby Junction at quarter past five on "
+    "a Thursday. Will my ticket be OK on that train?", "fares.md", TIMETABLE)
+
+
+def test_a_sentence_whose_conditions_hold_for_the_situation_is_not_doubted() -> None:
+    first = next(s for s in EVENING_RANKED if "16:30" in s.sentence.text)
+    ranked = [replace(first, coverage=USED_THRESHOLD + 0.1),
+              *(replace(s, coverage=0.2) for s in EVENING_RANKED if s is not first)]
+    text = first.sentence.text
+    meaning = {text: USED_THRESHOLD + 0.1}
+    assert _undoubted(EVENING, ranked, _doubting, {text: 0.3}, meaning) == ranked
+
+
+COTTAGES = """A deposit of 25% of the rental is payable when you book. If you book within 8 weeks of
+arrival, the full rental must be paid at the time of booking."""
+BACK_TO_BACK, _, BACK_TO_BACK_RANKED = ranked_sentences(
+    "Do Wrenfield cottages give a discount if we book two weeks back to back?", "terms.txt",
+    COTTAGES)
+
+
+def test_a_duration_that_meets_a_condition_by_chance_is_still_doubted() -> None:
+    first = next(s for s in BACK_TO_BACK_RANKED if "8 weeks" in s.sentence.text)
+    ranked = [replace(first, coverage=USED_THRESHOLD + 0.1)]
+    text = first.sentence.text
+    kept = _undoubted(BACK_TO_BACK, ranked, _doubting, {text: 0.3},
+                      {text: USED_THRESHOLD + 0.1})
+    assert kept[0].coverage == 0.3

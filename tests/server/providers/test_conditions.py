@@ -82,6 +82,14 @@ def test_an_age_and_a_may_are_not_a_count_or_a_month() -> None:
     ("Can I deliver on a Friday?", "Deliveries are made on weekdays only.", True, False),
     ("Can I deliver on a Saturday?", "Deliveries are made on weekdays only.", False, False),
     ("Can I come on a Sunday?", "Reply within two working days.", False, False),
+    # the first duration is the condition; a later one is what follows from it
+    ("I spotted streaks three days after the clean. Will you redo them for free?",
+     "Tell us within 48 hours of the clean and we will re-clean the windows within 5 working "
+     "days.", False, True),
+    ("I spotted streaks three days after the clean. Will you redo them for free?",
+     "After 48 hours we can't offer a free re-clean.", True, False),
+    ("Head home at quarter past five on a Thursday. Is my off-peak ticket valid?",
+     "On weekday evenings, off-peak tickets are not valid between 16:30 and 18:30.", True, False),
 ])
 def test_a_sentences_condition_holds_or_fails_for_the_situation(question: str, sentence: str,
                                                                 met: bool, failed: bool) -> None:

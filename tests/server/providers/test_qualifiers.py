@@ -63,6 +63,16 @@ from tests.server.providers.support import ranked_sentences
     ("Is the helpline open on Easter Monday?", "On bank holidays it opens at 10:00.",
      {"easter", "monday"}, False),
     ("How many rehearsals are there?", "Rehearsals are on Mondays.", set(), False),
+    ("We brought our e-bikes back 40 minutes late. What is the charge?",
+     "Late returns cost £5 for every 30 minutes for standard bikes", set(), True),
+    ("We brought our e-bikes back 40 minutes late. What is the charge?",
+     "£10 for every 30 minutes for e-bikes", {"e", "bikes"}, False),
+    ("I had a return ticket and the train was 40 minutes late.",
+     "Single tickets: 50% of the ticket price", set(), True),
+    ("I had a return ticket and the train was 40 minutes late.",
+     "Return tickets: 50% of half the return price", {"return", "ticket"}, False),
+    ("Can I return my bike at another station?", "Single tickets are valid for one day.",
+     set(), False),  # "return" alone is a verb, not the ticket
 ])
 def test_a_sentence_about_another_group_is_contrasted(question: str, sentence: str,
                                                        matched: set[str],

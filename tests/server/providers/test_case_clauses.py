@@ -1,0 +1,83 @@
+"""A sentence with one rule per case, answered for the asker's case."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from composer_app.server.providers.case_clauses import for_the_case
+
+
+@pytest.mark.parametrize(("question", "sentence", "answer"), [
+    ("My niece is 13. How much is an audio guide for her?",
+     "Audio guides cost £3 for adults and £1.50 for children under 16.",
+     "Audio guides cost … £1.50 for children under 16."),
+    ("I'd like an e-bike through the cycle to work scheme that costs £3,000. Is that within the "
+     "limit?",
+     "Through our cycle to work scheme you can get a bike worth up to £2,000, or an electric "
+     "bike worth up to £3,500, and pay for it out of your salary before tax over 12 months.",
+     "An electric bike worth up to £3,500."),
+    ("It's Saturday. When does the pool open?",
+     "On weekdays the pool opens at 7:00; on Saturdays it opens at 9:00.",
+     "On Saturdays it opens at 9:00."),
+    ("We are a primary school. How many adults must come with the pupils?",
+     "Primary schools must bring one adult for every six pupils, and secondary schools one "
+     "adult for every ten pupils.",
+     "Primary schools must bring one adult for every six pupils."),
+    ("It's Saturday. What does an hour of cosmic bowling cost?",  # after the first clause's label
+     "Cosmic bowling, per lane and hour: Monday to Friday 36 euros; Saturdays and Sundays 44 "
+     "euros.",
+     "Cosmic bowling, per lane and hour: … Saturdays and Sundays 44 euros."),
+    ("What does an hour of cosmic bowling cost on a Saturday?",  # a row whose headings hold times
+     "Offer: Cosmic bowling, per lane and hour; Monday to Friday before 18:00: not offered; "
+     "Monday to Friday from 18:00: 40 euros; Saturdays, Sundays and public holidays: 44 euros",
+     "Offer: Cosmic bowling, per lane and hour; Saturdays, Sundays and public holidays: 44 "
+     "euros."),
+    ("I drop my skates off on a Sunday at ten in the morning. When are they ready?",
+     "At weekends, skates handed in before 12:00 are ready the same afternoon; on weekdays they "
+     "are ready the next day.",  # "afternoon" is no other group when the time holds
+     "At weekends, skates handed in before 12:00 are ready the same afternoon."),
+])
+def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
+        question: str, sentence: str, answer: str) -> None:
+    assert for_the_case(question, sentence) == answer
+
+
+@pytest.mark.parametrize(("question", "sentence"), [
+    # nothing in the question tells the cases apart
+    ("How much is an audio guide?", "Audio guides cost £3 for adults and £1.50 for children."),
+    # one clause, however long
+    ("I'm 70. Is there a discount?", "Seniors aged 65 and over get 10% off every ticket."),
+    # the case contradicts a clause but no other clause is the asker's
+    ("I ordered at 12:00. Will it ship today?",
+     "Orders placed before 11:00 ship the same day; all orders are tracked."),
+    # clauses too short to stand alone
+    ("Is it open on Saturday?", "Open Monday to Friday, and Saturday mornings."),
+    # the clause that holds reads only after the one that fails
+    ("I can't make my lesson, which is in 30 hours. Do I pay?",
+     "Lessons cancelled at least 48 hours in advance are free; otherwise the full price is "
+     "charged."),
+    # a list of days, not two clauses
+    ("Our cat got hurt on a Sunday. How much extra do we pay?",
+     "On Saturdays after 12:00, Sundays and public holidays, the surcharge is 80 euros."),
+])
+def test_a_sentence_is_kept_whole_when_the_case_does_not_pick_a_clause(question: str,
+                                                                      sentence: str) -> None:
+    assert for_the_case(question, sentence) == sentence
+
+
+_WORDS = st.sampled_from(["adults", "children", "under", "16", "£3", "pay", "on", "Saturdays",
+                          "weekdays", "members", "and", "or", "but", ";", ",", "from", "10:00",
+                          "before", "after", "the", "fee", "is", "shorter", "contracts"])
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=30), st.lists(_WORDS, min_size=1, max_size=12))
+def test_an_answer_is_the_sentence_or_clauses_taken_from_it(sentence_words: list[str],
+                                                            question_words: list[str]) -> None:
+    sentence = " ".join(sentence_words) + "."
+    answer = for_the_case(" ".join(question_words) + "?", sentence)
+    assert answer
+    if answer != sentence:
+        for clause in answer.rstrip(".").split(" … ")[-1].split("; "):
+            assert clause[1:] in sentence
