@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Forty-eight question sets, each a knowledge folder with its questions:
+Fifty-six question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -109,7 +109,12 @@ Forty-eight question sets, each a knowledge folder with its questions:
 * ``heldout44`` to ``heldout47``: four more written blind the same way later that day (childcare,
   phone contracts, repairs and a software subscription, a vet practice, pet insurance and
   kennels, a theatre, a museum, a concert venue and a cinema), first run after the rules read
-  from ``heldout40``-``43``.
+  from ``heldout40``-``43``;
+* ``heldout48`` to ``heldout55``: eight more written blind the same way on 6 December 2026 (a
+  regional railway and its partners, a staff handbook, household services in one town, a
+  national park; a university's student services, a town's health services, motoring in one
+  county, an online shop); ``heldout48``-``51`` first ran before the rules read from them,
+  ``heldout52``-``55`` were never read.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -122,7 +127,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout31]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout55]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -160,7 +165,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 52)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 56)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 
