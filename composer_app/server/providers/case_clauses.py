@@ -55,9 +55,10 @@ def _clauses(sentence: str) -> list[str]:
         pieces = [p.strip() for p in level.split(body)]
         if len(pieces) < 2 or any(len(p.split()) < MIN_WORDS for p in pieces):
             continue
-        if number == len(_LEVELS) - 1 and not all(_VALUE.search(p) and not re.search(r"[:,]", p)
-                                                  for p in pieces):
-            continue
+        if number == len(_LEVELS) - 1 and (
+                not all(_VALUE.search(p) and not re.search(r"[:,]", p) for p in pieces)
+                or any(re.search(r"\bbetween\b", p, re.I) for p in pieces[:-1])):
+            continue  # "between 1 January and 31 March" is one range
         return pieces
     return [body]
 

@@ -13,7 +13,10 @@ re-ranks scored sentences of one question part by ``conditions.read``:
 * a sentence that states the other side of the sentence just before it, whose condition fails
   (*Cancellations received later take effect at the end of the following year* after *… by 30
   September …*, for a letter sent on 15 October), is the rule for the situation: it takes that
-  sentence's coverage and score (when higher than its own) plus ``MET_BONUS``;
+  sentence's coverage and score (when higher than its own) plus ``MET_BONUS``; so is one
+  that states the other side of the sentence before that, across a sentence with no condition
+  (*A third dog, and any further dogs, pay the child fare each*, two sentences after *… up to
+  two dogs … free of charge*, for three dogs);
 * a sentence whose condition holds right after one whose condition of the same kind fails,
   about the same subject, states the same rule for other values (*From November to March, it
   is open from Tuesday to Saturday* after *From April to October, the shop is open daily*, for
@@ -86,6 +89,10 @@ _OTHER_SIDE = re.compile(r"\b(?:later|after\s+(?:that|this|the\s+deadline)|after
                          r"payments|purchases)|"
                          r"^\s*(?:larger|bigger|taller|heavier|longer|wider|higher|younger|older|"
                          r"smaller|shorter|lighter|lower)\s+[a-z]+)\b", re.I)
+# More of the same beyond a limit (*A third dog, and any further dogs, pay the child fare
+# each*; *Additional bags cost £10*): the other side of the limit before, never a rule's own.
+_MORE_OF_THEM = re.compile(r"(?:^\s*|\bany\s+)(?:additional|extra|further)\s+(?!(?:information|"
+                           r"details|questions|help|advice|notice)\b)[a-z]+\b", re.I)
 # A rule's own other side after a semicolon (*… up to 12 metres high; higher windows need a
 # specialist firm*), never the other side of the sentence before it.
 _OWN_COMPARATIVE = re.compile(r"[;:]\s*(?:larger|bigger|taller|heavier|longer|wider|higher|"
@@ -211,8 +218,19 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
         if reading.failed:
             failed_at.setdefault(_place(scored, 0), scored)
             failed_kinds.setdefault(_place(scored, 0), reading.kinds)
-    other_side = [None if r.met or r.failed or _OTHER_SIDE.search(s.sentence.text) is None
-                  else failed_at.get(_place(s, -1)) for s, r in zip(ranked, readings, strict=True)]
+    read_at = {_place(s, 0): r for s, r in zip(ranked, readings, strict=True)}
+
+    def failed_before(scored: Scored) -> Scored | None:
+        """The failed rule just before, or the one before that across a sentence with no
+        condition (*Dogs must be kept on a lead* between two dogs and *any further dogs*)."""
+        just_before = read_at.get(_place(scored, -1))
+        if just_before is not None and (just_before.met or just_before.failed):
+            return failed_at.get(_place(scored, -1))
+        return failed_at.get(_place(scored, -1)) or failed_at.get(_place(scored, -2))
+
+    other_side = [None if r.met or r.failed or not (_OTHER_SIDE.search(s.sentence.text) or
+                                                     _MORE_OF_THEM.search(s.sentence.text))
+                  else failed_before(s) for s, r in zip(ranked, readings, strict=True)]
     other_side = [o if o is not None or not r.met else _alternative(s, r, failed_at, failed_kinds)
                   for s, r, o in zip(ranked, readings, other_side, strict=True)]
     holding = {s.sentence.key for s, r, o in zip(ranked, readings, other_side, strict=True)

@@ -10,8 +10,9 @@ names.
 Invariants: *first* never counts (*my first lesson* is an occasion, not a count), and the first of
 a span of time (*the first hour*, *the first 3 days*, *the first of the month*) is no occasion;
 *later*, *subsequent* and *further* name the occasions from the second on (from the third after
-*third and later*), never *later than*, *later on* or *further information*; ordinals are read up
-to the twelfth in words and to 999 in digits; texts are casefolded by the caller.
+*third and later*), never *later than*, *later on* or *further information*; *again* is the
+person's second occasion unless they state another; ordinals are read up to the twelfth in words
+and to 999 in digits; texts are casefolded by the caller.
 """
 
 from __future__ import annotations
@@ -34,11 +35,17 @@ _ORDINAL_BOUND = re.compile(rf"\b(?P<words>from|after|starting\s+(?:with|from)|b
 # lesson*, *it's the first time*), against the occasions a sentence's rule is for (*The first
 # missed appointment is free*, *Later missed appointments cost £55*, *from the third*).
 _OWN_OCCASION = re.compile(r"\b(?:my|our|his|her|their)\s+(?:very\s+)?(?P<ord>first)\s+"
-                           r"(?!time\b)[a-z][a-z-]*|\b(?:it['’]s|it\s+is|this\s+is)\s+"
-                           rf"(?:the|my|our)\s+(?P<time>first|{_ORDINAL})\s+time\b")
+                           r"(?!time\b)[a-z][a-z-]*|\b(?:it['’]s|it\s+is|this\s+is|this\s+would\s+be|"
+                           r"that['’]s|that\s+is)\s+(?:the|my|our|his|her|their)\s+"
+                           rf"(?P<time>first|{_ORDINAL})\s+[a-z][a-z-]*"
+                           rf"|\b(?:a|for\s+the)\s+(?P<nth>{_ORDINAL})\s+time\b")
+_AGAIN = re.compile(r"\bagain\b")  # "now I've dropped it again": the second occasion
 _FIRST_OCCASION = re.compile(r"\bthe\s+first\s+(?!(?:of|day|days|week|weeks|month|months|year|"
                              r"years|time|hour|hours|minute|minutes|night|nights|page|pages)\b)"
                              r"[a-z][a-z-]*")
+_NTH_OCCASION = re.compile(rf"\b(?:a|the|any|your|each)\s+(?P<ord>{_ORDINAL})\s+"
+                           r"(?!(?:and|or|of|day|days|week|weeks|month|months|year|years|time|"
+                           r"hour|hours|minute|minutes|night|nights|page|pages)\b)[a-z][a-z-]*")
 _LATER_OCCASION = re.compile(r"\b(?:(?P<ord>second|third)\s+(?:and|or)\s+)?(?:later|subsequent|"
                              r"further)\s+(?!(?:than|on|in|at|to|notice|date|dates|time|times|"
                              r"information|details|questions|charges?)\b)[a-z][a-z-]*")
@@ -50,25 +57,39 @@ def _ordinal(word: str) -> int:
 
 def stated(text: str) -> Iterator[tuple[str, int]]:
     """(kind, value) of each occasion of the person's own ``text`` states: a ``count`` and an
-    ``ordinal`` for *my seventh breakdown*, an ``ordinal`` for *my first lesson* and *it's the
-    second time*."""
+    ``ordinal`` for *my seventh breakdown*, an ``ordinal`` for *my first lesson*, *it's the
+    second time*, *this is the second leak*, *a third time*, and 2 for *again* when no other
+    occasion is stated."""
     for match in _OWN_ORDINAL.finditer(text):
         yield "count", _ordinal(match.group("ord"))
         yield "ordinal", _ordinal(match.group("ord"))
+    counted = [match.span() for match in _OWN_ORDINAL.finditer(text)]
+    own = bool(counted)
     for match in _OWN_OCCASION.finditer(text):
-        yield "ordinal", _ordinal(match.group("ord") or match.group("time"))
+        if any(start <= match.end() and match.start() <= end for start, end in counted):
+            continue  # "this is my seventh breakdown": read above
+        own = True
+        yield "ordinal", _ordinal(match.group("ord") or match.group("time") or match.group("nth"))
+    if not own and _AGAIN.search(text):
+        yield "ordinal", 2
 
 
 def bounds(text: str) -> Iterator[tuple[str, str, int]]:
     """(kind, relation, value) of each bound a sentence sets on occasions: *from the seventh*
     (``>=`` 7, on the ``count`` and the ``ordinal``), *after the third* (``>``), *up to the
-    third* (``<=``), *the first …* (``ordinal`` ``==`` 1), *later …* (``ordinal`` ``>=`` 2)."""
+    third* (``<=``), *the first …* (``ordinal`` ``==`` 1), *a second …* (``==`` 2), *later …*
+    (``ordinal`` ``>=`` 2)."""
+    bound_at: list[tuple[int, int]] = []
     for match in _ORDINAL_BOUND.finditer(text):
+        bound_at.append(match.span())
         words = re.sub(r"\s+", " ", match.group("words"))
         relation = {"after": ">", "up to": "<=", "until": "<="}.get(words, ">=")
         yield "count", relation, _ordinal(match.group("ord"))
         yield "ordinal", relation, _ordinal(match.group("ord"))
     if _FIRST_OCCASION.search(text):
         yield "ordinal", "==", 1
+    for match in _NTH_OCCASION.finditer(text):  # "For a second incident …"
+        if not any(start <= match.start() < end for start, end in bound_at):
+            yield "ordinal", "==", _ordinal(match.group("ord"))
     for match in _LATER_OCCASION.finditer(text):
         yield "ordinal", ">=", _ordinal(match.group("ord") or "second")

@@ -58,6 +58,9 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
     ("I can't make my lesson, which is in 30 hours. Do I pay?",
      "Lessons cancelled at least 48 hours in advance are free; otherwise the full price is "
      "charged."),
+    # a range, not two clauses
+    ("My daughter turns 3 on 15 February. When can she start funded hours?",
+     "A child who turns 3 between 1 January and 31 March can start funded hours from 1 April."),
     # a list of days, not two clauses
     ("Our cat got hurt on a Sunday. How much extra do we pay?",
      "On Saturdays after 12:00, Sundays and public holidays, the surcharge is 80 euros."),

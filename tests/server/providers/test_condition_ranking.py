@@ -357,3 +357,37 @@ def test_a_rule_that_holds_only_under_a_failing_condition_answers_only_whether()
         after = next(s.score for s in settle(part, ranked, 0.6)
                      if s.sentence.text.startswith(rule))
         assert after == pytest.approx(before + MET_BONUS if raised else before)
+
+
+DOGS = """# Luggage and pets
+
+## Dogs and other animals
+
+Each passenger may bring up to two dogs or other small animals free of charge. Dogs must be \
+kept on a lead or in a closed basket. A third dog, and any further dogs, pay the child fare each.
+"""
+
+
+def test_a_sentence_about_any_further_ones_is_the_other_side_of_a_failed_count() -> None:
+    part, _, ranked = ranked_sentences(
+        "We're travelling with our three dogs. Do they all go free?", "pets.txt", DOGS)
+    settled = settle(part, ranked, 0.0)
+    assert "any further dogs" in settled[0].sentence.text
+
+
+EQUIPMENT = """# IT equipment
+
+## Accessories
+
+Extra accessories such as a keyboard, mouse or laptop stand can be ordered from the helpdesk \
+without approval if they cost up to £80 per item. Items over £80 need your line manager's \
+approval.
+"""
+
+
+def test_a_rule_that_opens_with_extra_things_is_no_other_side_of_its_own_limit() -> None:
+    part, _, ranked = ranked_sentences(
+        "I want a £120 ergonomic keyboard. Can I just order it from the helpdesk?", "it.md",
+        EQUIPMENT)
+    settled = settle(part, ranked, 0.0)
+    assert settled[0].sentence.text.startswith("Items over £80")

@@ -15,6 +15,11 @@ from composer_app.server.providers.occasions import bounds, stated
     ("this is the third time it has broken.", [("ordinal", 3)]),
     ("my second time was better.", []),
     ("we're four people.", []),
+    ("this is the second hidden leak on my supply pipe.", [("ordinal", 2)]),
+    ("i've failed it twice. who pays if i sit it a third time?", [("ordinal", 3)]),
+    ("i cracked my screen last year and now i've dropped it again.", [("ordinal", 2)]),
+    ("it's the third time and i've lost it again.", [("ordinal", 3)]),  # "again" adds nothing
+    ("this is my seventh breakdown, and it broke down again.", [("count", 7), ("ordinal", 7)]),
 ])
 def test_the_persons_own_occasion_is_read_from_an_ordinal_of_theirs(
         text: str, found: list[tuple[str, int]]) -> None:
@@ -32,6 +37,10 @@ def test_the_persons_own_occasion_is_read_from_an_ordinal_of_theirs(
     ("the first of the month is payday.", []),
     ("tell us no later than 18:00.", []),
     ("further information is on our website.", []),
+    ("for a second incident in the same 3-year period, you pay the first £100.",
+     [("ordinal", "==", 2)]),
+    ("second and later resits are at your own cost.", [("ordinal", ">=", 2)]),
+    ("a third or later incident costs £200.", [("ordinal", ">=", 3)]),
 ])
 def test_a_rule_names_the_occasions_it_is_for(text: str,
                                               found: list[tuple[str, str, int]]) -> None:
