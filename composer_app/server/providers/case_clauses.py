@@ -11,10 +11,10 @@ Invariants: a sentence is cut at the first of these levels that splits it into c
 least ``MIN_WORDS`` words each: ``; ``; then *, but*, *, while*, *, whereas*; then *, and*,
 *, or*; then *and*, *or* between two clauses that both state a number and hold no comma or
 colon (*£3 for adults and £1.50 for children*, not *Saturdays after 12:00, Sundays and public
-holidays: 80 euros*). A clause is out when a
-condition of it fails for the question's situation (``conditions.read``), or it names another
-group of a dimension the question names (``qualifiers.read``) and none of its conditions holds;
-it is in when a condition holds or a group matches, and it is not out. A clause that only
+holidays: 80 euros*), never inside a range *between … and …*. A clause is out when a condition
+of it fails for the question's situation (``conditions.read``), or it names another group of a
+dimension the question names (``qualifiers.read``) and none of its conditions holds; it is in
+when a condition holds or a group matches, and it is not out. A clause that only
 states the other side (*otherwise …*, *after that …*, *shorter contracts …*) is not in: it
 reads only after the clause it answers. The sentence comes back cut only when at least one
 clause is in and one is out, keeping the clauses that are in, in their order. A kept clause
