@@ -1,11 +1,10 @@
 """A sentence that gives one rule per case, answered for the asker's case.
 
 Documents often put two cases in one sentence: *Audio guides cost £3 for adults and £1.50 for
-children under 16*; *Fixed-term employees on contracts of 12 months or longer receive £150;
-fixed-term employees on shorter contracts are not eligible*; *you can get a bike worth up to
-£2,000, or an electric bike worth up to £3,500*. Someone who says their niece is 13 should read
-the children's price, not both: ``for_the_case`` keeps the clauses whose case the question's
-situation or group fits and drops those it contradicts.
+children under 16*; *On weekdays the pool opens at 7:00; on Saturdays it opens at 9:00*; *you
+can get a bike worth up to £2,000, or an electric bike worth up to £3,500*. Someone who says
+their niece is 13 should read the children's price, not both: ``for_the_case`` keeps the clauses
+whose case the question's situation or group fits and drops those it contradicts.
 
 Invariants: a sentence is cut at the first of these levels that splits it into clauses of at
 least ``MIN_WORDS`` words each: ``; ``; then *, but*, *, while*, *, whereas*; then *, and*,

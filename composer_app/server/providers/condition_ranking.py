@@ -226,7 +226,7 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
         just_before = read_at.get(_place(scored, -1))
         if just_before is not None and (just_before.met or just_before.failed):
             return failed_at.get(_place(scored, -1))
-        return failed_at.get(_place(scored, -1)) or failed_at.get(_place(scored, -2))
+        return failed_at.get(_place(scored, -2))
 
     other_side = [None if r.met or r.failed or not (_OTHER_SIDE.search(s.sentence.text) or
                                                      _MORE_OF_THEM.search(s.sentence.text))

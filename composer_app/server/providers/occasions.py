@@ -60,10 +60,11 @@ def stated(text: str) -> Iterator[tuple[str, int]]:
     ``ordinal`` for *my seventh breakdown*, an ``ordinal`` for *my first lesson*, *it's the
     second time*, *this is the second leak*, *a third time*, and 2 for *again* when no other
     occasion is stated."""
+    counted = []
     for match in _OWN_ORDINAL.finditer(text):
+        counted.append(match.span())
         yield "count", _ordinal(match.group("ord"))
         yield "ordinal", _ordinal(match.group("ord"))
-    counted = [match.span() for match in _OWN_ORDINAL.finditer(text)]
     own = bool(counted)
     for match in _OWN_OCCASION.finditer(text):
         if any(start <= match.end() and match.start() <= end for start, end in counted):
