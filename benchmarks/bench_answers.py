@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Fifty-six question sets, each a knowledge folder with its questions:
+Sixty question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -114,7 +114,11 @@ Fifty-six question sets, each a knowledge folder with its questions:
   regional railway and its partners, a staff handbook, household services in one town, a
   national park; a university's student services, a town's health services, motoring in one
   county, an online shop); ``heldout48``-``51`` first ran before the rules read from them,
-  ``heldout52``-``55`` were never read.
+  ``heldout52``-``55`` were read later that day;
+* ``heldout56`` to ``heldout59``: four more written blind the same way later on 6 December (a
+  city's parking permits, fines and waste collections; a chain of leisure centres with pools; a
+  software company's licensing and support; a regional hospital's visitor and outpatient
+  information), first run on the code before those reads, and never read.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -127,7 +131,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout55]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout59]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -165,7 +169,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 56)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 60)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

@@ -24,9 +24,10 @@ Two steps, each its own command:
        python scripts/train_reranker.py train --model-folder DIR pairs.jsonl reranker.safetensors
 
 The weights shipped were trained on the sets ``own``, ``heldout`` to ``heldout7``, ``heldout9``
-to ``heldout13``, ``heldout16`` to ``heldout21`` and ``heldout24`` to ``heldout31``; ``heldout8``,
-``heldout14``, ``heldout15``, ``heldout22`` and ``heldout23`` were left out to measure it on
-questions it never saw (``docs/benchmarks_providers.md``).
+to ``heldout13``, ``heldout16`` to ``heldout21`` and ``heldout24`` to ``heldout51`` (2,331 question
+parts); ``heldout8``, ``heldout14``, ``heldout15``, ``heldout22``, ``heldout23`` and every set from
+``heldout52`` on were left out to measure it on questions it never saw
+(``docs/benchmarks_providers.md``).
 """
 
 from __future__ import annotations

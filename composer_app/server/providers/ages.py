@@ -11,7 +11,8 @@ Invariants: an age is read from a question only as a person's (*I'm 19*, *my son
 *N-year-old*, never from a bare number, nor from one followed by a unit of time, money or
 measure (*I'm 5 minutes late*); a sentence sets an age bound only with words that make it one
 (*under*, *aged … to …*, *… and over*, *at least*) in a sentence about people or ages, or as a
-requirement on the person addressed (*must be at least 17*), or as a group of one age
+requirement on the person addressed (*must be at least 17*, *must be 18 or over*, *if you are
+under 18*), or as a group of one age
 (*sixteen-year-olds*, not the upper end of *14 to 16-year-olds*) or of all ages beyond a bound
 (*under-18s*: under 18, *over-65s*: 65 and over); ages are whole years up to 120.
 A school year (*my son is in Year 3*, *my Year 7 class*) is read only as *Year* and a number up
@@ -49,9 +50,13 @@ _UPPER = re.compile(r"\b(?:under|below|younger\s+than|up\s+to\s+the\s+age\s+of|"
                     _NOT_YEARS + r"\b")
 # "You must be at least 17 to book": a bound on the person addressed, with words about age or
 # without; "Sixteen-year-olds can only …": the group of one age.
-_REQUIRED = re.compile(r"\b(?:must|should|need\s+to|needs\s+to|have\s+to|has\s+to)\s+be\s+"
+_REQUIRED = re.compile(r"\b(?:(?:must|should|need\s+to|needs\s+to|have\s+to|has\s+to)\s+be|"
+                       r"(?:if|when|while|once)\s+(?:you|they|he|she)(?:\s+are|['’]re|\s+is))\s+"
                        r"(?P<words>at\s+least|over|under|older\s+than|younger\s+than|aged)\s+"
                        r"(?P<n>\d{1,3})" + _NOT_YEARS + r"\b")
+_REQUIRED_OR = re.compile(r"\b(?:must|should|need\s+to|needs\s+to|have\s+to|has\s+to)\s+be\s+"
+                          r"(?:aged\s+)?(?P<n>\d{1,3})\s+(?:years\s+)?(?:or|and)\s+"
+                          r"(?P<side>over|older|above|under|younger)\b")
 _REQUIRED_RELATION = {"at least": ">=", "aged": ">=", "over": ">", "older than": ">",
                       "under": "<", "younger than": "<"}
 _GROUP = re.compile(rf"(?<![\w–-])(?<!to\s)(?<!and\s)(?<!or\s)"
@@ -90,6 +95,10 @@ def bounds(text: str) -> Iterator[tuple[str, int, int]]:
     for match in _REQUIRED.finditer(text):
         relation = _REQUIRED_RELATION[re.sub(r"\s+", " ", match.group("words"))]
         yield relation, int(match.group("n")), int(match.group("n"))
+    if not _ABOUT_AGE.search(text):  # "You must be 18 or over … to join"
+        for match in _REQUIRED_OR.finditer(text):
+            side = ">=" if match.group("side") in ("over", "older", "above") else "<="
+            yield side, int(match.group("n")), int(match.group("n"))
     for match in _BOUND_GROUP.finditer(text):
         yield ("<" if match.group("rel") == "under" else ">="), int(match.group("n")), \
             int(match.group("n"))

@@ -51,7 +51,7 @@ from composer_app.server.providers.answer_ranking import (
 from composer_app.server.providers.answer_reading import Reader, doubted, reread
 from composer_app.server.providers.case_clauses import for_the_case
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
-from composer_app.server.providers.conditions import read
+from composer_app.server.providers.conditions import read, situation
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import asks_whether
@@ -128,8 +128,9 @@ def _undoubted(part: Part, ranked: list[Scored], reader: Reader | None,
     meaning alone (*… patients call the regional dental emergency service*). A sentence whose
     conditions on a time of day, a date or an age hold for the situation the part states (*On
     weekday evenings, off-peak tickets are not valid … between 16:30 and 18:30* for *quarter past
-    five on a Thursday*) is not doubted: it speaks of the asker's own case (a duration is not
-    enough: *two weeks back to back* meets *within 8 weeks of arrival* by chance)."""
+    five on a Thursday*), or fail for it (*You must be 18 or over* for a daughter of 17), is not
+    doubted: it speaks of the asker's own case (a duration is not enough: *two weeks back to
+    back* meets *within 8 weeks of arrival* by chance)."""
     if not ranked or ranked[0].coverage < USED_THRESHOLD or not asks_whether(part.text):
         return ranked
     first = ranked[0]
@@ -140,14 +141,23 @@ def _undoubted(part: Part, ranked: list[Scored], reader: Reader | None,
     return [replace(first, coverage=words), *ranked[1:]]
 
 
+def _situated(part: Part, first: Part) -> Part:
+    """``part`` as its situation is read: a later part that states less of it than the first
+    (*… for our third car, and what does it cost?*) is read after the first part's words."""
+    if part is first or set(situation(first.text)) <= set(situation(part.text)):
+        return part
+    return replace(part, text=f"{first.text}. {part.text}")
+
+
 _OWN_CASE_KINDS = frozenset({"clock", "day", "age", "school_year"})
 
 
 def _own_case(part: Part, scored: Scored) -> bool:
-    """Whether the sentence's conditions hold for the part's situation on a time of day, a
-    date or an age (``_undoubted``)."""
+    """Whether the sentence's conditions hold, or fail, for the part's situation on a time of
+    day, a date or an age (``_undoubted``): either way the rule speaks of the asker's case
+    (*You must be 18 or over … to join* for a daughter of 17)."""
     reading = read(part.text, scored.sentence.text)
-    return reading.met and not _OWN_CASE_KINDS.isdisjoint(reading.kinds)
+    return (reading.met or reading.failed) and not _OWN_CASE_KINDS.isdisjoint(reading.kinds)
 
 
 def _companion(ranked: list[Scored], answering: Collection[str]) -> Scored | None:
@@ -235,7 +245,8 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         judged = rejudge(part, ranked, similarity, USED_THRESHOLD, nearby=nearby,
                          candidates=candidates)
         by_meaning = {s.sentence.text: s.coverage for s in judged}
-        ranked = _clear_lead(part, _permission_rule(part, settle(part, judged, USED_THRESHOLD)))
+        settled = settle(_situated(part, parts[0]), judged, USED_THRESHOLD)
+        ranked = _clear_lead(part, _permission_rule(part, settled))
         ranked = _undoubted(part, reread(part, ranked, reader, USED_THRESHOLD), reader,
                             by_words, by_meaning)
         per_doc: dict[str, Scored] = {}

@@ -28,7 +28,9 @@ model raised it to the threshold, ``answer_meaning``) and that the reader scores
 ``DOUBT_LOGIT`` does not answer (``doubted``). A question the folder cannot answer often comes
 near a sentence of its topic by meaning alone (*Does Blue Reef Aquatics sell tortoises?*:
 *Freshwater fish are settled in our tanks for at least 5 days before sale*); read together with
-the question, such a sentence scores far below one that answers.
+the question, such a sentence scores far below one that answers. The doubt sits about 0.7 above
+the reader's floor, the score of a sentence about something else altogether (−5.5 for the model
+shipped, trained on 2,331 question parts; −4.6 for the one before it, whose doubt was −4).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ Reader = Callable[[str, Sequence[str]], list[float] | None]
 READ_CANDIDATES = 4
 READ_GAP = 0.2  # of score: a first sentence leading by this much is not read again
 READ_WEIGHT = 0.05  # of the reader's logit, added to the score
-DOUBT_LOGIT = -4.0  # a reader's score below this for a sentence only the meaning found: no answer
+DOUBT_LOGIT = -4.75  # a reader's score below this for a sentence only the meaning found: no answer
 
 
 def as_read(part: Part, scored: Scored) -> str:

@@ -7,22 +7,28 @@ their niece is 13 should read the children's price, not both: ``for_the_case`` k
 whose case the question's situation or group fits and drops those it contradicts.
 
 Invariants: a sentence is cut at the first of these levels that splits it into clauses of at
-least ``MIN_WORDS`` words each: ``; ``; then *, but*, *, while*, *, whereas*; then *, and*,
-*, or*; then *and*, *or* between two clauses that both state a number and hold no comma or
-colon (*£3 for adults and £1.50 for children*, not *Saturdays after 12:00, Sundays and public
-holidays: 80 euros*), never inside a range *between … and …*. A clause is out when a condition
-of it fails for the question's situation (``conditions.read``), or it names another group of a
-dimension the question names (``qualifiers.read``) and none of its conditions holds; it is in
-when a condition holds or a group matches, and it is not out. A clause that only
+least ``MIN_WORDS`` words each: ``; ``; then *, but*, *, while*, *, whereas*; then *, except*;
+then *, and*, *, or* (a list, where a piece too short to stand alone stays with the one before
+it: *…, or pregnant*); then *and*, *or* between two clauses that both state a number and hold no
+comma or colon (*£3 for adults and £1.50 for children*, not *Saturdays after 12:00, Sundays and
+public holidays: 80 euros*), never inside a range *between … and …*. A clause is out when a
+condition of it fails for the question's situation (``conditions.read``), or it names another
+group of a dimension the question names (``qualifiers.read``) and none of its conditions holds;
+it is in when a condition holds or a group matches, and it is not out. A clause that only
 states the other side (*otherwise …*, *after that …*, *shorter contracts …*) is not in: it
-reads only after the clause it answers. The sentence comes back cut only when at least one
-clause is in and one is out, keeping the clauses that are in, in their order. A kept clause
-that is not the first follows the first clause's label when that clause opens with one
-(*Cosmic bowling, per hour: … Saturdays: 44 euros.*), or else, when the kept clause starts with
-a value (*£1.50 for children under 16*), the first clause's opening words up to its first value
-(*Audio guides cost … £1.50 for children under 16.*); when every clause is a table row's cell
-(``Heading: value``), the kept cells follow the first cell, which names what the row is about.
-Anything else returns the sentence unchanged.
+reads only after the clause it answers. When no clause is out, a later clause whose own case the
+question names, by a word no other clause holds, is the only one in: the group after its value
+(*£30 for Friends of Glenmarrow* after *The pass costs £45*, for a Friends member), or the thing
+an exception names (*…, except the dawn deer watch, which meets at the Marrow Bridge car park*).
+The sentence comes back cut only when at least one clause is in and one is out, keeping the
+clauses that are in, in their order. A kept clause that is not the first follows the first
+clause's label when that clause opens with one (*Cosmic bowling, per hour: … Saturdays: 44
+euros.*), or else the first clause's opening words: up to its first value when the kept clause
+starts with a value (*Audio guides cost … £1.50 for children under 16.*), up to the word a list's
+kept item opens with (*You do not pay NHS dental charges if you are … under 19 and in full-time
+education, or pregnant.*); when every clause is a table row's cell (``Heading: value``), the kept
+cells follow the first cell, which names what the row is about. Anything else returns the
+sentence unchanged.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ import re
 
 from composer_app.server.providers.conditions import read as read_conditions
 from composer_app.server.providers.qualifiers import read as read_qualifiers
+from composer_app.server.providers.questions import STOP_WORDS
+from composer_app.server.providers.term_forms import stems
 
 __all__ = ["for_the_case"]
 
@@ -38,28 +46,52 @@ MIN_WORDS = 3
 _LEVELS = (
     re.compile(r";\s+"),
     re.compile(r",\s+(?:but|while|whereas)\s+"),
+    re.compile(r",\s+except(?:\s+for)?\s+"),
     re.compile(r",\s+(?:and|or)\s+"),
     re.compile(r"\s+(?:and|or)\s+"),
 )
+_EXCEPT = 2  # the level whose later clause is the rule's exception (*, except …*)
+_LISTS = (3,)  # the level whose clauses are items of one list (*, or …*)
+_GROUP_AFTER_VALUE = re.compile(r"^(?:[£$€]\s?\d|\d)[\d.,]*(?:\s+[a-z%]+){0,2}?\s+for\s+"
+                                r"(?P<group>[^,;]{3,60})$", re.IGNORECASE)
+_ITEM_OPENING = re.compile(r"(?:under|over|aged|if|for|with|without|before|after|from|between|"
+                           r"up)\b", re.IGNORECASE)
 _VALUE = re.compile(r"[£$€]\s?\d|\d")
 _LABEL = re.compile(r"^[^:;\d£$€]{3,80}:(?=\s)")
 _FRAMED = re.compile(r"^(?:[£$€]\s?\d|\d|(?:about|around|up\s+to|only)\s+[£$€]?\d)",
                      re.IGNORECASE)
 
 
-def _clauses(sentence: str) -> list[str]:
-    """``sentence`` cut at the first level that splits it (see the module invariant)."""
+def _pieces(body: str, level: re.Pattern[str], listed: bool) -> list[str]:
+    """``body`` cut at ``level``; in a list (``listed``) a piece too short to stand alone stays
+    with the piece before it (*… under 19 and in full-time education, or pregnant*)."""
+    pieces: list[str] = []
+    start = 0
+    for match in [*level.finditer(body), None]:
+        end = match.start() if match else len(body)
+        piece = body[start:end].strip()
+        if listed and pieces and len(piece.split()) < MIN_WORDS:
+            pieces[-1] = body[body.index(pieces[-1], 0):end].strip()
+        else:
+            pieces.append(piece)
+        start = match.end() if match else len(body)
+    return pieces
+
+
+def _clauses(sentence: str) -> tuple[list[str], int]:
+    """``sentence`` cut at the first level that splits it, and that level's number (see the
+    module invariant)."""
     body = sentence.rstrip(" .")
     for number, level in enumerate(_LEVELS):
-        pieces = [p.strip() for p in level.split(body)]
+        pieces = _pieces(body, level, number in _LISTS)
         if len(pieces) < 2 or any(len(p.split()) < MIN_WORDS for p in pieces):
             continue
         if number == len(_LEVELS) - 1 and (
                 not all(_VALUE.search(p) and not re.search(r"[:,]", p) for p in pieces)
                 or any(re.search(r"\bbetween\b", p, re.I) for p in pieces[:-1])):
             continue  # "between 1 January and 31 March" is one range
-        return pieces
-    return [body]
+        return pieces, number
+    return [body], -1
 
 
 def _standing(question: str, clause: str) -> tuple[bool, bool]:
@@ -71,11 +103,36 @@ def _standing(question: str, clause: str) -> tuple[bool, bool]:
     return fits, out
 
 
-def _framed(first: str, kept: str) -> str:
+def _named_by(question: str, clauses: list[str], level: int) -> int | None:
+    """The one later clause whose own case the question names (see the module invariant), or
+    ``None``."""
+    asked = set(stems(question))
+    named = []
+    for number, clause in enumerate(clauses[1:], start=1):
+        if level == _EXCEPT:
+            case = re.split(r",\s|\s(?:which|who|where)\s", clause, maxsplit=1)[0]
+        else:
+            group = _GROUP_AFTER_VALUE.match(clause)
+            case = group.group("group") if group else ""
+        others = set().union(*(stems(c) for n, c in enumerate(clauses) if n != number))
+        own = {w for w in stems(case) if w not in STOP_WORDS and len(w) > 2 and
+               not w[0].isdigit()}
+        if (own - others) & asked:
+            named.append(number)
+    return named[0] if len(named) == 1 else None
+
+
+def _framed(first: str, kept: str, listed: bool) -> str:
     """``kept`` after the first clause's label or opening words (see the module invariant)."""
     label = _LABEL.match(first)
     if label:
         return f"{label.group(0)} … {kept}"
+    opening = kept.split()[0].casefold()
+    words = first.split()
+    if listed and _ITEM_OPENING.fullmatch(opening) and \
+            opening in (w.casefold() for w in words[1:]):
+        at = max(n for n, w in enumerate(words) if n and w.casefold() == opening)
+        return f"{' '.join(words[:at])} … {kept}"
     if not _FRAMED.match(kept):
         return kept
     value = _VALUE.search(first)
@@ -89,12 +146,15 @@ def _framed(first: str, kept: str) -> str:
 def for_the_case(question: str, sentence: str) -> str:
     """``sentence`` narrowed to the clauses for the question's case (see the module
     invariant)."""
-    clauses = _clauses(sentence)
+    clauses, level = _clauses(sentence)
     if len(clauses) < 2:
         return sentence
     standing = [_standing(question, clause) for clause in clauses]
     if not any(out for _, out in standing):
-        return sentence
+        named = _named_by(question, clauses, level)
+        if named is None:
+            return sentence
+        standing = [(n == named, n != named) for n in range(len(clauses))]
     kept = [c for c, (fits, _) in zip(clauses, standing, strict=True) if fits]
     if not kept or len(kept) == len(clauses):
         return sentence
@@ -102,6 +162,6 @@ def for_the_case(question: str, sentence: str) -> str:
     if kept[0] != clauses[0] and all(": " in c for c in clauses):  # a table row's cells
         text = f"{clauses[0]}; {text}"
     elif kept[0] != clauses[0]:
-        text = _framed(clauses[0], text)
+        text = _framed(clauses[0], text, level in _LISTS)
     text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."

@@ -25,7 +25,15 @@ re-ranks scored sentences of one question part by ``conditions.read``:
 * an exception for the group the question asks about, right after the general rule it qualifies
   (*At weekends, departure is possible until 13:00* after *Guests must leave their pitch by
   11:00*, for a Sunday), takes that rule's coverage and score plus ``MET_BONUS`` (*new* alone
-  names no group here: *a new one*);
+  names no group here: *a new one*), and so does one about that group up to two sentences after
+  the same rule for another group of its kind (*Vans must stay in Great Britain* after *Cars may
+  be taken to France …*, for a van), whatever its words, at that rule's relevance before it was
+  found another group's (``answer_ranking.CONTRAST_FACTOR``) when that relevance would lead
+  every sentence; so does a sentence that opens with a case the question names (*For home
+  visits, the notice period is 48 hours rather than 24 hours*, for *my home visit*; *Visitor
+  members have a pre-authorisation of £40*, for *the visitor ChargeCard*), after a rule of the
+  same subject (a word besides the group's: *members*) up to ``NAMED_REACH`` sentences before it
+  that does not name that case;
 * a failed rule that states its own other side (*…; otherwise the full price is charged*)
   holds for the situation, and so does a failed rule that holds only under its condition (*…
   only if the incident lasted longer than 4 hours*) for a question whether it applies (*Do we
@@ -65,15 +73,21 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from composer_app.server.providers.answer_kinds import lacks_kind
-from composer_app.server.providers.answer_ranking import Part, Scored
+from composer_app.server.providers.answer_ranking import CONTRAST_FACTOR, Part, Scored
 from composer_app.server.providers.conditions import Reading, read, situation
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS, asks_whether
+from composer_app.server.providers.term_forms import stem, stems
 
 MET_BONUS = 0.2
 MET_FLOOR = 2 / 3  # of the threshold: a first sentence whose condition holds answers from here
 _AMBIGUOUS = frozenset({"new"})  # "a new one", "the new card": rarely the group of newcomers
 FAILED_PENALTY = 0.25
+NAMED_REACH = 3  # sentences back: the general rule a case-named exception qualifies
+_NAMED_CASE = re.compile(r"^\s*(?:(?:for|with)\s+(?P<case>(?:[a-z][a-z-]*\s+){0,3}[a-z][a-z-]*),\s"
+                         r"|(?P<kind>[a-z][a-z-]*)\s+(?P<group>members|customers|cardholders|"
+                         r"holders|users|patients|residents|guests|passengers|drivers|owners|"
+                         r"tenants|subscribers|visitors|pupils|students)\s)", re.IGNORECASE)
 REACH = 0.6  # below the first sentence's score by more than this, nothing can raise a sentence
 MAX_READ = 40
 # A sentence that sets the condition of the rule just before it.
@@ -231,7 +245,8 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     other_side = [None if r.met or r.failed or not (_OTHER_SIDE.search(s.sentence.text) or
                                                      _MORE_OF_THEM.search(s.sentence.text))
                   else failed_before(s) for s, r in zip(ranked, readings, strict=True)]
-    other_side = [o if o is not None or not r.met else _alternative(s, r, failed_at, failed_kinds)
+    other_side = [o if o is not None or not r.met else
+                  _alternative(part, s, r, failed_at, failed_kinds)
                   for s, r, o in zip(ranked, readings, other_side, strict=True)]
     holding = {s.sentence.key for s, r, o in zip(ranked, readings, other_side, strict=True)
                if r.met or o is not None}
@@ -269,7 +284,7 @@ def _lacks_asked_kind(scored: Scored, part: Part) -> bool:
                                                  row=bool(scored.sentence.row_entity))
 
 
-def _alternative(scored: Scored, reading: Reading,
+def _alternative(part: Part, scored: Scored, reading: Reading,
                  failed_at: dict[tuple[str, int, int], Scored],
                  failed_kinds: dict[tuple[str, int, int], frozenset[str]]) -> Scored | None:
     """The sentence just before ``scored`` (whose condition holds) when it states the same
@@ -277,13 +292,23 @@ def _alternative(scored: Scored, reading: Reading,
     (*From April to October, the shop is open daily* before *From November to March, it is open
     from Tuesday to Saturday*, for January); else ``None``. A rule stated before it is a
     different one (*A start place can be transferred until 31 March* before *If you cancel by
-    31 January, half of the fee is refunded*)."""
+    31 January, half of the fee is refunded*), and so is one about fewer of the groups the
+    question names (``_names_more``)."""
     place = _place(scored, -1)
     rival = failed_at.get(place)
     if rival is not None and rival.score > scored.score and \
-            not reading.kinds.isdisjoint(failed_kinds[place]) and _same_subject(scored, rival):
+            not reading.kinds.isdisjoint(failed_kinds[place]) and _same_subject(scored, rival) \
+            and not _names_more(part, rival, scored):
         return rival
     return None
+
+
+def _names_more(part: Part, first: Scored, second: Scored) -> bool:
+    """Whether ``first`` names a group the question asks about that ``second`` does not (*E-bikes
+    are only hired to riders aged 16 and over* against *Helmets … must be worn by all riders
+    under 16*, for an e-bike): then ``second`` is no rule about the same thing."""
+    return bool(read_qualifiers(part.text, first.sentence.text).matched -
+                read_qualifiers(part.text, second.sentence.text).matched)
 
 
 def _asks_a_group(part: Part) -> bool:
@@ -296,10 +321,15 @@ def _exceptions(part: Part, ranked: list[Scored], failed: list[bool | None]) -> 
     right after a sentence of the same subject that names no group of that kind (*Guests must
     leave their pitch by 11:00 on the day of departure*) takes that rule's coverage and score,
     when higher, plus ``MET_BONUS``; a sentence whose condition fails for the situation is no
-    exception for it (``failed``, per sentence; ``None`` for one out of reach, left as it is)."""
+    exception for it (``failed``, per sentence; ``None`` for one out of reach, left as it is
+    unless it opens with a case the question names: ``_named_case``)."""
     by_place = {_place(s, 0): s for s in ranked}
+    leading = max((s.score for s in ranked), default=0.0)
     raised = []
     for scored, fails in zip(ranked, failed, strict=True):
+        named = _named_case(part, scored)
+        if fails is None and named:  # out of reach, but the case the question names
+            fails = read(part.text, scored.sentence.text).failed
         if fails is None:
             raised.append(scored)
             continue
@@ -312,17 +342,57 @@ def _exceptions(part: Part, ranked: list[Scored], failed: list[bool | None]) -> 
                 if not other.matched and not other.contrasted and \
                         _same_subject(scored, general):
                     best = general
+            for back in (1, 2):  # "Cars may be taken to France …. Vans must stay in Britain."
+                sibling = by_place.get(_place(scored, -back))
+                if sibling is None:
+                    continue
+                other = read_qualifiers(part.text, sibling.sentence.text)
+                if other.contrasted and not other.matched:
+                    sibling = replace(  # as relevant as before it was found another group's
+                        sibling, coverage=min(1.0, sibling.coverage / CONTRAST_FACTOR),
+                        score=sibling.score / CONTRAST_FACTOR)
+                    if sibling.score > max(best.score, leading):  # it would lead
+                        best = sibling
+        if named and not fails:
+            for back in range(1, NAMED_REACH + 1):
+                general = by_place.get(_place(scored, -back))
+                if general is not None and general.score > best.score and \
+                        named.isdisjoint(general.sentence.stems) and \
+                        _same_subject(scored, general, _group_named(scored)):
+                    best = general
         raised.append(scored if best is scored else replace(
             scored, coverage=max(scored.coverage, best.coverage),
             score=best.score + MET_BONUS))
     return raised
 
 
-def _same_subject(first: Scored, second: Scored) -> bool:
-    """Whether the two sentences share a content word (an exception names its rule's subject
-    once: *departure* in *At weekends, departure is possible until 13:00*), a looser test than
-    ``answer_ranking.same_subject``, which tells disagreeing statements apart."""
+def _named_case(part: Part, scored: Scored) -> frozenset[str]:
+    """The content stems of the case a sentence opens with (*For home visits, the notice period
+    is 48 hours rather than 24 hours*) when the question names every one of them (*my physio
+    home visit*); else none."""
+    match = _NAMED_CASE.match(scored.sentence.text)
+    if match is None:
+        return frozenset()
+    case = match.group("case") or match.group("kind")
+    named = frozenset(stem(w) for w in re.findall(r"[a-z][a-z-]+", case.casefold())
+                      if w not in STOP_WORDS and len(w) > 2)
+    return named if named and named <= set(stems(part.text)) else frozenset()
+
+
+def _group_named(scored: Scored) -> frozenset[str]:
+    """The stem of the group noun a case-named exception opens with (*members* of *Visitor
+    members have …*), which says nothing of the rule's subject."""
+    match = _NAMED_CASE.match(scored.sentence.text)
+    group = match.group("group") if match else None
+    return frozenset({stem(group.casefold())}) if group else frozenset()
+
+
+def _same_subject(first: Scored, second: Scored, besides: frozenset[str] = frozenset()) -> bool:
+    """Whether the two sentences share a content word not in ``besides`` (an exception names its
+    rule's subject once: *departure* in *At weekends, departure is possible until 13:00*), a
+    looser test than ``answer_ranking.same_subject``, which tells disagreeing statements
+    apart."""
     def content(scored: Scored) -> set[str]:
-        return {w for w in scored.sentence.stems
-                if w not in STOP_WORDS and not any(c.isdigit() for c in w) and len(w) > 2}
+        return {w for w in scored.sentence.stems if w not in STOP_WORDS and w not in besides
+                and not any(c.isdigit() for c in w) and len(w) > 2}
     return not content(first).isdisjoint(content(second))

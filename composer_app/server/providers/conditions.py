@@ -22,11 +22,12 @@ The values, each of its own kind (only values of the same kind are compared):
   or a set of months (*in July and August*; *outside July and August* holds for the others)
   conditions;
 * ``ahead`` and ``span``: a duration in minutes, ``ahead`` when the question counts it before an
-  event (*three days before moving day*, *in advance*, *my lesson is in 30 hours*; *the evening
-  before* is 13 hours, *the day before* 24, *a week's notice* 7 days), ``span`` otherwise (*ten
-  weeks ago*, *for a month*, *three months old*; *on Monday … it's Friday now* is four days
-  since), held against the bounds and ranges a sentence sets (*at least 48 hours in advance*,
-  *two or more years*, *5 to 10 working days before*);
+  event (*three days before moving day*, *in advance*, *my lesson is in 30 hours*, *10 days
+  away*; *the evening before* is 13 hours, *the day before* 24, *a week's notice* 7 days),
+  ``span`` otherwise (*ten weeks ago*, *for a month*, *three months old*, a thing's *more than 2
+  years old*; *on Monday … it's Friday now* is four days since), held against the bounds and
+  ranges a sentence sets (*at least 48 hours in advance*, *two or more years*, *5 to 10 working
+  days before*);
 * ``count``: a number of people or things (*four people*, *3 bikes*), or the person's own count
   as an ordinal (*my seventh breakdown*) against the ordinal bounds a sentence sets (*from the
   seventh call-out*, *up to the third*), or one of a pair (*only my left ear*) against a rule for
@@ -52,7 +53,8 @@ The values, each of its own kind (only values of the same kind are compared):
 
 Invariants: a sentence with no condition of a kind the question states is never ``met`` (the
 reading depends on the two texts only); a condition is read from words that make it one (*before*,
-*after*, *by*, *until*, *within*, *up to*, *at least*, *less than*, *or more*, a range *from … to*),
+*after*, *by*, *until*, *within*, *up to*, *at least*, *less than*, *or more*, a range *from … to*;
+a date *between* it *and the start of* something is from that date on),
 never from a bare value, nor from the dates a document is *valid from* (its own validity, not a
 rule); a range may wrap (*23:00 to 8:00*, *November to March*, *Friday to Monday*); a day
 counted as a unit (*within two working days*) names no day. ``within_range`` tells whether a
@@ -183,8 +185,9 @@ def _dates(text: str) -> Iterator[tuple[int, int, str, int]]:
         yield match.start(), match.end(), "day", month * 100 + day
 
 
-def _durations(text: str) -> Iterator[tuple[int, int, str, int]]:
-    """(start, end, kind, minutes) of each duration in ``text`` (casefolded)."""
+def _durations(text: str, aged: bool = True) -> Iterator[tuple[int, int, str, int]]:
+    """(start, end, kind, minutes) of each duration in ``text`` (casefolded); *N years old* is
+    one only when ``text`` reads no age (not ``aged``: *laptops less than 2 years old*)."""
     for match in _DURATION.finditer(text):
         count = 0.5 if match.group("n").startswith("half") else _number(match.group("n"))
         if count is None:
@@ -192,13 +195,14 @@ def _durations(text: str) -> Iterator[tuple[int, int, str, int]]:
         if match.group("half") or re.match(r"\s+and\s+a\s+half\b", text[match.end("unit"):]):
             count += 0.5  # "one and a half hours", "a year and a half"
         unit = re.sub(r"\s+", " ", match.group("unit")).rstrip("s")
-        if unit == "year" and re.match(r"[- ]old\b", text[match.end("unit"):]):
+        if aged and unit == "year" and re.match(r"[- ]old\b", text[match.end("unit"):]):
             continue  # a person's age (the kind "age")
         until = re.search(r"\b(?:in|within\s+the\s+next)\s+$", text[max(0, match.start() - 20):
                                                                     match.start()])
         notice = re.match(r"['’]s?\s+notice\b", text[match.end("unit"):])  # "a week's notice"
-        kind = "ahead" if until or notice or re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b",
-                                                      match.group("after")) else "span"
+        kind = "ahead" if until or notice or re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b"
+                                                      r"|\s+away\b", match.group("after")) \
+            else "span"  # "10 days away from our arrival date": ahead
         yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
 
 
@@ -332,6 +336,8 @@ _DAY_RANGE = re.compile(
 _SPAN_LOW = re.compile(rf"\b(?:between\s+)?(?P<n>{_NUMBER})\s*(?:to|-|–|and)\s*$")
 _VALIDITY = re.compile(r"\b(?:valid|effective|in\s+force)\s+(?:from|as\s+of|until|till)\s+$")
 _BEFORE = re.compile(rf"\b(?P<words>{_BEFORE_WORDS}|{_AFTER_WORDS})\s+(?:the\s+)?$")
+_OPEN_BETWEEN = re.compile(r"\bbetween\s+(?:the\s+)?$")
+_OPEN_END = re.compile(r"\s+and\s+(?:the|your|their|its)\s+(?:start|end|beginning|first|day)\b")
 
 
 @lru_cache(maxsize=8192)
@@ -383,6 +389,10 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         if not free(start, end):
             continue
         lead = _BEFORE.search(text[max(0, start - 24): start])
+        if lead is None and kind == "day" and _OPEN_END.match(text, end) and \
+                _OPEN_BETWEEN.search(text[max(0, start - 12): start]):
+            found.append(_Condition(kind, _relation(">=", value)))  # "between 1 August and
+            continue  # the start of your contract": from 1 August
         if lead is None or _VALIDITY.search(text[max(0, start - 40): start]):
             continue
         words = re.sub(r"\s+", " ", lead.group("words"))
@@ -391,7 +401,7 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
                  (">" if words in ("after", "later than", "past") else ">="))
         found.append(_Condition(kind, _relation(point, value)))
     relation: str | None
-    spans = list(_durations(text))
+    spans = list(_durations(text, aged=any(True for _ in ages.bounds(text))))
     for first, second in pairwise(spans):  # "between 6 days and 48 hours before the start"
         if first[2] == second[2] and re.search(r"\bbetween\s+$", text[max(0, first[0] - 10):
                                                                       first[0]]) and \

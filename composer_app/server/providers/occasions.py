@@ -8,11 +8,16 @@ more*), and ``ordinal``, the occasion the question is about, held against the oc
 names.
 
 Invariants: *first* never counts (*my first lesson* is an occasion, not a count), and the first of
-a span of time (*the first hour*, *the first 3 days*, *the first of the month*) is no occasion;
-*later*, *subsequent* and *further* name the occasions from the second on (from the third after
-*third and later*), never *later than*, *later on* or *further information*; *again* is the
-person's second occasion unless they state another; ordinals are read up to the twelfth in words
-and to 999 in digits; texts are casefolded by the caller.
+a span of time (*the first hour*, *the first 3 days*, *the first of the month*) or of a place or
+kind (*the first floor*, *first aid*) is no occasion, while *the first time* a rule names is
+(*we waive the fee the first time*; not *for the first time in ten years*); *later*,
+*subsequent* and *further* name the occasions from the second on (from the third after *third
+and later*), never *later than*, *later on* or *further information*; two ordinals joined
+(*second and third permits*) name the occasions between them, and an ordinal opening a text or
+a table cell names its occasion (*Permit: Third permit in household*); *again* is the person's
+second occasion unless they state another, and *it'll be the second permit* states the second;
+ordinals are read up to the twelfth in words and to 999 in digits; texts are casefolded by the
+caller.
 """
 
 from __future__ import annotations
@@ -35,15 +40,21 @@ _ORDINAL_BOUND = re.compile(rf"\b(?P<words>from|after|starting\s+(?:with|from)|b
 # lesson*, *it's the first time*), against the occasions a sentence's rule is for (*The first
 # missed appointment is free*, *Later missed appointments cost £55*, *from the third*).
 _OWN_OCCASION = re.compile(r"\b(?:my|our|his|her|their)\s+(?:very\s+)?(?P<ord>first)\s+"
-                           r"(?!time\b)[a-z][a-z-]*|\b(?:it['’]s|it\s+is|this\s+is|this\s+would\s+be|"
+                           r"(?!time\b)[a-z][a-z-]*|\b(?:it['’]s|it\s+is|this\s+is|"
+                           r"(?:it|this|that)(?:['’]ll|\s+will|\s+would)\s+be|"
                            r"that['’]s|that\s+is)\s+(?:the|my|our|his|her|their)\s+"
                            rf"(?P<time>first|{_ORDINAL})\s+[a-z][a-z-]*"
                            rf"|\b(?:a|for\s+the)\s+(?P<nth>{_ORDINAL})\s+time\b")
 _AGAIN = re.compile(r"\bagain\b")  # "now I've dropped it again": the second occasion
-_FIRST_OCCASION = re.compile(r"\bthe\s+first\s+(?!(?:of|day|days|week|weeks|month|months|year|"
-                             r"years|time|hour|hours|minute|minutes|night|nights|page|pages)\b)"
-                             r"[a-z][a-z-]*")
-_NTH_OCCASION = re.compile(rf"\b(?:a|the|any|your|each)\s+(?P<ord>{_ORDINAL})\s+"
+_FIRST_OCCASION = re.compile(r"\b(?:the|a|your|each)\s+first\s+(?!(?:of|day|days|week|weeks|"
+                             r"month|months|year|years|time|hour|hours|minute|minutes|night|"
+                             r"nights|page|pages|aid|class|floor|name|names|language|half|"
+                             r"quarter|come)\b)[a-z][a-z-]*"
+                             r"|\bthe\s+first\s+time\b(?!\s+(?:in|since|ever)\b)")
+_PAIRED_OCCASIONS = re.compile(rf"(?:^|[;:.]\s*|\b(?:for|on)\s+)(?P<low>{_ORDINAL})\s+"
+                               rf"(?:and|or|to)\s+(?P<high>{_ORDINAL})\s+(?!(?:of|day|days|week|weeks|month|"
+                               r"months|year|years|time|hour|hours)\b)[a-z][a-z-]*")
+_NTH_OCCASION = re.compile(rf"(?:\b(?:a|the|any|your|each)\s+|^|:\s+)(?P<ord>{_ORDINAL})\s+"
                            r"(?!(?:and|or|of|day|days|week|weeks|month|months|year|years|time|"
                            r"hour|hours|minute|minutes|night|nights|page|pages)\b)[a-z][a-z-]*")
 _LATER_OCCASION = re.compile(r"\b(?:(?P<ord>second|third)\s+(?:and|or)\s+)?(?:later|subsequent|"
@@ -89,6 +100,10 @@ def bounds(text: str) -> Iterator[tuple[str, str, int]]:
         yield "ordinal", relation, _ordinal(match.group("ord"))
     if _FIRST_OCCASION.search(text):
         yield "ordinal", "==", 1
+    for match in _PAIRED_OCCASIONS.finditer(text):  # "second and third permits"
+        bound_at.append(match.span())
+        yield "ordinal", ">=", _ordinal(match.group("low"))
+        yield "ordinal", "<=", _ordinal(match.group("high"))
     for match in _NTH_OCCASION.finditer(text):  # "For a second incident …"
         if not any(start <= match.start() < end for start, end in bound_at):
             yield "ordinal", "==", _ordinal(match.group("ord"))

@@ -3,8 +3,8 @@
 Rules documents answer the same question differently for different groups: *new* and *regular*
 members, *adults* and *children*, the *test* and the *live* system, the *primary* and the
 *secondary* site, *weekdays*, *Saturdays* and *public holidays*, *e-bikes* and standard bikes,
-*single* and *return* tickets. A sentence about another group than the one asked about is a near
-miss, however many of the question's other words it shares.
+*single* and *return* tickets, *cars* and *vans*. A sentence about another group than the one
+asked about is a near miss, however many of the question's other words it shares.
 Each ``GROUPS`` entry is one such dimension; its *classes* exclude each other, and a class may
 be *covered* by a wider one of the same dimension (*Saturday* by *weekend*, *Monday* by
 *weekday*).
@@ -20,7 +20,8 @@ For a question and a sentence, per dimension the question names:
 Invariants: classes are matched on whole words of the casefolded text (``non-members`` is never
 ``members``), and *guest*, *member* and *resident* never as the first word of a compound naming
 a thing (``guest rooms``, ``member area``, ``resident parking``; but ``adult cards`` are the
-adults' own), and *new* only before a word for people (*new members*, *new customers*) or when
+adults' own), *car* never before a word for a place or thing of its own (``car park``, ``car
+seat``), and *new* only before a word for people (*new members*, *new customers*) or when
 someone is said to be new (*I'm new here*), never for a thing (*a new skin test*); a sentence
 that names no class of a dimension is neither matched nor contrasted there (a general rule may
 still apply to everyone); results depend only on the two texts. Besides
@@ -135,6 +136,11 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "return": ("return-ticket return-tickets return-fare return-fares return-journey "
                    "return-journeys day-return day-returns", ()),
     },
+    "vehicle": {
+        "car": ("car cars", ()),
+        "van": ("van vans minibus minibuses", ()),
+        "motorbike": ("motorbike motorbikes motorcycle motorcycles moped mopeds", ()),
+    },
     "daytime": {
         "morning": ("morning mornings", ()),
         "afternoon": ("afternoon afternoons", ()),
@@ -149,6 +155,8 @@ _ANY = re.compile(r"(?<![\w-])(?:" + _words(" ".join(sorted(_CLASS_OF, key=len, 
 _COMPOUND = re.compile(r"[- ](?:rooms?|houses?|cards?|lists?|books?|beds?|apartments?|suites?|"
                        r"toilets?|bathrooms?|wifi|wi-fi|networks?|accounts?|areas?|portal|"
                        r"numbers?|ids?|login|logins|parking|permits?)\b")
+_CAR_THING = re.compile(r"[- ](?:parks?|parking|wash|washes|seats?|clubs?|shares?|sharing|boots?|"
+                        r"keys?|sick|sickness|alarms?)\b")
 _NEW_PERSON = re.compile(
     r"\s+(?:[a-z]+\s+)?(?:members?|customers?|clients?|employees?|staff|starters?|hires?|"
     r"joiners?|students?|pupils?|patients?|users?|subscribers?|tenants?|residents?|guests?|"
@@ -201,6 +209,8 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
         if word.startswith(("guest", "member", "resident")) and \
                 _COMPOUND.match(lowered, match.end()):
             continue  # "guest rooms", "member area": a thing, not a group
+        if word in ("car", "cars") and _CAR_THING.match(lowered, match.end()):
+            continue  # "car park", "car seat": a place or a thing, not the vehicle hired
         if word == "new" and not _NEW_PERSON.match(lowered, match.end()) and \
                 not _NEW_STATED.search(lowered, 0, match.start()):
             continue  # "a new skin test", "the new route": a thing, not the newcomers

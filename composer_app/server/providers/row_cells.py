@@ -10,7 +10,11 @@ Invariants: the row is read only when every cell is written ``Heading: value`` a
 out only when its heading names another group of the same dimension than the question's
 (``qualifiers``) or an age range that excludes the age the question states (*Children under
 6* for a ten-year-old), and only when at least one value cell is kept; anything else returns
-the row unchanged.
+the row unchanged. When no group is left out so, value cells of one shape (the same words around
+their numbers: *Pay as you go: 69p per kWh*, *With a ChargeCard: 64p per kWh*) are alternatives,
+and when the question holds a word (not a stop word nor a word of paying: ``_PLAIN``) of exactly
+one of their headings that no other of them holds, the other alternatives are left out (*I have a
+ChargeCard*).
 """
 
 from __future__ import annotations
@@ -19,8 +23,38 @@ import re
 
 from composer_app.server.providers.conditions import situation, within_range
 from composer_app.server.providers.qualifiers import read as read_qualifiers
+from composer_app.server.providers.questions import STOP_WORDS
+from composer_app.server.providers.term_forms import stem
 
 _CELL = re.compile(r"^(?P<heading>[^:;]{1,60}): (?P<value>[^;]{1,120})$")
+_PLAIN = frozenset({"pay", "price", "cost", "fee", "charge", "rate", "go", "use", "per", "with",
+                    "without", "standard", "normal", "each"})
+
+
+def _heading_stems(heading: str) -> set[str]:
+    return {stem(w) for w in re.findall(r"[a-z]+", heading.casefold())
+            if w not in STOP_WORDS and len(w) > 2} - {stem(w) for w in _PLAIN}
+
+
+def _alternative_named(question: str, cells: list[str]) -> list[str]:
+    """``cells`` without the alternatives the question does not name (see the module
+    invariant)."""
+    asked = {stem(w) for w in re.findall(r"[a-z]+", question.casefold())}
+    shapes: dict[str, list[int]] = {}
+    for number, cell in enumerate(cells[1:], start=1):
+        value = cell.split(": ", 1)[1]
+        if re.search(r"\d", value):
+            shapes.setdefault(re.sub(r"[\d.,]+", "#", value.casefold()), []).append(number)
+    dropped: set[int] = set()
+    for numbers in shapes.values():
+        if len(numbers) < 2:
+            continue
+        own = {n: _heading_stems(cells[n].split(": ", 1)[0]) for n in numbers}
+        named = [n for n in numbers
+                 if (own[n] - set().union(*(own[m] for m in numbers if m != n))) & asked]
+        if len(named) == 1:
+            dropped.update(n for n in numbers if n != named[0])
+    return [cell for number, cell in enumerate(cells) if number not in dropped]
 
 
 def for_the_asked(question: str, row: str) -> str:
@@ -40,6 +74,8 @@ def for_the_asked(question: str, row: str) -> str:
                 not any(within_range(str(age), heading) for age in ages):
             continue
         kept.append(cell)
+    if len(kept) == len(cells):
+        kept = _alternative_named(question, cells)
     if len(kept) < 2 or len(kept) == len(cells):
         return row
     return "; ".join(kept)

@@ -164,3 +164,18 @@ def test_a_duration_that_meets_a_condition_by_chance_is_still_doubted() -> None:
     kept = _undoubted(BACK_TO_BACK, ranked, _doubting, {text: 0.3},
                       {text: USED_THRESHOLD + 0.1})
     assert kept[0].coverage == 0.3
+
+
+CIRCLE = """You must be 18 or over, and live at an address we deliver to, in order to join.
+Membership is free."""
+SEVENTEEN, _, SEVENTEEN_RANKED = ranked_sentences(
+    "My daughter is 17 and wants to sign up for the Circle herself. Is she allowed?",
+    "circle.md", CIRCLE)
+
+
+def test_a_sentence_whose_age_condition_fails_for_the_situation_is_not_doubted() -> None:
+    first = next(s for s in SEVENTEEN_RANKED if "18 or over" in s.sentence.text)
+    ranked = [replace(first, coverage=USED_THRESHOLD + 0.1)]
+    text = first.sentence.text
+    meaning = {text: USED_THRESHOLD + 0.1}
+    assert _undoubted(SEVENTEEN, ranked, _doubting, {text: 0.02}, meaning) == ranked

@@ -38,6 +38,24 @@ from composer_app.server.providers.case_clauses import for_the_case
      "At weekends, skates handed in before 12:00 are ready the same afternoon; on weekdays they "
      "are ready the next day.",  # "afternoon" is no other group when the time holds
      "At weekends, skates handed in before 12:00 are ready the same afternoon."),
+    ("My daughter turned 18 last month but she's still at sixth form full time. Does she pay "
+     "for check-ups?",  # an item of a list, after the words that open the list
+     "You do not pay NHS dental charges if you are under 18, or under 19 and in full-time "
+     "education, or pregnant, or have had a baby in the last 12 months.",
+     "You do not pay NHS dental charges if you are … under 19 and in full-time education, or "
+     "pregnant."),
+    ("As a Friends member, how much would the yearly parking pass cost me?",  # a named group
+     "The pass costs £45, or £30 for Friends of Glenmarrow.",
+     "The pass costs … £30 for Friends of Glenmarrow."),
+    ("Where do we meet the ranger for the dawn deer walk?",  # the exception the question names
+     "Meeting point for all walks: the flagpole outside the Carnbrae Visitor Centre, except the "
+     "dawn deer watch, which meets at the Marrow Bridge car park.",
+     "Meeting point for all walks: … the dawn deer watch, which meets at the Marrow Bridge car "
+     "park."),
+    ("It'll be the second permit in our household. Is it cheaper for an electric car?",
+     "Fully electric vehicles pay £30 a year for a first permit in any zone; second and third "
+     "permits for electric vehicles are charged at the normal price.",
+     "Second and third permits for electric vehicles are charged at the normal price."),
 ])
 def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
         question: str, sentence: str, answer: str) -> None:
@@ -61,6 +79,13 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
     # a range, not two clauses
     ("My daughter turns 3 on 15 February. When can she start funded hours?",
      "A child who turns 3 between 1 January and 31 March can start funded hours from 1 April."),
+    # a group nobody names
+    ("How much would the yearly parking pass cost me?",
+     "The pass costs £45, or £30 for Friends of Glenmarrow."),
+    # an exception for another thing
+    ("Where do we meet the ranger for the night sky walk?",
+     "Meeting point for all walks: the flagpole outside the visitor centre, except the dawn deer "
+     "watch, which meets at the Marrow Bridge car park."),
     # a list of days, not two clauses
     ("Our cat got hurt on a Sunday. How much extra do we pay?",
      "On Saturdays after 12:00, Sundays and public holidays, the surcharge is 80 euros."),

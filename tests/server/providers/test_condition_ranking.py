@@ -391,3 +391,95 @@ def test_a_rule_that_opens_with_extra_things_is_no_other_side_of_its_own_limit()
         EQUIPMENT)
     settled = settle(part, ranked, 0.0)
     assert settled[0].sentence.text.startswith("Items over £80")
+
+
+PHYSIO = """# Appointments policy
+
+Cancellations made with at least 24 hours' notice are free of charge. Cancellations with less \
+than 24 hours' notice are charged at 50% of the session fee. If you do not attend without \
+telling us, the full session fee is charged. For home visits, the notice period is 48 hours \
+rather than 24 hours.
+"""
+
+
+def test_an_exception_for_the_case_the_question_names_takes_the_place_of_its_rule() -> None:
+    part, _, ranked = ranked_sentences(
+        "My physio home visit is in about 36 hours and I need to cancel it. Is it still free?",
+        "physio.txt", PHYSIO)
+    general = next(s for s in ranked if s.sentence.text.startswith("Cancellations made"))
+    judged = replace(general, coverage=0.74, score=0.99)  # as its meaning may judge it
+    ranked = [judged, *(s for s in ranked if s is not general)]
+    settled = settle(part, ranked, 0.6)
+    assert settled[0].sentence.text.startswith("For home visits")
+    assert settled[0].coverage == 0.74 and settled[0].score > 0.99
+
+
+def test_an_exception_for_a_case_the_question_does_not_name_stays_behind() -> None:
+    part, _, ranked = ranked_sentences(
+        "My physio session is in about 36 hours and I need to cancel it. Is it still free?",
+        "physio.txt", PHYSIO)
+    assert settle(part, ranked, 0.6)[0].sentence.text.startswith("Cancellations made")
+
+
+HIRE = """# Hire terms
+
+## Can I drive abroad?
+
+Cars may be taken to France, Belgium and the Netherlands if you tell us when booking. We \
+supply a European cover pack for a fee of £45 per hire. Vans must stay in Great Britain.
+"""
+
+HOSTEL = """# Cancellations
+
+Individual guests can cancel free of charge until two days before arrival. Groups can cancel \
+free of charge until four weeks before arrival; after that, 50 percent of the booked price is \
+charged. If a group arrives with fewer people than booked, up to 10 percent of the places can \
+be reduced without cost.
+"""
+
+
+def test_the_same_rule_for_the_group_asked_about_answers_after_another_groups_rule() -> None:
+    part, _, ranked = ranked_sentences(
+        "We want to take a van over to France to pick up some furniture. Is that allowed?",
+        "hire.txt", HIRE)
+    assert settle(part, ranked, 0.6)[0].sentence.text.startswith("Vans must stay")
+
+
+def test_another_groups_rule_that_would_not_lead_raises_nothing_after_it() -> None:
+    part, _, ranked = ranked_sentences(
+        "Our youth group has to cancel three weeks before we were due to arrive. Will that "
+        "cost us anything?", "hostel.md", HOSTEL)
+    assert settle(part, ranked, 0.6)[0].sentence.text.startswith("Groups can cancel")
+
+
+CHARGING = """# ChargeCard
+
+We take a pre-authorisation of £20 from your bank card at the start of each session and \
+release the unused amount within 3 working days. Visitor members have a pre-authorisation of \
+£40.
+"""
+
+
+def test_a_sentence_opening_with_the_members_the_question_names_qualifies_the_rule() -> None:
+    part, _, ranked = ranked_sentences(
+        "I live outside the county and have the visitor ChargeCard. How much gets held on my "
+        "bank card when I start charging?", "charging.md", CHARGING)
+    general = next(s for s in ranked if s.sentence.text.startswith("We take"))
+    ranked = [replace(general, coverage=0.74, score=0.92),
+              *(s for s in ranked if s is not general)]
+    assert settle(part, ranked, 0.6)[0].sentence.text.startswith("Visitor members")
+
+
+BIKES = """# Bike hire
+
+E-bikes are only hired to riders aged 16 and over. Helmets are free with every hire and must \
+be worn by all riders under 16.
+"""
+
+
+def test_a_rule_about_fewer_of_the_groups_asked_about_is_no_alternative_to_a_failed_one() -> None:
+    part, _, ranked = ranked_sentences(
+        "My daughter is 15 and a confident cyclist. Can she hire an e-bike?", "bikes.md", BIKES)
+    first = next(s for s in ranked if s.sentence.text.startswith("E-bikes"))
+    ranked = [replace(first, coverage=0.74, score=1.1), *(s for s in ranked if s is not first)]
+    assert settle(part, ranked, 0.6)[0].sentence.text.startswith("E-bikes")

@@ -90,6 +90,19 @@ def test_an_age_and_a_may_are_not_a_count_or_a_month() -> None:
      "After 48 hours we can't offer a free re-clean.", True, False),
     ("Head home at quarter past five on a Thursday. Is my off-peak ticket valid?",
      "On weekday evenings, off-peak tickets are not valid between 16:30 and 18:30.", True, False),
+    # days away from an event are days ahead of it
+    ("We're now 10 days away from our arrival date. How much will we get back?",
+     "If you cancel 14 days or fewer before arrival, we keep the first night's fee.", True, False),
+    # a thing's age is a duration
+    ("My work laptop is only 18 months old. Can I buy it when I leave?",
+     "Laptops less than 2 years old cannot be bought.", True, False),
+    ("My work laptop is only 18 months old. Can I buy it when I leave?",
+     "If your laptop is more than 2 years old, you may buy it for £100.", False, True),
+    # a date between it and an event is from that date on
+    ("It's 10 August and my contract hasn't started. Do I get my deposit back?",
+     "If you cancel between 1 August and the start of your contract, we keep £100.", True, False),
+    ("It's 20 July and my contract hasn't started. Do I get my deposit back?",
+     "If you cancel between 1 August and the start of your contract, we keep £100.", False, True),
 ])
 def test_a_sentences_condition_holds_or_fails_for_the_situation(question: str, sentence: str,
                                                                 met: bool, failed: bool) -> None:

@@ -20,6 +20,8 @@ from composer_app.server.providers.occasions import bounds, stated
     ("i cracked my screen last year and now i've dropped it again.", [("ordinal", 2)]),
     ("it's the third time and i've lost it again.", [("ordinal", 3)]),  # "again" adds nothing
     ("this is my seventh breakdown, and it broke down again.", [("count", 7), ("ordinal", 7)]),
+    ("it'll be the second permit in our household.", [("ordinal", 2)]),
+    ("this will be the third booking.", [("ordinal", 3)]),
 ])
 def test_the_persons_own_occasion_is_read_from_an_ordinal_of_theirs(
         text: str, found: list[tuple[str, int]]) -> None:
@@ -41,6 +43,14 @@ def test_the_persons_own_occasion_is_read_from_an_ordinal_of_theirs(
      [("ordinal", "==", 2)]),
     ("second and later resits are at your own cost.", [("ordinal", ">=", 2)]),
     ("a third or later incident costs £200.", [("ordinal", ">=", 3)]),
+    ("we waive the fee the first time.", [("ordinal", "==", 1)]),
+    ("you pay £30 a year for a first permit.", [("ordinal", "==", 1)]),
+    ("for the first time in ten years, prices fall.", []),
+    ("the café is on the first floor.", []),
+    ("take a first aid kit.", []),
+    ("permit: third permit in household; zones a to c: £180 a year", [("ordinal", "==", 3)]),
+    ("£30 for a first permit; second and third permits are charged at the normal price.",
+     [("ordinal", "==", 1), ("ordinal", ">=", 2), ("ordinal", "<=", 3)]),
 ])
 def test_a_rule_names_the_occasions_it_is_for(text: str,
                                               found: list[tuple[str, str, int]]) -> None:

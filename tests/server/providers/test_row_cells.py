@@ -22,6 +22,20 @@ def test_a_childs_age_keeps_the_column_whose_range_holds_it() -> None:
         "Ticket: Return ticket (valid for 2 months); Children (6 to 14): 11.70 euros"
 
 
+CHARGER = ("Charger type: Rapid (50 kW); Where you will find it: Tarnley Leisure Centre; "
+           "Pay as you go: 69p per kWh; With a ChargeCard: 64p per kWh")
+
+
+def test_the_alternative_a_question_names_by_its_heading_is_kept() -> None:
+    assert for_the_asked("I have a ChargeCard. What's the price per kWh at Tarnley?", CHARGER) \
+        == ("Charger type: Rapid (50 kW); Where you will find it: Tarnley Leisure Centre; "
+            "With a ChargeCard: 64p per kWh")
+
+
+def test_alternatives_named_only_by_words_of_paying_are_all_kept() -> None:
+    assert for_the_asked("What do I pay per kWh at Tarnley?", CHARGER) == CHARGER
+
+
 def test_a_question_naming_no_group_reads_the_whole_row() -> None:
     assert for_the_asked("What does a 10-visit card cost?", CARD) == CARD
 
