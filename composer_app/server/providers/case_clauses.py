@@ -65,17 +65,16 @@ _FRAMED = re.compile(r"^(?:[£$€]\s?\d|\d|(?:about|around|up\s+to|only)\s+[£$
 def _pieces(body: str, level: re.Pattern[str], listed: bool) -> list[str]:
     """``body`` cut at ``level``; in a list (``listed``) a piece too short to stand alone stays
     with the piece before it (*… under 19 and in full-time education, or pregnant*)."""
-    pieces: list[str] = []
+    spans: list[tuple[int, int]] = []
     start = 0
     for match in [*level.finditer(body), None]:
         end = match.start() if match else len(body)
-        piece = body[start:end].strip()
-        if listed and pieces and len(piece.split()) < MIN_WORDS:
-            pieces[-1] = body[body.index(pieces[-1], 0):end].strip()
+        if listed and spans and len(body[start:end].split()) < MIN_WORDS:
+            spans[-1] = (spans[-1][0], end)
         else:
-            pieces.append(piece)
+            spans.append((start, end))
         start = match.end() if match else len(body)
-    return pieces
+    return [body[a:b].strip() for a, b in spans]
 
 
 def _clauses(sentence: str) -> tuple[list[str], int]:

@@ -327,7 +327,7 @@ def _exceptions(part: Part, ranked: list[Scored], failed: list[bool | None]) -> 
     leading = max((s.score for s in ranked), default=0.0)
     raised = []
     for scored, fails in zip(ranked, failed, strict=True):
-        named = _named_case(part, scored)
+        named, group = _named_case(part, scored)
         if fails is None and named:  # out of reach, but the case the question names
             fails = read(part.text, scored.sentence.text).failed
         if fails is None:
@@ -358,7 +358,7 @@ def _exceptions(part: Part, ranked: list[Scored], failed: list[bool | None]) -> 
                 general = by_place.get(_place(scored, -back))
                 if general is not None and general.score > best.score and \
                         named.isdisjoint(general.sentence.stems) and \
-                        _same_subject(scored, general, _group_named(scored)):
+                        _same_subject(scored, general, group):
                     best = general
         raised.append(scored if best is scored else replace(
             scored, coverage=max(scored.coverage, best.coverage),
@@ -366,25 +366,20 @@ def _exceptions(part: Part, ranked: list[Scored], failed: list[bool | None]) -> 
     return raised
 
 
-def _named_case(part: Part, scored: Scored) -> frozenset[str]:
+def _named_case(part: Part, scored: Scored) -> tuple[frozenset[str], frozenset[str]]:
     """The content stems of the case a sentence opens with (*For home visits, the notice period
     is 48 hours rather than 24 hours*) when the question names every one of them (*my physio
-    home visit*); else none."""
+    home visit*), else none; and the stem of the group noun it names (*members* of *Visitor
+    members have …*), which says nothing of the rule's subject."""
     match = _NAMED_CASE.match(scored.sentence.text)
     if match is None:
-        return frozenset()
+        return frozenset(), frozenset()
     case = match.group("case") or match.group("kind")
     named = frozenset(stem(w) for w in re.findall(r"[a-z][a-z-]+", case.casefold())
                       if w not in STOP_WORDS and len(w) > 2)
-    return named if named and named <= set(stems(part.text)) else frozenset()
-
-
-def _group_named(scored: Scored) -> frozenset[str]:
-    """The stem of the group noun a case-named exception opens with (*members* of *Visitor
-    members have …*), which says nothing of the rule's subject."""
-    match = _NAMED_CASE.match(scored.sentence.text)
-    group = match.group("group") if match else None
-    return frozenset({stem(group.casefold())}) if group else frozenset()
+    group = match.group("group")
+    groups = frozenset({stem(group.casefold())}) if group else frozenset()
+    return (named if named and named <= set(stems(part.text)) else frozenset()), groups
 
 
 def _same_subject(first: Scored, second: Scored, besides: frozenset[str] = frozenset()) -> bool:
