@@ -15,13 +15,24 @@ The three parameters were chosen on four question sets the reader was not traine
 first for 122 of 160 answerable questions, the words and the sentence model alone for 114
 (``docs/benchmarks_providers.md``).
 
+The reader is also asked when the first sentence comes near the threshold without reaching it
+(from ``SURE_FLOOR``, in a document that holds the names the question gives): a sentence the
+reader is sure of (from ``SURE_LOGIT``, and ``SURE_MARGIN`` above every other sentence read)
+answers what the words and the sentence model only come near (*I'm on Business and deleted a
+project by mistake about two months ago. Can I still get it out of the bin?*: *Deleted projects
+stay in the bin for 90 days on Business*). On thirteen question sets the reader was not trained
+on, 4 of 30 answerable questions left unanswered were answered this way and none of the 65 the
+folders cannot answer (a question the folder cannot answer rarely gets a sure reading).
+
 Invariants: without a reader, or when the first sentence's score leads the next distinct
-sentence's by ``READ_GAP`` or more, the ranking is returned unchanged; only the first
-``READ_CANDIDATES`` distinct sentences can change places, among themselves (every other sentence
-keeps its position after them), ties keeping their order; coverages are unchanged, except that a
-sentence moved first when the first reached the threshold is raised to it (the part was
-answered; the reading only chose which of its close sentences answers it); a reader that fails
-(``None``) leaves the ranking unchanged.
+sentence's by ``READ_GAP`` or more and its coverage is not from ``SURE_FLOOR`` below the
+threshold, the ranking is returned unchanged; only the first ``READ_CANDIDATES`` distinct
+sentences can change places, among themselves (every other sentence keeps its position after
+them), ties keeping their order, and only when the lead is below ``READ_GAP``; coverages are
+unchanged, except that a sentence moved first when the first reached the threshold is raised to
+it (the part was answered; the reading only chose which of its close sentences answers it), and
+a first sentence from ``SURE_FLOOR`` below the threshold that the reader is sure of is raised to
+it; a reader that fails (``None``) leaves the ranking unchanged.
 
 The reader also doubts: a sentence that answers only by the meaning of its words (the sentence
 model raised it to the threshold, ``answer_meaning``) and that the reader scores below
@@ -46,6 +57,9 @@ Reader = Callable[[str, Sequence[str]], list[float] | None]
 READ_CANDIDATES = 4
 READ_GAP = 0.2  # of score: a first sentence leading by this much is not read again
 READ_WEIGHT = 0.05  # of the reader's logit, added to the score
+SURE_FLOOR = 0.4  # of coverage: a first sentence this close answers when the reader is sure of it
+SURE_LOGIT = 2.0  # the reader's score a sure sentence reaches ...
+SURE_MARGIN = 2.0  # ... and by how much it tops every other sentence read
 DOUBT_LOGIT = -4.75  # a reader's score below this for a sentence only the meaning found: no answer
 
 
@@ -79,15 +93,33 @@ def reread(part: Part, ranked: Sequence[Scored], reader: Reader | None,
             break
         first.setdefault(scored.sentence.text, number)
     chosen = list(first.values())
-    if len(chosen) < 2 or ranked[0].score - max(ranked[n].score for n in chosen[1:]) >= READ_GAP:
+    if len(chosen) < 2:
+        return list(ranked)
+    close = ranked[0].score - max(ranked[n].score for n in chosen[1:]) < READ_GAP
+    if not close and not _near(ranked[0], threshold):
         return list(ranked)
     scores = reader(part.text, [as_read(part, ranked[n]) for n in chosen])
     if scores is None or len(scores) != len(chosen):
         return list(ranked)
     order = sorted(range(len(chosen)),
-                   key=lambda i: (-(ranked[chosen[i]].score + READ_WEIGHT * scores[i]), i))
+                   key=lambda i: (-(ranked[chosen[i]].score + READ_WEIGHT * scores[i]), i)) \
+        if close else list(range(len(chosen)))
     leading = [ranked[chosen[i]] for i in order]
-    if order[0] != 0 and ranked[0].coverage >= threshold > leading[0].coverage:
+    moved = order[0] != 0 and ranked[0].coverage >= threshold > leading[0].coverage
+    if moved or (_near(leading[0], threshold) and _sure(scores[order[0]], scores)):
         leading[0] = replace(leading[0], coverage=threshold)
     taken = set(chosen)
     return leading + [s for n, s in enumerate(ranked) if n not in taken]
+
+
+def _near(scored: Scored, threshold: float) -> bool:
+    """Whether ``scored`` comes near the threshold (from ``SURE_FLOOR``) without reaching it, in
+    a document that holds the names the question gives."""
+    return SURE_FLOOR <= scored.coverage < threshold and not scored.sentence.elsewhere
+
+
+def _sure(best: float, scores: Sequence[float]) -> bool:
+    """Whether the reader is sure of the sentence it scores ``best``: from ``SURE_LOGIT``, and
+    ``SURE_MARGIN`` above every other of ``scores`` (which hold ``best`` once)."""
+    others = sorted(scores)[:-1]
+    return best >= SURE_LOGIT and all(best - other >= SURE_MARGIN for other in others)

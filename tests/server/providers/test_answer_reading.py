@@ -10,6 +10,9 @@ from composer_app.server.providers.answer_reading import (
     DOUBT_LOGIT,
     READ_CANDIDATES,
     READ_GAP,
+    SURE_FLOOR,
+    SURE_LOGIT,
+    SURE_MARGIN,
     doubted,
     reread,
 )
@@ -90,6 +93,48 @@ def test_a_small_reader_score_does_not_overturn_a_lead_in_score() -> None:
     ranked = [replace(s, score=1.0 - 0.1 * i) for i, s in enumerate(ranked)]
     assert reread(part, ranked, Reader(ranked[1].sentence.text, value=1.0), 0.6)[0] == ranked[0]
 
+
+def _leading(ranked: list[Scored], coverage: float) -> list[Scored]:
+    """``ranked`` with its first sentence clearly leading in score at ``coverage``, the others
+    far below."""
+    return [replace(s, score=1.0 - (READ_GAP + 0.1) * min(i, 1) - 0.01 * i,
+                    coverage=coverage if i == 0 else 0.2) for i, s in enumerate(ranked)]
+
+
+def test_a_first_sentence_near_the_threshold_that_the_reader_is_sure_of_answers() -> None:
+    """*Can I still get it out of the bin?* comes near *Deleted projects stay in the bin for 90
+    days* by words and meaning; the reader, sure of it, lets it answer."""
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    ranked = _leading(ranked, SURE_FLOOR + 0.05)
+    first = ranked[0].sentence.text
+    read = reread(part, ranked, Reader(first, SURE_LOGIT), 0.6)
+    assert read[0].sentence.text == first and read[0].coverage == 0.6
+    assert [s.coverage for s in read[1:]] == [s.coverage for s in ranked[1:]]
+
+
+def test_a_reader_that_is_not_sure_leaves_a_near_sentence_unanswered() -> None:
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    ranked = _leading(ranked, SURE_FLOOR + 0.05)
+    first = ranked[0].sentence.text
+    assert reread(part, ranked, Reader(first, SURE_LOGIT - 0.1), 0.6) == ranked  # too low
+
+    def close_second(question: str, sentences: Sequence[str]) -> list[float]:
+        top = SURE_LOGIT + 1.0
+        return [top if i == 0 else top - SURE_MARGIN + 0.1 for i in range(len(sentences))]
+
+    assert reread(part, ranked, close_second, 0.6) == ranked  # another comes too close
+    elsewhere = [replace(ranked[0], sentence=replace(ranked[0].sentence, elsewhere=True)),
+                 *ranked[1:]]
+    assert reread(part, elsewhere, Reader(first), 0.6) == elsewhere  # lacks the question's names
+
+
+def test_a_sentence_far_below_the_threshold_or_at_it_is_not_read_when_it_leads() -> None:
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    for coverage in (SURE_FLOOR - 0.05, 0.6):
+        reader = Reader(ranked[0].sentence.text)
+        leading = _leading(ranked, coverage)
+        assert reread(part, leading, reader, 0.6) == leading
+        assert reader.calls == []
 
 
 def test_the_reader_doubts_a_sentence_it_scores_below_the_doubt_logit() -> None:
