@@ -21,8 +21,9 @@ reader is sure of (from ``SURE_LOGIT``, and ``SURE_MARGIN`` above every other se
 answers what the words and the sentence model only come near (*I'm on Business and deleted a
 project by mistake about two months ago. Can I still get it out of the bin?*: *Deleted projects
 stay in the bin for 90 days on Business*). On thirteen question sets the reader was not trained
-on, 4 of 30 answerable questions left unanswered were answered this way and none of the 65 the
-folders cannot answer (a question the folder cannot answer rarely gets a sure reading).
+on, 4 of the 30 answerable questions whose first sentence answered but came short were answered
+this way, and 1 of the 65 questions the folders cannot answer got an answer (a question the
+folder cannot answer rarely gets a sure reading).
 
 Invariants: without a reader, or when the first sentence's score leads the next distinct
 sentence's by ``READ_GAP`` or more and its coverage is not from ``SURE_FLOOR`` below the

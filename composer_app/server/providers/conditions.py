@@ -206,7 +206,7 @@ def _durations(text: str, aged: bool = True) -> Iterator[tuple[int, int, str, in
         yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
 
 
-def _weekdays(text: str) -> frozenset[int]:
+def weekdays_named(text: str) -> frozenset[int]:
     """The days of the week (0 Monday … 6 Sunday, ``HOLIDAY``) ``text`` (casefolded) names."""
     days: set[int] = set()
     for match in _DAY_NAME.finditer(text):
@@ -271,7 +271,7 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
                      - now) % 7
             if until:
                 found.setdefault("ahead", []).append(until * 1440)
-    days = _weekdays(text)
+    days = weekdays_named(text)
     if days:
         found["weekday"] = sorted(days)
     for start, end, kind, value in measures.asked(text):  # "150 pages", "25 kg"
@@ -380,7 +380,7 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         for kept, low, high in bounds:
             found.append(_Condition(kind, _within(low, high) if kept == "within"
                                     else _relation(kept, low)))
-    named = _weekdays(text)
+    named = weekdays_named(text)
     if named:
         found.append(_Condition("weekday", named.__contains__))
     points = [(s, e, "clock", v) for s, e, v in clock_values(text)]

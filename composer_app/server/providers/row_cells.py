@@ -10,18 +10,26 @@ Invariants: the row is read only when every cell is written ``Heading: value`` a
 out only when its heading names another group of the same dimension than the question's
 (``qualifiers``) or an age range that excludes the age the question states (*Children under
 6* for a ten-year-old), and only when at least one value cell is kept; anything else returns
-the row unchanged. When no group is left out so, value cells of one shape (the same words around
-their numbers: *Pay as you go: 69p per kWh*, *With a ChargeCard: 64p per kWh*) are alternatives,
-and when the question holds a word (not a stop word nor a word of paying: ``_PLAIN``) of exactly
-one of their headings that no other of them holds, the other alternatives are left out (*I have a
-ChargeCard*).
+the row unchanged. When no group is left out so, a value cell whose heading sets a condition
+that fails for the situation the question states (a month, a date, a time of day, days of the
+week: ``conditions``) is left out when another value cell's heading holds for it (*October to March*
+for a question in November). When none is left out so either, value cells of one shape (the
+same words around their numbers: *Pay as you go: 69p per kWh*, *With a ChargeCard: 64p per
+kWh*) are alternatives, and when the question holds a word (not a stop word nor a word of
+paying: ``_PLAIN``) of exactly one of their headings that no other of them holds, the other
+alternatives are left out (*I have a ChargeCard*).
 """
 
 from __future__ import annotations
 
 import re
 
-from composer_app.server.providers.conditions import situation, within_range
+from composer_app.server.providers.conditions import (
+    read,
+    situation,
+    weekdays_named,
+    within_range,
+)
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS
 from composer_app.server.providers.term_forms import stem
@@ -57,6 +65,26 @@ def _alternative_named(question: str, cells: list[str]) -> list[str]:
     return [cell for number, cell in enumerate(cells) if number not in dropped]
 
 
+def _for_the_situation(question: str, cells: list[str]) -> list[str]:
+    """``cells`` without the value cells whose heading sets a condition (a month, a date, a time
+    of day, an age: ``conditions``; or days of the week, none of them the question's) that fails
+    for the situation the question states, when another value cell's heading holds for it
+    (*It's November*: *October to March: 8:00am to 4:00pm*, not *April to September: 8:00am to
+    7:00pm*; *on a Saturday*: *Saturday and Sunday: 10:00 to 16:00*)."""
+    asked_days = frozenset(situation(question).get("weekday", ()))
+    met: list[bool] = []
+    failed: list[bool] = []
+    for cell in cells[1:]:
+        heading = cell.split(": ", 1)[0]
+        reading = read(question, heading)
+        days = weekdays_named(heading.casefold()) if asked_days else frozenset()
+        met.append(reading.met or bool(days & asked_days))
+        failed.append(reading.failed or (bool(days) and not days & asked_days))
+    if not any(met) or not any(failed):
+        return cells
+    return [cells[0], *(c for c, out in zip(cells[1:], failed, strict=True) if not out)]
+
+
 def for_the_asked(question: str, row: str) -> str:
     """``row`` narrowed to the cells for the group ``question`` asks about (see the module
     invariant)."""
@@ -74,6 +102,8 @@ def for_the_asked(question: str, row: str) -> str:
                 not any(within_range(str(age), heading) for age in ages):
             continue
         kept.append(cell)
+    if len(kept) == len(cells):
+        kept = _for_the_situation(question, cells)
     if len(kept) == len(cells):
         kept = _alternative_named(question, cells)
     if len(kept) < 2 or len(kept) == len(cells):

@@ -40,6 +40,30 @@ def test_a_question_naming_no_group_reads_the_whole_row() -> None:
     assert for_the_asked("What does a 10-visit card cost?", CARD) == CARD
 
 
+SITE = ("Site: Hollins Lane; April to September: 8:00am to 7:00pm every day; "
+        "October to March: 8:00am to 4:00pm every day")
+
+
+def test_the_season_a_question_states_keeps_the_column_whose_months_hold_it() -> None:
+    november = "It's November and I'm going to Hollins Lane after work. When does it close?"
+    assert for_the_asked(november, SITE) == \
+        "Site: Hollins Lane; October to March: 8:00am to 4:00pm every day"
+    assert for_the_asked("It is 3 June. When does Hollins Lane close?", SITE) == \
+        "Site: Hollins Lane; April to September: 8:00am to 7:00pm every day"
+    assert for_the_asked("When does Hollins Lane close?", SITE) == SITE  # no season stated
+
+
+POOL = "Pool: Main pool; Monday to Friday: 06:30 to 21:00; Saturday and Sunday: 08:00 to 18:00"
+
+
+def test_the_day_a_question_states_keeps_the_column_for_that_day() -> None:
+    assert for_the_asked("Can I swim at the main pool at 7 on a Saturday morning?", POOL) == \
+        "Pool: Main pool; Saturday and Sunday: 08:00 to 18:00"
+    assert for_the_asked("When does the main pool open on Wednesday?", POOL) == \
+        "Pool: Main pool; Monday to Friday: 06:30 to 21:00"
+    assert for_the_asked("When does the main pool open?", POOL) == POOL
+
+
 def test_a_row_that_is_not_heading_and_value_cells_is_left_alone() -> None:
     row = "Opening hours; Monday to Friday; 9:00 to 17:00"
     assert for_the_asked("I'm a student. When are you open?", row) == row
