@@ -74,7 +74,7 @@ from composer_app.server.providers.clock_times import clock_readings, clock_valu
 from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 
 __all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
-           "states_hours", "within_range"]
+           "states_hours", "weekdays_named", "within_range"]
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
