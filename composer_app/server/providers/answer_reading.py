@@ -19,11 +19,11 @@ The reader is also asked when the first sentence comes near the threshold withou
 (from ``SURE_FLOOR``, in a document that holds the names the question gives): a sentence the
 reader is sure of (from ``SURE_LOGIT``, and ``SURE_MARGIN`` above every other sentence read)
 answers what the words and the sentence model only come near (*I'm on Business and deleted a
-project by mistake about two months ago. Can I still get it out of the bin?*: *Deleted projects
-stay in the bin for 90 days on Business*). On thirteen question sets the reader was not trained
-on, 4 of the 30 answerable questions whose first sentence answered but came short were answered
-this way, and 1 of the 65 questions the folders cannot answer got an answer (a question the
-folder cannot answer rarely gets a sure reading).
+project by mistake about two months ago. Can I still get it out of the bin?*: *On Business and
+Enterprise, items stay in the bin for 90 days*). On thirteen question sets the reader was not
+trained on, 4 of the 30 answerable questions whose first sentence answered but came short were
+answered this way, and 1 of the 65 questions the folders cannot answer got an answer (a question
+the folder cannot answer rarely gets a sure reading).
 
 Invariants: without a reader, or when the first sentence's score leads the next distinct
 sentence's by ``READ_GAP`` or more and its coverage is not from ``SURE_FLOOR`` below the

@@ -102,8 +102,8 @@ def _leading(ranked: list[Scored], coverage: float) -> list[Scored]:
 
 
 def test_a_first_sentence_near_the_threshold_that_the_reader_is_sure_of_answers() -> None:
-    """*Can I still get it out of the bin?* comes near *Deleted projects stay in the bin for 90
-    days* by words and meaning; the reader, sure of it, lets it answer."""
+    """*Can I still get it out of the bin?* comes near *On Business and Enterprise, items stay in
+    the bin for 90 days* by words and meaning; the reader, sure of it, lets it answer."""
     part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
     ranked = _leading(ranked, SURE_FLOOR + 0.05)
     first = ranked[0].sentence.text
