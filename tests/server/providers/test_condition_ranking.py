@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from composer_app.server.providers.answer_ranking import Scored
 from composer_app.server.providers.condition_ranking import FAILED_PENALTY, MET_BONUS, settle
 from tests.server.providers.support import ranked_sentences
 
@@ -83,14 +84,21 @@ departure. At weekends, departure is possible until 13:00 at no extra charge.
 """
 
 
+def _settled_with_general_first(question: str, title: str, text: str, general_opening: str,
+                                score: float) -> list[Scored]:
+    """``settle`` over the ranking of ``question`` in one document, with its general rule (the
+    sentence opening with ``general_opening``) judged first at coverage 0.74 and ``score``, as
+    its meaning may judge it."""
+    part, _, ranked = ranked_sentences(question, title, text)
+    general = next(s for s in ranked if s.sentence.text.startswith(general_opening))
+    judged = replace(general, coverage=0.74, score=score)
+    return settle(part, [judged, *(s for s in ranked if s is not general)], 0.6)
+
+
 def test_the_exception_for_the_day_asked_about_takes_the_place_of_its_general_rule() -> None:
-    part, _, ranked = ranked_sentences(
+    settled = _settled_with_general_first(
         "By what time do we have to leave our pitch if we go home on a Sunday?",
-        "campsite.md", CAMPSITE)
-    general = next(s for s in ranked if s.sentence.text.startswith("Guests must leave"))
-    judged = replace(general, coverage=0.74, score=0.9)  # as its meaning may judge it
-    ranked = [judged, *(s for s in ranked if s is not general)]
-    settled = settle(part, ranked, 0.6)
+        "campsite.md", CAMPSITE, "Guests must leave", 0.9)
     assert settled[0].sentence.text.startswith("At weekends")
     assert settled[0].coverage == 0.74 and settled[0].score > 0.9
 
@@ -403,13 +411,9 @@ rather than 24 hours.
 
 
 def test_an_exception_for_the_case_the_question_names_takes_the_place_of_its_rule() -> None:
-    part, _, ranked = ranked_sentences(
+    settled = _settled_with_general_first(
         "My physio home visit is in about 36 hours and I need to cancel it. Is it still free?",
-        "physio.txt", PHYSIO)
-    general = next(s for s in ranked if s.sentence.text.startswith("Cancellations made"))
-    judged = replace(general, coverage=0.74, score=0.99)  # as its meaning may judge it
-    ranked = [judged, *(s for s in ranked if s is not general)]
-    settled = settle(part, ranked, 0.6)
+        "physio.txt", PHYSIO, "Cancellations made", 0.99)
     assert settled[0].sentence.text.startswith("For home visits")
     assert settled[0].coverage == 0.74 and settled[0].score > 0.99
 
