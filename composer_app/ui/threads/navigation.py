@@ -42,6 +42,7 @@ __all__ = ["APP_TITLE", "ThreadMemory", "ThreadNavigator"]
 
 APP_TITLE = "Composer"
 MESSAGE_SEARCH_DELAY_MS = 150
+SWITCHER_REFRESH_MS = 120
 MESSAGE_HITS = 30
 
 
@@ -141,6 +142,10 @@ class ThreadNavigator(QObject):
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(MESSAGE_SEARCH_DELAY_MS)
         self._search_timer.timeout.connect(self.search_messages)
+        self._switcher_timer = QTimer(self)  # gathers a streamed answer's many changes into one
+        self._switcher_timer.setSingleShot(True)
+        self._switcher_timer.setInterval(SWITCHER_REFRESH_MS)
+        self._switcher_timer.timeout.connect(self._read_last_messages)
 
     # -- the list --------------------------------------------------------------------------------
     @property
@@ -229,7 +234,10 @@ class ThreadNavigator(QObject):
         return self._account_of.get(thread_id, "")
 
     def message_arrived(self, account_id: str, thread_id: str) -> None:
-        """A message came in: unread unless its thread is open (or still unknown)."""
+        """A message came in or changed: unread unless its thread is open (or still unknown);
+        an open switcher reads the last messages again."""
+        if self.switcher.isVisible():
+            self._switcher_timer.start()
         if (account_id in self._answered and self.account_of(thread_id) == account_id
                 and self.unread.message_arrived(thread_id, self.current_thread)):
             self._state.set_unread(self.unread.ids())
@@ -371,10 +379,15 @@ class ThreadNavigator(QObject):
         from the cache off the GUI thread) and order them by it."""
         self._fill_switcher({})
         self.switcher.open_switcher()
+        self._last_messages = {}
+        self._read_last_messages()
+
+    def _read_last_messages(self) -> None:
+        if not self.switcher.isVisible():
+            return
         if not self.grouped:
             self._calls.last_messages(self._on_last_messages)
             return
-        self._last_messages = {}
         for account_id in self.running():
             self._calls.last_messages_of(account_id, self._on_last_messages)
 

@@ -671,13 +671,35 @@ def test_ctrl_k_lists_threads_by_recent_activity_with_preview_time_and_current(
     window.open_thread(beta)
     qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
     assert window.switcher.isVisible()
-    last = engine.messages(alpha).result(10)[-1]
+    # the cache settles while the switcher is open (the question's echo becomes the server's
+    # copy): the preview follows it
     qtbot.waitUntil(lambda: [e.preview for e in window.switcher.entries()][:1]
-                    == [first_line(last.text)], timeout=WAIT_MS)
+                    == [first_line(engine.messages(alpha).result(10)[-1].text)],
+                    timeout=WAIT_MS)
     entries = window.switcher.entries()
     assert [e.thread_id for e in entries] == [alpha, beta]  # the active one first
     assert [e.current for e in entries] == [False, True]
     assert entries[0].activity and entries[0].preview
+
+
+def test_an_open_switcher_shows_a_message_sent_while_it_is_open(
+        backend: _Backend, qtbot: QtBot) -> None:
+    from composer_app.ui.threads.quick_switcher_logic import first_line
+
+    window = backend.window(qtbot)
+    thread = window.current_thread
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    assert window.switcher.isVisible()
+    assert [e.preview for e in window.switcher.entries()] == [""]
+    window.editor.insertPlainText("Ship it on Monday")
+    assert window.editor.request_send()
+    engine = backend.started.bridge.engine
+    qtbot.waitUntil(lambda: any(m.role == "assistant" and not m.is_streaming
+                                for m in engine.messages(thread).result(10)), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: [e.preview for e in window.switcher.entries()]
+                    == [first_line(engine.messages(thread).result(10)[-1].text)],
+                    timeout=WAIT_MS)  # the answer that came in while it was open
+    assert window.switcher.isVisible()
 
 
 def test_one_sidebar_selection_after_a_ctrl_k_switch(backend: _Backend, qtbot: QtBot) -> None:
