@@ -5,14 +5,14 @@ Invariants: a part of the question is answered only by a sentence whose ``covera
 ``USED_THRESHOLD`` (a first sentence from ``MET_FLOOR`` of it up is raised to it when its condition
 holds for the situation the question states, ``condition_ranking``, or when it grants or refuses the
 permission the question asks for, ``_permission_rule``; a first sentence that only the sentence
-model raised to it for a part that asks yes or no and that the reader doubts is put back to its
-coverage by words, ``_undoubted``; a first sentence from ``LEAD_FLOOR`` up is raised to it when
-no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a first sentence from
-``COMPANION_FLOOR`` up is raised to it when its document answers another part of the same
-question, ``_companion``; a part whose nearest sentence is already said for another part is not
-reported as unanswered); with no part answered there is no direct sentence and no ``used``
-document; the documents of the direct sentences come first among ``used``; when another document
-answers the same part nearly as well
+model raised to it for a part that asks yes or no or for a value and that the reader doubts is
+put back to its coverage by words, ``_undoubted``; a first sentence from ``LEAD_FLOOR`` up is
+raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a first
+sentence from ``COMPANION_FLOOR`` up is raised to it when its document answers another part of
+the same question, ``_companion``; a part whose nearest sentence is already said for another
+part is not reported as unanswered); with no part answered there is no direct sentence and no
+``used`` document; the documents of the direct sentences come first among ``used``; when another
+document answers the same part nearly as well
 (``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs found
 together in both, when the answer has any: ``shares_subject``) (``same_subject``) with different
 numbers, the one that is newer by its own written date (else its modification time) is answered from
@@ -120,18 +120,22 @@ def _clear_lead(part: Part, ranked: list[Scored]) -> list[Scored]:
 def _undoubted(part: Part, ranked: list[Scored], reader: Reader | None,
                by_words: dict[str, float], by_meaning: dict[str, float]) -> list[Scored]:
     """``ranked`` with its first sentence put back to its coverage by words when the part asks
-    yes or no (*Does Blue Reef Aquatics sell tortoises?*), only the sentence model raised the
+    yes or no (*Does Blue Reef Aquatics sell tortoises?*) or for a value (a price, a time, a
+    number: *How much does it cost to rent the bedside TV?*, answered by meaning alone with a
+    car park's weekly ticket), only the sentence model raised the
     sentence to ``USED_THRESHOLD`` (``by_words`` below it, ``by_meaning`` from it up) and the
     reader doubts it (``answer_reading.doubted``): a question whether a place offers something
     it never mentions comes near a sentence of its topic by meaning alone, where a question what
     or who (*Who should I contact about a toothache on a Saturday night?*) is often answered by
-    meaning alone (*… patients call the regional dental emergency service*). A sentence whose
+    meaning alone (*… patients call the regional dental emergency service*) and the reader
+    rarely doubts such an answer. A sentence whose
     conditions on a time of day, a date or an age hold for the situation the part states (*On
     weekday evenings, off-peak tickets are not valid … between 16:30 and 18:30* for *quarter past
     five on a Thursday*), or fail for it (*You must be 18 or over* for a daughter of 17), is not
     doubted: it speaks of the asker's own case (a duration is not enough: *two weeks back to
     back* meets *within 8 weeks of arrival* by chance)."""
-    if not ranked or ranked[0].coverage < USED_THRESHOLD or not asks_whether(part.text):
+    if not ranked or ranked[0].coverage < USED_THRESHOLD or not (asks_whether(part.text)
+                                                                   or part.wants in _VALUES):
         return ranked
     first = ranked[0]
     words = by_words.get(first.sentence.text, 0.0)
@@ -150,6 +154,7 @@ def _situated(part: Part, first: Part) -> Part:
 
 
 _OWN_CASE_KINDS = frozenset({"clock", "day", "age", "school_year"})
+_VALUES = frozenset({"amount", "time", "quantity", "phone"})  # asked for, doubted (not a name)
 
 
 def _own_case(part: Part, scored: Scored) -> bool:

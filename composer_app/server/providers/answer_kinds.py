@@ -1,6 +1,7 @@
 """The kind of value a question asks for, and whether a sentence states one.
 
-A question asks for an ``amount`` of money (*How much does it cost?*, *Do I have to pay?*), a
+A question asks for an ``amount`` of money (*How much does it cost?*, *Do I have to pay?*, *How
+much is that each year?*, *How much would it be?*; not *How much would it be in kilos?*), a
 ``phone`` number (*What number do I ring?*, *What is the phone number of …?*), a ``time`` (*How
 long*, *when*, *by when*, *what time*, *how many days*), a ``quantity`` (*how many*, *how often*,
 *what temperature*) or a ``name`` (*who*, *where*), or for none of these.
@@ -54,10 +55,12 @@ _QUANTITY = re.compile(
 # A price question: its answer states an amount of money (or that nothing is charged).
 _AMOUNT = re.compile(
     r"^\s*(?:how\s+much\b(?=.*\b(?:cost|costs|pay|paid|charge|charged|fee|price|owe)\b)|"
-    r"how\s+much\s+(?:is|are|was|were|will\s+be|would\s+be)\s+(?:(?:a|an|the|my|our|one)\b|"
+    r"how\s+much\s+(?:is|are|was|were|will\s+be|would\s+be|(?:will|would)(?=\s+(?:it|this|that|"
+    r"they|these|those)\s+be\b))\s+(?:(?:a|an|the|my|our|one|it|this|that|they|these|those)\b|"
     r"[^\W\d_]+\s+(?:rental|hire|entry|admission|parking|delivery|membership|insurance)\b|"
     r"(?:rental|hire|entry|admission|parking|delivery|membership|insurance)\b)"
-    r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage)\b)|"
+    r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage|"
+    r"kilos?|kg|grams?|litres?|liters?|metres?|meters?|miles?|km)\b)|"
     r"what\s+(?:does|do|will|would)\b.*\bcost\b|"
     r"(?:will|would|does|do|did)\s+(?:it|this|that|they|these|those)\s+cost\b|"
     r"(?:do|will|would|must)\s+(?:i|we|you|they)\s+(?:have\s+to\s+|need\s+to\s+)?pay\b|"

@@ -14,7 +14,8 @@ Invariants: a unit is read only from ``UNITS`` (plain English names and symbols 
 measures and of the euro, the pound and the dollar, each with its one canonical name: *kilo*,
 *kilos*, *kilograms* are ``kg``; *€*, *euros* are ``eur``); a value is read only with its unit
 written right after it (a hyphen between them too: *1,500-word*), or a currency symbol right
-before it (*€40*);
+before it (*€40*), times a multiple written between them (*2 million euros*) or after the symbol's
+value (*£2.3 million*, *£750k*, *$1.5bn*; *m* only there, where it cannot be metres);
 values are whole thousandths (``SCALE``), so *2.5 kg* and *2,500 g* are never confused with
 *2 kg*; a sentence bound is read only from words that make it one (*up to*, *under*, *at least*,
 *from*, *or more*, a range *5 to 19*), never from a bare amount (*a 250 g bag* sets no bound).
@@ -45,18 +46,28 @@ _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
 _VALUE = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 
 
+_MULTIPLES = {"thousand": 1_000, "k": 1_000, "million": 1_000_000, "m": 1_000_000,
+              "billion": 1_000_000_000, "bn": 1_000_000_000}
+_MULTIPLE = r"thousand|million|billion"  # written out: *2 million euros*; *£2m* after a symbol
+
+
 def _amount(value: str, unit: str) -> str:
     """The pattern of an amount with its unit, in the named groups ``value`` and ``unit`` (a
-    currency symbol before its value in ``<value>_s`` and ``<unit>_s``)."""
+    currency symbol before its value in ``<value>_s`` and ``<unit>_s``; a multiple, *million*,
+    in ``<value>_x`` or ``<value>_sx``)."""
     return rf"(?:(?P<{unit}_s>{_SYMBOL})\s?(?P<{value}_s>{_VALUE})(?!\d|[.,]\d)" \
-        rf"|(?P<{value}>{_VALUE})\s*-?\s*(?P<{unit}>{_UNIT})(?![\w²]))"
+        rf"(?:\s?(?P<{value}_sx>{_MULTIPLE}|m|bn|k)\b)?" \
+        rf"|(?P<{value}>{_VALUE})(?:\s*(?P<{value}_x>{_MULTIPLE}))?\s*-?\s*" \
+        rf"(?P<{unit}>{_UNIT})(?![\w²]))"
 
 
 def _read(match: re.Match[str], value: str, unit: str) -> tuple[int, str]:
     """The value and the unit of the amount ``_amount(value, unit)`` matched."""
     if match.group(value) is not None:
-        return _value(match.group(value)), match.group(unit)
-    return _value(match.group(f"{value}_s")), match.group(f"{unit}_s")
+        times = _MULTIPLES.get(match.group(f"{value}_x") or "", 1)
+        return _value(match.group(value)) * times, match.group(unit)
+    times = _MULTIPLES.get(match.group(f"{value}_sx") or "", 1)
+    return _value(match.group(f"{value}_s")) * times, match.group(f"{unit}_s")
 
 
 _ASKED = re.compile(_amount("n", "unit"))

@@ -14,8 +14,12 @@ kind (*the first floor*, *first aid*) is no occasion, while *the first time* a r
 *subsequent* and *further* name the occasions from the second on (from the third after *third
 and later*), never *later than*, *later on* or *further information*; two ordinals joined
 (*second and third permits*) name the occasions between them, and an ordinal opening a text or
-a table cell names its occasion (*Permit: Third permit in household*); *again* is the person's
-second occasion unless they state another, and *it'll be the second permit* states the second;
+a table cell names its occasion (*Permit: Third permit in household*), *first* too when a
+label follows (*First brown bin: £55 a year*), and *each extra* or *every additional* thing
+names the occasions from the second on (not *each extra hour*, *each additional person*: units
+and people are counted, not occasions); *again* is the person's second occasion unless they
+state another, *it'll be the second permit* states the second, and so does getting one (*We
+want a second brown bin*, *just bought a second car*; not *a second opinion*);
 ordinals are read up to the twelfth in words and to 999 in digits; texts are casefolded by the
 caller.
 """
@@ -44,13 +48,21 @@ _OWN_OCCASION = re.compile(r"\b(?:my|our|his|her|their)\s+(?:very\s+)?(?P<ord>fi
                            r"(?:it|this|that)(?:['’]ll|\s+will|\s+would)\s+be|"
                            r"that['’]s|that\s+is)\s+(?:the|my|our|his|her|their)\s+"
                            rf"(?P<time>first|{_ORDINAL})\s+[a-z][a-z-]*"
-                           rf"|\b(?:a|for\s+the)\s+(?P<nth>{_ORDINAL})\s+time\b")
+                           rf"|\b(?:a|for\s+the)\s+(?P<nth>{_ORDINAL})\s+time\b"
+                           rf"|\b(?:want|need|have|get|getting|buy|buying|bought|order|ordering|"
+                           rf"add|adding|book|booking|rent|renting|hire|hiring)\s+a\s+"
+                           rf"(?P<had>{_ORDINAL})\s+(?!(?:opinion|language|hand|thought|"
+                           rf"look|chance|time)\b)[a-z][a-z-]*")
 _AGAIN = re.compile(r"\bagain\b")  # "now I've dropped it again": the second occasion
 _FIRST_OCCASION = re.compile(r"\b(?:the|a|your|each)\s+first\s+(?!(?:of|day|days|week|weeks|"
                              r"month|months|year|years|time|hour|hours|minute|minutes|night|"
                              r"nights|page|pages|aid|class|floor|name|names|language|half|"
                              r"quarter|come)\b)[a-z][a-z-]*"
-                             r"|\bthe\s+first\s+time\b(?!\s+(?:in|since|ever)\b)")
+                             r"|\bthe\s+first\s+time\b(?!\s+(?:in|since|ever)\b)"
+                             r"|^\s*first\s+(?!(?:of|day|days|week|weeks|month|months|year|years|"
+                             r"time|hour|hours|minute|minutes|night|nights|page|pages|aid|class|"
+                             r"floor|name|names|language|half|quarter|come|step|steps|thing|"
+                             r"things)\b)[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}\s*:")
 _PAIRED_OCCASIONS = re.compile(rf"(?:^|[;:.]\s*|\b(?:for|on)\s+)(?P<low>{_ORDINAL})\s+"
                                rf"(?:and|or|to)\s+(?P<high>{_ORDINAL})\s+(?!(?:of|day|days|week|weeks|month|"
                                r"months|year|years|time|hour|hours)\b)[a-z][a-z-]*")
@@ -58,8 +70,11 @@ _NTH_OCCASION = re.compile(rf"(?:\b(?:a|the|any|your|each)\s+|^|:\s+)(?P<ord>{_O
                            r"(?!(?:and|or|of|day|days|week|weeks|month|months|year|years|time|"
                            r"hour|hours|minute|minutes|night|nights|page|pages)\b)[a-z][a-z-]*")
 _LATER_OCCASION = re.compile(r"\b(?:(?P<ord>second|third)\s+(?:and|or)\s+)?(?:later|subsequent|"
-                             r"further)\s+(?!(?:than|on|in|at|to|notice|date|dates|time|times|"
-                             r"information|details|questions|charges?)\b)[a-z][a-z-]*")
+                             r"further|(?<=each\s)(?:extra|additional)|(?<=every\s)(?:extra|"
+                             r"additional))\s+(?!(?:than|on|in|at|to|notice|date|dates|time|times|"
+                             r"information|details|questions|charges?|fees?|costs?|hours?|days?|"
+                             r"weeks?|months?|years?|nights?|minutes?|person|people|guests?|"
+                             r"adults?|child|children|kg|kilo|kilos|mile|miles)\b)[a-z][a-z-]*")
 
 
 def _ordinal(word: str) -> int:
@@ -81,7 +96,8 @@ def stated(text: str) -> Iterator[tuple[str, int]]:
         if any(start <= match.end() and match.start() <= end for start, end in counted):
             continue  # "this is my seventh breakdown": read above
         own = True
-        yield "ordinal", _ordinal(match.group("ord") or match.group("time") or match.group("nth"))
+        yield "ordinal", _ordinal(match.group("ord") or match.group("time") or match.group("nth")
+                                  or match.group("had"))
     if not own and _AGAIN.search(text):
         yield "ordinal", 2
 

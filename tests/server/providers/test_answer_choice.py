@@ -126,11 +126,18 @@ def test_a_sentence_its_words_answer_is_never_doubted() -> None:
     assert _undoubted(WHETHER, ranked, _doubting, raised_by_a_rule, raised_by_a_rule) == ranked
 
 
-def test_only_a_question_whether_is_doubted() -> None:
+def test_a_question_for_a_value_is_doubted_and_a_question_who_is_not() -> None:
     ranked = _ranked(USED_THRESHOLD + 0.1, 0.2)  # "What does it cost to replace …?"
     text = ranked[0].sentence.text
     meaning = {text: USED_THRESHOLD + 0.1}
-    assert _undoubted(PART, ranked, _doubting, {text: 0.3}, meaning) == ranked
+    assert PART.wants == "amount"
+    assert _undoubted(PART, ranked, _doubting, {text: 0.3}, meaning)[0].coverage == 0.3
+    who, _, who_ranked = ranked_sentences("Who do I ask when I have lost my access badge?",
+                                          "terms.md", TERMS)
+    assert who.wants == "name"
+    first = replace(who_ranked[0], coverage=USED_THRESHOLD + 0.1)
+    meaning = {first.sentence.text: USED_THRESHOLD + 0.1}
+    assert _undoubted(who, [first], _doubting, {first.sentence.text: 0.3}, meaning) == [first]
 
 
 TIMETABLE = """Off-peak tickets are valid on weekdays on trains departing after 09:30.

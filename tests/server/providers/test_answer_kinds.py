@@ -216,3 +216,19 @@ def test_a_question_how_many_is_answered_by_a_number_or_no_limit(sentence: str,
     assert wanted_kind(question) == "quantity"
     assert lacks_kind(sentence, question, "quantity") is lacks
     assert not lacks_kind(sentence, "How often do you meet?", "quantity")
+
+
+@pytest.mark.parametrize("question", [
+    "How much is that each year?",
+    "How much is it for a family of four?",
+    "How much would that be for a week?",
+    "How much are they per night?",
+])
+def test_how_much_is_that_asks_for_a_price(question: str) -> None:
+    assert wanted_kind(question) == "amount"
+
+
+def test_how_much_of_a_measure_is_no_price() -> None:
+    assert wanted_kind("How much does that weigh?") != "amount"
+    assert wanted_kind("How much is that in storage space?") != "amount"
+    assert wanted_kind("How much would it be in kilos?") != "amount"

@@ -827,3 +827,32 @@ def test_a_sentence_only_the_meaning_finds_is_no_answer_when_the_reader_doubts_i
                          "Does Blue Reef Aquatics sell tortoises or other reptiles?")
     assert _used(outcome) == []
     assert "Freshwater fish" not in _direct(outcome)
+
+
+def test_a_second_thing_asked_about_is_priced_by_the_rule_for_extra_ones(tmp_path):
+    """*How much is that each year?* asks a price, so the brown bin's collection days are no
+    answer; a *second* bin is an *extra* one, not the *first*."""
+    (bin_price, car) = _ask_in(
+        tmp_path, "heldout56",
+        "We want a second brown bin for garden waste. How much is that each year?",
+        "We already have one residents' permit and just bought a second car. What's the extra "
+        "on top of the normal price for the second one?")
+    assert "£40 a year" in _direct(bin_price) and "£55" not in _direct(bin_price)
+    assert "£45" in _direct(car) and "£90" not in _direct(car)
+
+
+def test_an_income_in_millions_is_held_against_bands_in_millions(tmp_path):
+    (outcome,) = _ask_in(tmp_path, "heldout58",
+                         "We're a registered charity with an income of about £2.3 million a "
+                         "year. How much off would we get?")
+    assert "20% off" in _direct(outcome) and "50% off" not in _direct(outcome)
+
+
+def test_a_price_only_the_meaning_finds_is_no_answer_when_the_reader_doubts_it(tmp_path):
+    """The hospital's pages say nothing of bedside TVs: by meaning alone, the car park's weekly
+    ticket came near enough to answer what renting one costs; read with the question, it does
+    not answer it."""
+    (outcome,) = _ask_in(tmp_path, "heldout59",
+                         "How much does it cost to rent the bedside TV at Marrowfield General?")
+    assert _used(outcome) == []
+    assert "Weekly ticket" not in _direct(outcome)

@@ -68,3 +68,22 @@ def test_a_currency_symbol_before_a_value_reads_as_that_amount(number: int, symb
     [(_, _, kind, value)] = list(asked(f"can i pay {symbol}{number:,}{after}"))
     assert value == number * SCALE
     assert kind == {"€": "measure:eur", "£": "measure:gbp", "$": "measure:usd"}[symbol]
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    ("a charity with an income of about £2.3 million a year", "measure:gbp", 2_300_000),
+    ("a turnover of 2 million euros", "measure:eur", 2_000_000),
+    ("sales of £750k last year", "measure:gbp", 750_000),
+    ("a budget of $1.5bn", "measure:usd", 1_500_000_000),
+    ("a pole 2 m long", "measure:m", 2),
+])
+def test_an_amount_in_thousands_or_millions_reads_as_its_value(text: str, kind: str,
+                                                                value: int) -> None:
+    assert [(k, v) for _, _, k, v in asked(text)] == [(kind, value * SCALE)]
+
+
+def test_a_bound_in_millions_is_held_against_an_amount_in_millions() -> None:
+    assert [b[3:5] for b in bounds("charities with an income under £1 million get 50% off")] \
+        == [("<", 1_000_000 * SCALE)]
+    assert [b[3:5] for b in bounds("charities with an income of £1 million or more get 20% off")] \
+        == [(">=", 1_000_000 * SCALE)]

@@ -22,6 +22,10 @@ from composer_app.server.providers.occasions import bounds, stated
     ("this is my seventh breakdown, and it broke down again.", [("count", 7), ("ordinal", 7)]),
     ("it'll be the second permit in our household.", [("ordinal", 2)]),
     ("this will be the third booking.", [("ordinal", 3)]),
+    ("we want a second brown bin for garden waste.", [("ordinal", 2)]),
+    ("we just bought a second car.", [("ordinal", 2)]),
+    ("i'd like a second opinion on the quote.", []),
+    ("i need a second hand bike.", []),
 ])
 def test_the_persons_own_occasion_is_read_from_an_ordinal_of_theirs(
         text: str, found: list[tuple[str, int]]) -> None:
@@ -51,6 +55,15 @@ def test_the_persons_own_occasion_is_read_from_an_ordinal_of_theirs(
     ("permit: third permit in household; zones a to c: £180 a year", [("ordinal", "==", 3)]),
     ("£30 for a first permit; second and third permits are charged at the normal price.",
      [("ordinal", "==", 1), ("ordinal", ">=", 2), ("ordinal", "<=", 3)]),
+    ("first brown bin: £55 a year.", [("ordinal", "==", 1)]),
+    ("each extra brown bin: £40 a year, up to three bins per household.",
+     [("ordinal", ">=", 2)]),
+    ("every additional permit costs £45.", [("ordinal", ">=", 2)]),
+    ("first, fill in the form: it takes a minute.", []),
+    ("first aid: the office on the ground floor.", []),
+    ("an express collection costs an extra £25 per booking.", []),
+    ("each extra hour costs £5.", []),
+    ("each additional person pays £10.", []),
 ])
 def test_a_rule_names_the_occasions_it_is_for(text: str,
                                               found: list[tuple[str, str, int]]) -> None:
