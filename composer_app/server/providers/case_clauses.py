@@ -19,7 +19,10 @@ states the other side (*otherwise …*, *after that …*, *shorter contracts …
 reads only after the clause it answers. When no clause is out, a later clause whose own case the
 question names, by a word no other clause holds, is the only one in: the group after its value
 (*£30 for Friends of Glenmarrow* after *The pass costs £45*, for a Friends member), or the thing
-an exception names (*…, except the dawn deer watch, which meets at the Marrow Bridge car park*).
+an exception names (*…, except the dawn deer watch, which meets at the Marrow Bridge car park*);
+and when every clause of a cut at a semicolon or *, but* opens with the same preposition, the
+words after it (up to a comma, at most ``CASE_WORDS``) are each clause's case, the first's too
+(*On Team, each seat … ; on Business there is no limit*, for a Team customer).
 The sentence comes back cut only when at least one clause is in and one is out, keeping the
 clauses that are in, in their order. A kept clause that is not the first follows the first
 clause's label when that clause opens with one (*Cosmic bowling, per hour: … Saturdays: 44
@@ -51,6 +54,9 @@ _LEVELS = (
     re.compile(r"\s+(?:and|or)\s+"),
 )
 _EXCEPT = 2  # the level whose later clause is the rule's exception (*, except …*)
+_CONTRASTS = (0, 1)  # the levels of clauses side by side (*; *, *, but …*)
+CASE_WORDS = 3
+_CASE_OPENING = re.compile(r"(on|for|with|in|at)\s+(?=\w)", re.IGNORECASE)
 _LISTS = (3,)  # the level whose clauses are items of one list (*, or …*)
 _GROUP_AFTER_VALUE = re.compile(r"^(?:[£$€]\s?\d|\d)[\d.,]*(?:\s+[a-z%]+){0,2}?\s+for\s+"
                                 r"(?P<group>[^,;]{3,60})$", re.IGNORECASE)
@@ -102,13 +108,28 @@ def _standing(question: str, clause: str) -> tuple[bool, bool]:
     return fits, out
 
 
+def _parallel_cases(clauses: list[str]) -> list[str] | None:
+    """Each clause's own case when every clause opens with the same preposition (*On Team, …;
+    on Business …*): the words after it, up to a comma and at most ``CASE_WORDS``."""
+    openings = [_CASE_OPENING.match(clause) for clause in clauses]
+    if not all(openings) or len({m.group(1).casefold() for m in openings if m}) != 1:
+        return None
+    return [" ".join(c[m.end():].split(",", 1)[0].split()[:CASE_WORDS])
+            for c, m in zip(clauses, openings, strict=True) if m]
+
+
 def _named_by(question: str, clauses: list[str], level: int) -> int | None:
-    """The one later clause whose own case the question names (see the module invariant), or
-    ``None``."""
+    """The one later clause whose own case the question names, or any clause when every clause
+    opens with its case (see the module invariant), or ``None``."""
     asked = set(stems(question))
     named = []
-    for number, clause in enumerate(clauses[1:], start=1):
-        if level == _EXCEPT:
+    parallel = _parallel_cases(clauses) if level in _CONTRASTS else None
+    for number, clause in enumerate(clauses):
+        if parallel is not None:
+            case = parallel[number]
+        elif not number:
+            continue
+        elif level == _EXCEPT:
             case = re.split(r",\s|\s(?:which|who|where)\s", clause, maxsplit=1)[0]
         else:
             group = _GROUP_AFTER_VALUE.match(clause)

@@ -56,6 +56,14 @@ from composer_app.server.providers.case_clauses import for_the_case
      "Fully electric vehicles pay £30 a year for a first permit in any zone; second and third "
      "permits for electric vehicles are charged at the normal price.",
      "Second and third permits for electric vehicles are charged at the normal price."),
+    ("We're on Team. This year one seat has been handed to a fifth person. Is that allowed?",
+     "On Team, each seat may be reassigned up to 4 times in any 12-month period; on Business "
+     "there is no limit on reassignment.",  # each clause opens with its case: the first too
+     "On Team, each seat may be reassigned up to 4 times in any 12-month period."),
+    ("We're on Business. How often can a seat be reassigned?",
+     "On Team, each seat may be reassigned up to 4 times in any 12-month period; on Business "
+     "there is no limit on reassignment.",
+     "On Business there is no limit on reassignment."),
 ])
 def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
         question: str, sentence: str, answer: str) -> None:
@@ -86,6 +94,14 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
     ("Where do we meet the ranger for the night sky walk?",
      "Meeting point for all walks: the flagpole outside the visitor centre, except the dawn deer "
      "watch, which meets at the Marrow Bridge car park."),
+    # each clause opens with its case, and the question names none
+    ("How often can a seat be reassigned?",
+     "On Team, each seat may be reassigned up to 4 times in any 12-month period; on Business "
+     "there is no limit on reassignment."),
+    # the first clause opens with a case, the second does not
+    ("We're on Team. Can a seat be reassigned?",
+     "On Team, each seat may be reassigned up to 4 times in any 12-month period; reassigning "
+     "a seat removes the old user's access."),
     # a list of days, not two clauses
     ("Our cat got hurt on a Sunday. How much extra do we pay?",
      "On Saturdays after 12:00, Sundays and public holidays, the surcharge is 80 euros."),

@@ -856,3 +856,12 @@ def test_a_price_only_the_meaning_finds_is_no_answer_when_the_reader_doubts_it(t
                          "How much does it cost to rent the bedside TV at Marrowfield General?")
     assert _used(outcome) == []
     assert "Weekly ticket" not in _direct(outcome)
+
+
+def test_the_clause_for_the_plan_asked_about_is_the_answer(tmp_path):
+    """*On Team, … up to 4 times …; on Business there is no limit*: a Team customer reads the
+    Team clause only."""
+    (outcome,) = _ask_in(tmp_path, "heldout58",
+                         "We're on Team and keep one seat for temps. This year it's already been "
+                         "handed to a fifth different person. Is that allowed?")
+    assert "up to 4 times" in _direct(outcome) and "no limit" not in _direct(outcome)
