@@ -54,15 +54,14 @@ _OWN_OCCASION = re.compile(r"\b(?:my|our|his|her|their)\s+(?:very\s+)?(?P<ord>fi
                            rf"(?P<had>{_ORDINAL})\s+(?!(?:opinion|language|hand|thought|"
                            rf"look|chance|time)\b)[a-z][a-z-]*")
 _AGAIN = re.compile(r"\bagain\b")  # "now I've dropped it again": the second occasion
-_FIRST_OCCASION = re.compile(r"\b(?:the|a|your|each)\s+first\s+(?!(?:of|day|days|week|weeks|"
-                             r"month|months|year|years|time|hour|hours|minute|minutes|night|"
-                             r"nights|page|pages|aid|class|floor|name|names|language|half|"
-                             r"quarter|come)\b)[a-z][a-z-]*"
+# After *first*, a span of time, a place or a kind, not an occasion (*the first hour*, *first aid*)
+_NOT_AN_OCCASION = ("of|day|days|week|weeks|month|months|year|years|time|hour|hours|minute|minutes|"
+                    "night|nights|page|pages|aid|class|floor|name|names|language|half|quarter|come")
+_FIRST_OCCASION = re.compile(rf"\b(?:the|a|your|each)\s+first\s+(?!(?:{_NOT_AN_OCCASION})\b)"
+                             r"[a-z][a-z-]*"
                              r"|\bthe\s+first\s+time\b(?!\s+(?:in|since|ever)\b)"
-                             r"|^\s*first\s+(?!(?:of|day|days|week|weeks|month|months|year|years|"
-                             r"time|hour|hours|minute|minutes|night|nights|page|pages|aid|class|"
-                             r"floor|name|names|language|half|quarter|come|step|steps|thing|"
-                             r"things)\b)[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}\s*:")
+                             rf"|^\s*first\s+(?!(?:{_NOT_AN_OCCASION}|step|steps|thing|things)\b)"
+                             r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}\s*:")
 _PAIRED_OCCASIONS = re.compile(rf"(?:^|[;:.]\s*|\b(?:for|on)\s+)(?P<low>{_ORDINAL})\s+"
                                rf"(?:and|or|to)\s+(?P<high>{_ORDINAL})\s+(?!(?:of|day|days|week|weeks|month|"
                                r"months|year|years|time|hour|hours)\b)[a-z][a-z-]*")
