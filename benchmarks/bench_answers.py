@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Sixty-four question sets, each a knowledge folder with its questions:
+Sixty-eight question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -123,7 +123,14 @@ Sixty-four question sets, each a knowledge folder with its questions:
 * ``heldout60`` to ``heldout63``: four more written blind the same way after the cross-encoder
   was retrained (a coworking space, an independent cinema and arts centre, a home and contents
   insurer, a regional airline), first run on the code before the sure second reading, never
-  read.
+  read;
+* ``heldout64`` to ``heldout67``: four sets written blind in the own set's style (twelve
+  documents each, mostly hard-wrapped Markdown with a plain-text file, an HTML page with a table,
+  a Markdown table and an older document a newer one replaces; 40 questions each: look-ups, near
+  misses, paraphrases, table rows, conflicts, two-part questions and four the folder cannot
+  answer): an office and its IT and leave policies, a software team's on-call and retention
+  rules, public services and shops; ``heldout64`` and ``heldout65`` were read after their first
+  run, ``heldout66`` and ``heldout67`` never.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -136,7 +143,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout63]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout67]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -174,7 +181,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 64)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 68)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

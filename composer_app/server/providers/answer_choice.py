@@ -52,6 +52,7 @@ from composer_app.server.providers.answer_reading import Reader, doubted, reread
 from composer_app.server.providers.case_clauses import for_the_case
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.conditions import read, situation
+from composer_app.server.providers.document_versions import may_revise
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.questions import asks_whether
@@ -357,7 +358,8 @@ def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str,
             continue
         if rival.coverage < USED_THRESHOLD or rival.score < CONFLICT_RATIO * top.score:
             continue
-        if not shares_subject(top.sentence, rival.sentence, part):
+        if not shares_subject(top.sentence, rival.sentence, part) or \
+                not may_revise(top.sentence, rival.sentence):
             continue
         theirs = numbers_of(rival.sentence.text)
         if not same_subject(top.sentence.text, rival.sentence.text):
@@ -417,7 +419,8 @@ def _changed_by_newer(top: Scored, ranked: Sequence[Scored], by_key: dict[str, E
         newer = by_key[key].ref
         newer_day = dated(newer)
         text = rival.sentence.text
-        if newer_day is None or newer_day <= day or not _CHANGE.search(text):
+        if newer_day is None or newer_day <= day or not _CHANGE.search(text) or \
+                not may_revise(top.sentence, rival.sentence):
             continue
         own = set(rival.sentence.stems)
         if (mine & numbers_of(text) and any(t.stem in own for t in held)) or \

@@ -19,7 +19,9 @@ states the other side (*otherwise …*, *after that …*, *shorter contracts …
 reads only after the clause it answers. When no clause is out, a later clause whose own case the
 question names, by a word no other clause holds, is the only one in: the group after its value
 (*£30 for Friends of Glenmarrow* after *The pass costs £45*, for a Friends member), or the thing
-an exception names (*…, except the dawn deer watch, which meets at the Marrow Bridge car park*);
+an exception names (*…, except the dawn deer watch, which meets at the Marrow Bridge car park*),
+by what sets it apart when it names a kind of the rule's own things (*all devices, except phones
+with liquid damage*: the liquid damage, not the phone);
 and when every clause of a cut at a semicolon or *, but* opens with the same preposition, the
 words after it (up to a comma, at most ``CASE_WORDS``) are each clause's case, the first's too
 (*On Team, each seat … ; on Business there is no limit*, for a Team customer).
@@ -57,6 +59,10 @@ _EXCEPT = 2  # the level whose later clause is the rule's exception (*, except �
 _CONTRASTS = (0, 1)  # the levels of clauses side by side (*; *, *, but …*)
 CASE_WORDS = 3
 _CASE_OPENING = re.compile(r"(on|for|with|in|at)\s+(?=\w)", re.IGNORECASE)
+# The word after which an exception's case says what sets it apart from the rule's own things
+# (*all devices, except phones with liquid damage*: a phone alone is one of the devices).
+_MODIFIER = re.compile(r"\s(?:with|without|that|whose|under|over|aged|from|in|on|of)\s",
+                       re.IGNORECASE)
 _LISTS = (3,)  # the level whose clauses are items of one list (*, or …*)
 _GROUP_AFTER_VALUE = re.compile(r"^(?:[£$€]\s?\d|\d)[\d.,]*(?:\s+[a-z%]+){0,2}?\s+for\s+"
                                 r"(?P<group>[^,;]{3,60})$", re.IGNORECASE)
@@ -131,6 +137,8 @@ def _named_by(question: str, clauses: list[str], level: int) -> int | None:
             continue
         elif level == _EXCEPT:
             case = re.split(r",\s|\s(?:which|who|where)\s", clause, maxsplit=1)[0]
+            modified = _MODIFIER.search(case)  # "phones with liquid damage": the damage
+            case = case[modified.end():] if modified else case
         else:
             group = _GROUP_AFTER_VALUE.match(clause)
             case = group.group("group") if group else ""

@@ -125,6 +125,9 @@ _DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+(?P<half>and\s+a\s+hal
                        rf"(?:(?:whole|full|entire|complete)\s+)?"
                        rf"(?P<unit>{_UNIT})\b"
                        rf"(?=(?P<after>(?:\s+[\w’']+){{0,6}}))")  # read ahead, not taken
+# What a rate counts, right before *a week*, *a month* (*days a week*, *twice a month*).
+_PER_UNIT = re.compile(r"\b(?:(?:minutes|hours|days|nights|times|sessions|lessons|visits|classes|"
+                       r"shifts|meals|trips|journeys)|once|twice)\s+$")
 _COUNT = re.compile(rf"\b(?P<n>{_NUMBER})\s+(?P<more>or\s+(?:more|fewer|less)\s+)?"
                     rf"(?:[a-z’'-]+\s+)?(?P<noun>[a-z’'-]+s|people|persons)\b")
 _NOT_COUNTED = re.compile(rf"^(?:{_UNIT}|euros?|cents?|dollars?|pounds?|percent|olds?|times|ones|"
@@ -197,6 +200,8 @@ def _durations(text: str, aged: bool = True) -> Iterator[tuple[int, int, str, in
         unit = re.sub(r"\s+", " ", match.group("unit")).rstrip("s")
         if aged and unit == "year" and re.match(r"[- ]old\b", text[match.end("unit"):]):
             continue  # a person's age (the kind "age")
+        if re.fullmatch(r"an?", match.group("n")) and _PER_UNIT.search(text, 0, match.start()):
+            continue  # "how many days a week": a rate, not a stretch of time
         until = re.search(r"\b(?:in|within\s+the\s+next)\s+$", text[max(0, match.start() - 20):
                                                                     match.start()])
         notice = re.match(r"['’]s?\s+notice\b", text[match.end("unit"):])  # "a week's notice"

@@ -60,6 +60,10 @@ from composer_app.server.providers.case_clauses import for_the_case
      "On Team, each seat may be reassigned up to 4 times in any 12-month period; on Business "
      "there is no limit on reassignment.",  # each clause opens with its case: the first too
      "On Team, each seat may be reassigned up to 4 times in any 12-month period."),
+    ("My phone has liquid damage. Is the diagnosis free?",  # what sets the exception apart
+     "Diagnosis is free of charge for all devices, except phones with liquid damage, which "
+     "cost 35 EUR to diagnose.",
+     "Phones with liquid damage, which cost 35 EUR to diagnose."),
     ("We're on Business. How often can a seat be reassigned?",
      "On Team, each seat may be reassigned up to 4 times in any 12-month period; on Business "
      "there is no limit on reassignment.",
@@ -94,6 +98,10 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
     ("Where do we meet the ranger for the night sky walk?",
      "Meeting point for all walks: the flagpole outside the visitor centre, except the dawn deer "
      "watch, which meets at the Marrow Bridge car park."),
+    # an exception for a kind of the rule's own things, the question naming only the thing
+    ("Do I have to pay for you to find out what is wrong with my phone?",
+     "Diagnosis is free of charge for all devices, except phones with liquid damage, which "
+     "cost 35 EUR to diagnose."),
     # each clause opens with its case, and the question names none
     ("How often can a seat be reassigned?",
      "On Team, each seat may be reassigned up to 4 times in any 12-month period; on Business "

@@ -39,6 +39,16 @@ def test_the_situation_a_question_states_is_read(question: str, kind: str,
     assert situation(question)[kind] == values
 
 
+@pytest.mark.parametrize("question", [
+    "How many days a week may staff work from home?",
+    "We swim twice a month. Is there a discount?",
+    "How many hours a day can I use the studio?",
+])
+def test_a_rate_per_unit_of_time_states_no_stretch_of_time(question: str) -> None:
+    """*Days a week* counts days in each week: the question states no stay of a week."""
+    assert "span" not in situation(question) and "ahead" not in situation(question)
+
+
 def test_an_age_and_a_may_are_not_a_count_or_a_month() -> None:
     found = situation("My 8-year-old may come along?")
     assert "count" not in found and "month" not in found

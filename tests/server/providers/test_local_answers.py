@@ -865,3 +865,49 @@ def test_the_clause_for_the_plan_asked_about_is_the_answer(tmp_path):
                          "We're on Team and keep one seat for temps. This year it's already been "
                          "handed to a fifth different person. Is that allowed?")
     assert "up to 4 times" in _direct(outcome) and "no limit" not in _direct(outcome)
+
+
+ROWING_CLUB = """# Lakeside Rowing Club: Guide for Members
+
+Last updated: 15 January 2025
+
+## Membership fees
+
+Youth members aged 12 to 17 pay an annual fee of 90 euros. Adults pay an
+annual fee of 240 euros.
+"""
+RAILWAY_CLUB = """# Eastfield Model Railway Club
+
+Last updated: 1 January 2026
+
+## Membership fees
+
+Youth members aged 12 to 17 pay an annual fee of 30 euros. Adults pay an
+annual fee of 60 euros.
+"""
+
+
+def test_another_clubs_newer_fee_is_no_conflict_and_does_not_answer(folder, ask):
+    """Two documents with the same kind of rule are not versions of one another when they are
+    about different things: the railway club's 2026 fee does not correct the rowing club's."""
+    (folder / "rowing_club.md").write_text(ROWING_CLUB, encoding="utf-8")
+    (folder / "model_railway_club.md").write_text(RAILWAY_CLUB, encoding="utf-8")
+    for name in ("rowing_club.md", "model_railway_club.md"):
+        os.utime(folder / name, (1_767_225_600, 1_767_225_600))
+    outcome = ask("My son is 13. What is the annual fee for youth members?")
+    assert "says something different" not in outcome.text
+    answered = _used(outcome)[0].title
+    assert ("90 euros" if answered == "rowing_club.md" else "30 euros") in _direct(outcome)
+
+
+def test_a_clubs_own_newer_notice_still_corrects_its_guide(folder, ask):
+    (folder / "rowing_club.md").write_text(ROWING_CLUB, encoding="utf-8")
+    notice = RAILWAY_CLUB.replace("Eastfield Model Railway Club", "Lakeside Rowing Club: Notice")
+    (folder / "rowing_club_notice_2026.md").write_text(notice, encoding="utf-8")
+    for name in ("rowing_club.md", "rowing_club_notice_2026.md"):
+        os.utime(folder / name, (1_767_225_600, 1_767_225_600))
+    outcome = ask("What is the annual fee for youth members at the rowing club?")
+    assert "30 euros" in _direct(outcome)
+    notes = [p for p in outcome.text.split("\n\n") if "says something different" in p]
+    assert len(notes) == 1 and "rowing\\_club.md (15 January 2025)" in notes[0]
+
