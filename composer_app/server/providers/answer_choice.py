@@ -123,7 +123,8 @@ def _undoubted(part: Part, ranked: list[Scored], reader: Reader | None,
     """``ranked`` with its first sentence put back to its coverage by words when the part asks
     yes or no (*Does Blue Reef Aquatics sell tortoises?*) or for a value (a price, a time, a
     number: *How much does it cost to rent the bedside TV?*, answered by meaning alone with a
-    car park's weekly ticket), only the sentence model raised the
+    car park's weekly ticket), only the sentence model, or the permission rule by the verb alone
+    (*Can I bring my dog to work?*: *Members may bring up to 2 guests per day*), raised the
     sentence to ``USED_THRESHOLD`` (``by_words`` below it, ``by_meaning`` from it up) and the
     reader doubts it (``answer_reading.doubted``): a question whether a place offers something
     it never mentions comes near a sentence of its topic by meaning alone, where a question what
@@ -252,7 +253,10 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
                          candidates=candidates)
         by_meaning = {s.sentence.text: s.coverage for s in judged}
         settled = settle(_situated(part, parts[0]), judged, USED_THRESHOLD)
-        ranked = _clear_lead(part, _permission_rule(part, settled))
+        permitted = _permission_rule(part, settled)
+        if permitted and permitted[0].coverage > settled[0].coverage:  # by its verb alone:
+            by_meaning[permitted[0].sentence.text] = permitted[0].coverage  # doubted as meaning
+        ranked = _clear_lead(part, permitted)
         ranked = _undoubted(part, reread(part, ranked, reader, USED_THRESHOLD), reader,
                             by_words, by_meaning)
         per_doc: dict[str, Scored] = {}

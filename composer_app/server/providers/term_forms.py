@@ -129,6 +129,9 @@ id identity
 delete deletes deleted deleting deletion erase erases erased wipe wipes wiped
 carer carers caregiver caregivers
 international abroad overseas
+doctor doctors gp gps physician physicians
+cancel cancels cancelled cancelling cancellation cancellations terminate terminated termination
+notice warning
 """
 
 

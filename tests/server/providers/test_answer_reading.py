@@ -8,6 +8,8 @@ from dataclasses import replace
 from composer_app.server.providers.answer_ranking import Scored
 from composer_app.server.providers.answer_reading import (
     DOUBT_LOGIT,
+    PROBABLE_FLOOR,
+    PROBABLE_LOGIT,
     READ_CANDIDATES,
     READ_GAP,
     SURE_FLOOR,
@@ -115,7 +117,7 @@ def test_a_first_sentence_near_the_threshold_that_the_reader_is_sure_of_answers(
 
 def test_a_reader_that_is_not_sure_leaves_a_near_sentence_unanswered() -> None:
     part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
-    ranked = _leading(ranked, SURE_FLOOR + 0.05)
+    ranked = _leading(ranked, (SURE_FLOOR + PROBABLE_FLOOR) / 2)  # too far for a probable one
     first = ranked[0].sentence.text
     assert reread(part, ranked, Reader(first, SURE_LOGIT - 0.1), 0.6) == ranked  # too low
 
@@ -127,6 +129,24 @@ def test_a_reader_that_is_not_sure_leaves_a_near_sentence_unanswered() -> None:
     elsewhere = [replace(ranked[0], sentence=replace(ranked[0].sentence, elsewhere=True)),
                  *ranked[1:]]
     assert reread(part, elsewhere, Reader(first), 0.6) == elsewhere  # lacks the question's names
+
+
+def test_a_first_sentence_closer_to_the_threshold_answers_when_the_reader_finds_it_probable(
+        ) -> None:
+    """From ``PROBABLE_FLOOR``, a reading from ``PROBABLE_LOGIT`` is enough, with no margin over
+    the other sentences; below that score, or below that coverage, it is not."""
+    part, _, ranked = ranked_sentences(QUESTION, "review.md", REVIEW)
+    ranked = _leading(ranked, PROBABLE_FLOOR)
+    first = ranked[0].sentence.text
+
+    def probable(question: str, sentences: Sequence[str]) -> list[float]:
+        return [PROBABLE_LOGIT if s == sentences[0] else PROBABLE_LOGIT + 1.0 for s in sentences]
+
+    read = reread(part, ranked, probable, 0.6)
+    assert read[0].sentence.text == first and read[0].coverage == 0.6
+    assert reread(part, ranked, Reader(first, PROBABLE_LOGIT - 0.1), 0.6) == ranked
+    assert reread(part, _leading(ranked, PROBABLE_FLOOR - 0.01), probable, 0.6) == \
+        _leading(ranked, PROBABLE_FLOOR - 0.01)
 
 
 def test_a_sentence_far_below_the_threshold_or_at_it_is_not_read_when_it_leads() -> None:

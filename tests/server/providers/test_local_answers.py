@@ -911,3 +911,24 @@ def test_a_clubs_own_newer_notice_still_corrects_its_guide(folder, ask):
     notes = [p for p in outcome.text.split("\n\n") if "says something different" in p]
     assert len(notes) == 1 and "rowing\\_club.md (15 January 2025)" in notes[0]
 
+
+COWORKING = """# Hive Coworking: Membership and House Rules
+
+## Guests
+
+Members may bring up to 2 guests per day free of charge. Every guest must
+be signed in at reception. Further guests pay the day pass price of €25.
+
+## Mail and parcels
+
+Resident members may use Hive as their registered business address.
+"""
+
+
+def test_a_permission_for_the_verb_alone_does_not_answer_for_another_thing(folder, ask):
+    """*Can I bring my dog?* shares only its verb with *Members may bring up to 2 guests*: the
+    reader doubts that rule for a dog, and the folder says nothing about dogs."""
+    (folder / "coworking-membership.md").write_text(COWORKING, encoding="utf-8")
+    outcome = ask("Can I bring my dog to work with me at Hive Coworking?")
+    assert _used(outcome) == []
+    assert outcome.text.startswith("I found nothing")

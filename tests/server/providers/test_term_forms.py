@@ -133,7 +133,9 @@ def test_everyday_words_for_the_same_thing_are_synonyms() -> None:
                                ("clipped", "trim"), ("security", "deposit"), ("shut", "closed"),
                                ("okayed", "approved"), ("ID", "identity"),
                                ("wiped", "deleted"), ("erased", "deletion"),
-                               ("carer", "caregivers"), ("overseas", "international")]:
+                               ("carer", "caregivers"), ("overseas", "international"),
+                               ("GP", "doctor's"), ("cancel", "terminated"),
+                               ("warning", "notice")]:
         assert term_credit(stem(question), {stem(document)}) == SYNONYM_CREDIT
 
 
