@@ -99,7 +99,12 @@ from composer_app.server.providers.lexicon import derived_stems, lexicon_credit,
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.priced_things import priced_elsewhere
 from composer_app.server.providers.qualifiers import read as read_qualifiers
-from composer_app.server.providers.questions import MAX_TERMS, STOP_WORDS, question_terms
+from composer_app.server.providers.questions import (
+    MAX_TERMS,
+    STOP_WORDS,
+    asked_pieces,
+    question_terms,
+)
 from composer_app.server.providers.term_forms import (
     NUMBER_VALUES,
     SYNONYM_CREDIT,
@@ -148,11 +153,6 @@ QUOTE_MAX_CHARS = 600
 
 _BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
 _BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
-_PART_SPLIT = re.compile(
-    r"(?:\?\s+|[,;]?\s+and\s+(?=(?:(?:by|until|till|since|from|for|at|in|on|to|with)\s+"
-    r"(?:when|what|which|whom|how)\b|(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
-    r"must|should|will|would)\b|(?:am|was|were|could|may|might|shall|has|have)\s+(?:i|we|you|he|"
-    r"she|they|it|there|my|our|your|the|a|an|this|that)\b)))", re.I)
 # An age written in words ("my eight-year-old") is read as its number, so ranges can hold it.
 _AGE_WORDS = re.compile(rf"\b({'|'.join(NUMBER_VALUES)})([- ](?:years?|months?)[- ]olds?\b)",
                         re.I)
@@ -241,7 +241,7 @@ def read_question(question: str, weight_of: Callable[[str], float]) -> list[Part
     asking = [s for s in said if s.endswith("?") or _ASKING.match(s)]
     context = " ".join(s for s in said if s not in asking).strip(" .!") if asking else ""
     asked = " ".join(asking) if asking else question.strip()
-    pieces = [p.strip(" ?,;") for p in _PART_SPLIT.split(asked) if p.strip(" ?,;")]
+    pieces = asked_pieces(asked)
     parts = [_part(piece, weight_of, context) for piece in pieces[:3]]
     parts = [p for p in parts if p.terms]
     if len(parts) > 2:

@@ -7,7 +7,9 @@ thousands separators or decimals is one term: *1,500*; a letter is a term after 
 names things by letters: *Category B*); a
 listing request is recognised only from its leading verb or question form, and its filter never
 contains the listing words themselves; a question asks whether (yes or no) only when its last
-sentence opens with an auxiliary verb (*Do we have to …?*, *Can I …?*, *Is there …?*).
+sentence opens with an auxiliary verb (*Do we have to …?*, *Can I …?*, *Is there …?*); a
+question's pieces (``asked_pieces``) cover its asking text in order, and no piece but the last
+only asks (*On what day*): such a piece is joined to the one after it.
 """
 
 from __future__ import annotations
@@ -111,3 +113,34 @@ def asks_whether(question: str) -> bool:
     sentences before it state the situation: *My son is 8. Can he …?*)."""
     asked = [c for c in re.split(r"(?<=[.!?])\s+", question.strip()) if c]
     return bool(asked) and _WHETHER.match(asked[-1]) is not None
+
+
+_PART_SPLIT = re.compile(
+    r"(?:\?\s+|[,;]?\s+and\s+(?=(?:(?:by|until|till|since|from|for|at|in|on|to|with)\s+"
+    r"(?:when|what|which|whom|how)\b|(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
+    r"must|should|will|would)\b|(?:am|was|were|could|may|might|shall|has|have)\s+(?:i|we|you|he|"
+    r"she|they|it|there|my|our|your|the|a|an|this|that)\b)))", re.I)
+# A piece of a question that only asks, with no subject of its own: *On what day*, *When*.
+_ONLY_ASKING = re.compile(r"^(?:(?:on|at|in|by|from|until|till|for|to)\s+)?(?:what|which|when|"
+                          r"where|how)(?:\s+(?:much|long|many|often|early|late|soon))?"
+                          r"(?:\s+[^\W\d_]+)?$", re.I)
+
+
+def asked_pieces(asked: str) -> list[str]:
+    """The pieces of a question's asking sentences: cut after a question mark and at *and*
+    before another question (*…, and when must I pay?*, *… and by what date …*), each without its
+    question mark; a piece that only asks is joined to the next one (``_joined``)."""
+    return _joined([p.strip(" ?,;") for p in _PART_SPLIT.split(asked) if p.strip(" ?,;")])
+
+
+def _joined(pieces: list[str]) -> list[str]:
+    """``pieces`` with one that only asks (*On what day*, *When*) joined to the next: it asks
+    about the next one's subject (*On what day and at what time does the shift change over?*
+    is one part, not a part *On what day* answered by any sentence naming a day)."""
+    joined: list[str] = []
+    for piece in pieces:
+        if joined and _ONLY_ASKING.match(joined[-1]):
+            joined[-1] = f"{joined[-1]} and {piece}"
+        else:
+            joined.append(piece)
+    return joined

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from composer_app.server.providers.questions import (
     ListingRequest,
+    asked_pieces,
     asks_whether,
     listing_request,
     question_terms,
@@ -82,3 +87,31 @@ def test_a_letter_that_names_a_category_is_a_term() -> None:
 def test_a_question_asks_yes_or_no_when_its_last_sentence_opens_with_an_auxiliary(
         question: str, whether: bool) -> None:
     assert asks_whether(question) is whether
+
+
+@pytest.mark.parametrize(("asked", "pieces"), [
+    ("On what day and at what time does the on-call shift change over?",
+     ["On what day and at what time does the on-call shift change over"]),
+    ("When and where is the meeting?", ["When and where is the meeting"]),
+    ("How much does it cost, and when do I pay?", ["How much does it cost", "when do I pay"]),
+    ("Which command rolls back production, and how soon must it start?",
+     ["Which command rolls back production", "how soon must it start"]),
+    ("How much is the deposit? When is it returned?",
+     ["How much is the deposit", "When is it returned"]),
+])
+def test_a_question_is_cut_into_parts_but_a_piece_that_only_asks_joins_the_next(
+        asked: str, pieces: list[str]) -> None:
+    assert asked_pieces(asked) == pieces
+
+
+_ASKED = st.lists(st.sampled_from(["how", "much", "when", "on", "what", "day", "and", "is", "the",
+                                   "fee", "?", ",", "at", "time", "does", "it", "open"]),
+                  min_size=1, max_size=20)
+
+
+@given(_ASKED)
+def test_the_pieces_keep_every_word_of_the_question_in_order(words: list[str]) -> None:
+    asked = " ".join(words)
+    kept = re.findall(r"\w+", " ".join(asked_pieces(asked)))
+    content = re.findall(r"\w+", asked)
+    assert [w for w in kept if w != "and"] == [w for w in content if w != "and"]
