@@ -450,6 +450,14 @@ def _subject_follows(sentence: Sentence, part: Part, credits: Sequence[float]) -
                for t, c in zip(part.terms, credits, strict=True))
 
 
+def lacks_asked_kind(scored: Scored, part: Part) -> bool:
+    """Whether the sentence states no value of the kind the part asks for (an amount for *How
+    much is a riding lesson?*; ``answer_kinds.lacks_kind``): it cannot answer, however well its
+    condition fits or however likely a reader finds it."""
+    return part.wants is not None and lacks_kind(scored.sentence.text, part.text, part.wants,
+                                                 row=bool(scored.sentence.row_entity))
+
+
 def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = False) -> float:
     """What the coverage of ``sentence`` keeps for being a near miss by its kind: about another
     group than the one asked about (``CONTRAST_FACTOR``: *adults* asked, *children* answered; or

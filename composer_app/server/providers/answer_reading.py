@@ -57,8 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from composer_app.server.providers.answer_kinds import lacks_kind
-from composer_app.server.providers.answer_ranking import Part, Scored
+from composer_app.server.providers.answer_ranking import Part, Scored, lacks_asked_kind
 from composer_app.server.providers.row_cells import for_the_asked
 
 Reader = Callable[[str, Sequence[str]], list[float] | None]
@@ -135,10 +134,8 @@ def _probable(part: Part, scored: Scored, score: float) -> bool:
     """Whether the reader finds a first sentence from ``PROBABLE_FLOOR`` likely enough to answer
     (from ``PROBABLE_LOGIT``), when it states a value of the kind the part asks for (*How much
     is a summer riding camp?* is not answered by the camp's dates, however likely they read)."""
-    sentence = scored.sentence
-    return scored.coverage >= PROBABLE_FLOOR and score >= PROBABLE_LOGIT and not (
-        part.wants is not None and lacks_kind(sentence.text, part.text, part.wants,
-                                              row=bool(sentence.row_entity)))
+    return scored.coverage >= PROBABLE_FLOOR and score >= PROBABLE_LOGIT and \
+        not lacks_asked_kind(scored, part)
 
 
 def _sure(best: float, scores: Sequence[float]) -> bool:

@@ -72,8 +72,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from composer_app.server.providers.answer_kinds import lacks_kind
-from composer_app.server.providers.answer_ranking import CONTRAST_FACTOR, Part, Scored
+from composer_app.server.providers.answer_ranking import (
+    CONTRAST_FACTOR,
+    Part,
+    Scored,
+    lacks_asked_kind,
+)
 from composer_app.server.providers.conditions import Reading, read, situation
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS, asks_whether
@@ -270,18 +274,10 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
         reached and settled[i].coverage < threshold, -settled[i].score, i))
     first = order[0]
     if not reached and (readings[first].met or other_side[first] is not None) and \
-            not settled[first].sentence.elsewhere and not _lacks_asked_kind(settled[first], part) \
+            not settled[first].sentence.elsewhere and not lacks_asked_kind(settled[first], part) \
             and settled[first].coverage >= MET_FLOOR * threshold:  # the rule for the situation
         settled[first] = replace(settled[first], coverage=threshold)
     return [settled[i] for i in order]
-
-
-def _lacks_asked_kind(scored: Scored, part: Part) -> bool:
-    """Whether the sentence states no value of the kind the question asks for (an amount for
-    *How much is a riding lesson?*; ``answer_kinds.lacks_kind``): it cannot answer, however well
-    its condition fits."""
-    return part.wants is not None and lacks_kind(scored.sentence.text, part.text, part.wants,
-                                                 row=bool(scored.sentence.row_entity))
 
 
 def _alternative(part: Part, scored: Scored, reading: Reading,

@@ -160,11 +160,16 @@ def test_the_thing_a_price_question_asks_about_is_its_head_word(question: str,
 
 
 @pytest.mark.parametrize("question", [
-    "What's the yearly fee for me?",
-    "How much is shoe rental at the bouldering hall?",
+    "What's the yearly fee for me?",  # contracted
+    "How much is shoe rental at the bouldering hall?",  # without an article
     "How much is parking per day?",
+    "How much is that each year?",  # how much is that, it, would it be, are they
+    "How much is it for a family of four?",
+    "How much would that be for a week?",
+    "How much are they per night?",
 ])
-def test_contracted_and_article_less_price_questions_ask_for_an_amount(question: str) -> None:
+def test_contracted_article_less_and_how_much_is_that_questions_ask_for_a_price(
+        question: str) -> None:
     assert wanted_kind(question) == "amount"
 
 
@@ -216,16 +221,6 @@ def test_a_question_how_many_is_answered_by_a_number_or_no_limit(sentence: str,
     assert wanted_kind(question) == "quantity"
     assert lacks_kind(sentence, question, "quantity") is lacks
     assert not lacks_kind(sentence, "How often do you meet?", "quantity")
-
-
-@pytest.mark.parametrize("question", [
-    "How much is that each year?",
-    "How much is it for a family of four?",
-    "How much would that be for a week?",
-    "How much are they per night?",
-])
-def test_how_much_is_that_asks_for_a_price(question: str) -> None:
-    assert wanted_kind(question) == "amount"
 
 
 def test_how_much_of_a_measure_is_no_price() -> None:
