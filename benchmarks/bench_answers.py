@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Sixty-eight question sets, each a knowledge folder with its questions:
+Seventy-two question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -131,6 +131,12 @@ Sixty-eight question sets, each a knowledge folder with its questions:
   answer): an office and its IT and leave policies, a software team's on-call and retention
   rules, public services and shops; ``heldout64`` and ``heldout65`` were read after their first
   run, ``heldout66`` and ``heldout67`` never.
+* ``heldout68`` to ``heldout71``: four more written blind in the own set's style (twelve
+  domains each, one of them a document with an older version or a later notice; 40 questions
+  each of the same kinds): a dental practice, a tool library, a hotel's policy years, a
+  software team's release process, a travel agency's conditions and a notice changing them;
+  first run on the code before the rules they were read for; ``heldout70`` and ``heldout71``
+  were read after that run, ``heldout68`` and ``heldout69`` never.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -143,7 +149,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout67]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout71]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -181,7 +187,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 68)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 72)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

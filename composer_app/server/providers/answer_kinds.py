@@ -122,11 +122,13 @@ _MONEY = re.compile(
     r"[€$£¢]|\d\s*(?:euros?|eur|dollars?|pounds?|cents?|pence|francs?|kronor|usd|gbp|chf)\b|"
     r"\b\d{1,3}p\b", re.I)
 # A share of a price: a surcharge or discount of *50 percent* answers *how much extra* (a
-# question about a difference), not *how much does it cost*.
+# question about a difference, or about money one gets back), not *how much does it cost* (nor
+# *if I bring the car back*: *25% charge* of a battery is no price).
 _PERCENT_TEXT = r"\d\s*(?:%|percent\b|per\s+cent\b)"
 _PERCENT = re.compile(_PERCENT_TEXT, re.I)
 _DIFFERENCE = re.compile(r"\b(?:extra|more|less|off|discount\w*|surcharge\w*|reduc\w*|cheaper|"
-                         r"refund\w*|back|deduct\w*|additional)\b", re.I)
+                         r"refund\w*|deduct\w*|additional)\b|"
+                         r"\b(?:get|gets|getting|got|paid|money)\s+(?:\w+\s+){0,2}?back\b", re.I)
 # A share of a price is an amount of money itself: "a deposit of 30 percent of the hire fee",
 # "half of the entry fee".
 _SHARE = re.compile(rf"(?:{_PERCENT_TEXT}|\bhalf)\s+of\s+(?:the\s+|your\s+|its\s+|"

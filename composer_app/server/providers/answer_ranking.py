@@ -160,7 +160,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\W\d_])")
 _ASKING = re.compile(r"^\s*(?:how|when|what|which|who|whom|whose|where|why|is|are|was|were|does|do|"
                      r"did|can|could|must|should|will|would|may|might|has|have|had|shall)\b",
                      re.I)
-_ROW = re.compile(r"^[^:;]{1,60}: (?P<value>[^:;]{1,80}); [^:;]{1,60}: ")
+_ROW = re.compile(r"^[^:;]{1,60}: (?P<value>(?:[^:;]|(?<=\d):(?=\d)){1,80}); [^:;]{1,60}: ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,7 +536,8 @@ def _polarity(term: Term, sentence: Sentence, part: Part) -> float:
 
 def _row_entity(text: str) -> frozenset[str]:
     """The stems of a table row's first cell value (``Lettuce`` of ``Crop: Lettuce; Day
-    temperature: 18 °C``), empty for a sentence that is not a table row."""
+    temperature: 18 °C``; a value may hold clock times: ``Time slot: Evening (18:00–23:00);
+    Monday–Thursday: €33``), empty for a sentence that is not a table row."""
     match = _ROW.match(text)
     return frozenset(stems(match.group("value"))) if match else frozenset()
 

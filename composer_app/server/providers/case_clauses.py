@@ -6,44 +6,50 @@ can get a bike worth up to £2,000, or an electric bike worth up to £3,500*. So
 their niece is 13 should read the children's price, not both: ``for_the_case`` keeps the clauses
 whose case the question's situation or group fits and drops those it contradicts.
 
-Invariants: a sentence is cut at the first of these levels that splits it into clauses of at
-least ``MIN_WORDS`` words each: ``; ``; then *, but*, *, while*, *, whereas*; then *, except*;
-then *, and*, *, or* (a list, where a piece too short to stand alone stays with the one before
-it: *…, or pregnant*); then *and*, *or* between two clauses that both state a number and hold no
-comma or colon (*£3 for adults and £1.50 for children*, not *Saturdays after 12:00, Sundays and
-public holidays: 80 euros*), never inside a range *between … and …*. A clause is out when a
-condition of it fails for the question's situation (``conditions.read``), or it names another
-group of a dimension the question names (``qualifiers.read``) and none of its conditions holds;
-it is in when a condition holds or a group matches, and it is not out. A clause that only
-states the other side (*otherwise …*, *after that …*, *shorter contracts …*) is not in: it
-reads only after the clause it answers. When no clause is out, a later clause whose own case the
-question names, by a word no other clause holds, is the only one in: the group after its value
-(*£30 for Friends of Glenmarrow* after *The pass costs £45*, for a Friends member), or the thing
-an exception names (*…, except the dawn deer watch, which meets at the Marrow Bridge car park*),
-by what sets it apart when it names a kind of the rule's own things (*all devices, except phones
-with liquid damage*: the liquid damage, not the phone);
-and when every clause of a cut at a semicolon or *, but* opens with the same preposition, the
-words after it (up to a comma, at most ``CASE_WORDS``) are each clause's case, the first's too
-(*On Team, each seat … ; on Business there is no limit*, for a Team customer).
-The sentence comes back cut only when at least one clause is in and one is out, keeping the
-clauses that are in, in their order. A kept clause that is not the first follows the first
-clause's label when that clause opens with one (*Cosmic bowling, per hour: … Saturdays: 44
-euros.*), or else the first clause's opening words: up to its first value when the kept clause
-starts with a value (*Audio guides cost … £1.50 for children under 16.*), up to the word a list's
-kept item opens with (*You do not pay NHS dental charges if you are … under 19 and in full-time
-education, or pregnant.*); when every clause is a table row's cell (``Heading: value``), the kept
-cells follow the first cell, which names what the row is about. Anything else returns the
-sentence unchanged.
+Invariants: a sentence is cut at the first of these levels that splits it into clauses of at least
+``MIN_WORDS`` words each: ``; ``; then *, but*, *, while*, *, whereas*; then *, except*; then *,
+and*, *, or* (a list, where a piece too short to stand alone stays with the one before it: *…, or
+pregnant*); then *and*, *or* between two clauses that both state a number and hold no comma or
+colon, the first but for a condition it opens with up to a comma (*£3 for adults and £1.50 for
+children*; *If it is not in your rate, breakfast costs £15 for adults and £7 for children*; not
+*Saturdays after 12:00, Sundays and public holidays: 80 euros*), never inside a range *between …
+and …*. A clause is out when a condition of it fails for the question's situation
+(``conditions.read``), or it names another group of a dimension the question names
+(``qualifiers.read``) and none of its conditions holds; it is in when a condition holds or a group
+matches, and it is not out. A clause that only states the other side (*otherwise …*, *after that
+…*, *shorter contracts …*) is not in: it reads only after the clause it answers. When no clause is
+out, a later clause whose own case the question names, by a word no other clause holds, is the only
+one in: the group after its value (*£30 for Friends of Glenmarrow* after *The pass costs £45*, for
+a Friends member), or the thing an exception names (*…, except the dawn deer watch, which meets at
+the Marrow Bridge car park*), by what sets it apart when it names a kind of the rule's own things
+(*all devices, except phones with liquid damage*: the liquid damage, not the phone); and when every
+clause of a cut at a semicolon or *, but* opens with the same preposition, the words after it (up
+to a comma, at most ``CASE_WORDS``) are each clause's case, the first's too (*On Team, each seat …
+; on Business there is no limit*, for a Team customer); and, at a semicolon, *, but* or a list's *,
+and*, of two clauses that state one rule for two cases (each states a value, and they share
+``PARALLEL_WORDS`` words or more), the one the question names by a contrast word, a word standing
+where the other clause has a word of its own (*full* in *The annual rent for a full plot is £62,
+and the annual rent for a half plot is £34*). The sentence comes back cut only when at least one
+clause is in and one is out, keeping the clauses that are in, in their order. A kept clause that is
+not the first follows the first clause's label when that clause opens with one (*Cosmic bowling,
+per hour: … Saturdays: 44 euros.*), or else the first clause's opening words: up to its first value
+when the kept clause starts with a value, a number word or *only*, *about*, *up to* before one
+(*Audio guides cost … £1.50 for children under 16.*; *Tenants may keep … only three hens on a half
+plot.*), up to the word a list's kept item opens with (*You do not pay NHS dental charges if you
+are … under 19 and in full-time education, or pregnant.*); when every clause is a table row's cell
+(``Heading: value``), the kept cells follow the first cell, which names what the row is about.
+Anything else returns the sentence unchanged.
 """
 
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from composer_app.server.providers.conditions import read as read_conditions
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS
-from composer_app.server.providers.term_forms import stems
+from composer_app.server.providers.term_forms import stem, stems
 
 __all__ = ["for_the_case"]
 
@@ -58,6 +64,7 @@ _LEVELS = (
 _EXCEPT = 2  # the level whose later clause is the rule's exception (*, except …*)
 _CONTRASTS = (0, 1)  # the levels of clauses side by side (*; *, *, but …*)
 CASE_WORDS = 3
+PARALLEL_WORDS = 2  # the words two clauses share to state one rule for two cases
 _CASE_OPENING = re.compile(r"(on|for|with|in|at)\s+(?=\w)", re.IGNORECASE)
 # The word after which an exception's case says what sets it apart from the rule's own things
 # (*all devices, except phones with liquid damage*: a phone alone is one of the devices).
@@ -70,8 +77,12 @@ _ITEM_OPENING = re.compile(r"(?:under|over|aged|if|for|with|without|before|after
                            r"up)\b", re.IGNORECASE)
 _VALUE = re.compile(r"[£$€]\s?\d|\d")
 _LABEL = re.compile(r"^[^:;\d£$€]{3,80}:(?=\s)")
-_FRAMED = re.compile(r"^(?:[£$€]\s?\d|\d|(?:about|around|up\s+to|only)\s+[£$€]?\d)",
-                     re.IGNORECASE)
+_NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+_FRAMED = re.compile(
+    rf"^(?:[£$€]\s?\d|\d|(?:about|around|up\s+to|only)\s+(?:[£$€]?\d|{_NUMBER_WORD}))",
+    re.IGNORECASE)
+_FRAME_VALUE = re.compile(rf"[£$€]\s?\d|\d|\b{_NUMBER_WORD}", re.IGNORECASE)
+_FRAMING = re.compile(r"(?:\s+(?:about|around|up\s+to|only))+$", re.IGNORECASE)
 
 
 def _pieces(body: str, level: re.Pattern[str], listed: bool) -> list[str]:
@@ -98,7 +109,8 @@ def _clauses(sentence: str) -> tuple[list[str], int]:
         if len(pieces) < 2 or any(len(p.split()) < MIN_WORDS for p in pieces):
             continue
         if number == len(_LEVELS) - 1 and (
-                not all(_VALUE.search(p) and not re.search(r"[:,]", p) for p in pieces)
+                not all(_VALUE.search(p) and not re.search(r"[:,]", p)
+                        for p in (pieces[0].rsplit(", ", 1)[-1], *pieces[1:]))
                 or any(re.search(r"\bbetween\b", p, re.I) for p in pieces[:-1])):
             continue  # "between 1 January and 31 March" is one range
         return pieces, number
@@ -150,6 +162,37 @@ def _named_by(question: str, clauses: list[str], level: int) -> int | None:
     return named[0] if len(named) == 1 else None
 
 
+def _contrast_named(question: str, clauses: list[str]) -> int | None:
+    """The clause of two that state one rule for two cases (each states a value, and they share
+    at least ``PARALLEL_WORDS`` words) whose case the question names by a contrast word: a word
+    that stands where the other clause has a word of its own (at most ``CASE_WORDS`` words each,
+    no number, not a stop word nor a pronoun: *During probation the notice period is two weeks;
+    after probation it is three months* has none), when the question holds words of one side
+    only (*full* in *The annual rent for a full plot is £62, and the annual rent for a half plot
+    is £34*; *Gold* in *Silver cover is available to travellers aged up to 69; gold cover is
+    available up to age 79*)."""
+    if len(clauses) != 2 or not all(_FRAME_VALUE.search(c) for c in clauses):
+        return None
+    first, second = ([w.casefold() for w in re.findall(r"[\w'-]+", c)] for c in clauses)
+    shared = set.intersection(*({stem(w) for w in words if w not in STOP_WORDS}
+                                for words in (first, second)))
+    if len({w for w in shared if not w[0].isdigit()}) < PARALLEL_WORDS:
+        return None  # not one rule for two cases: "… backed up at 2:00, and these are kept …"
+    asked = set(stems(question))
+    sides: list[set[str]] = [set(), set()]
+    for tag, a, b, c, d in SequenceMatcher(a=first, b=second, autojunk=False).get_opcodes():
+        words = (first[a:b], second[c:d])
+        if tag != "replace" or any(not 0 < len(w) <= CASE_WORDS for w in words) or \
+                any(re.search(r"\d", " ".join(w)) for w in words):
+            continue
+        own = [stems(" ".join(w for w in ws if w not in STOP_WORDS)) for ws in words]
+        if all(own):  # a word against a word (*full* / *half*), not against a pronoun (*it*)
+            for side, side_stems in zip(sides, own, strict=True):
+                side.update(side_stems)
+    named = [n for n, side in enumerate(sides) if (side - sides[1 - n]) & asked]
+    return named[0] if len(named) == 1 else None
+
+
 def _framed(first: str, kept: str, listed: bool) -> str:
     """``kept`` after the first clause's label or opening words (see the module invariant)."""
     label = _LABEL.match(first)
@@ -163,9 +206,9 @@ def _framed(first: str, kept: str, listed: bool) -> str:
         return f"{' '.join(words[:at])} … {kept}"
     if not _FRAMED.match(kept):
         return kept
-    value = _VALUE.search(first)
+    value = _FRAME_VALUE.search(first)
     opening = first[: value.start()].rstrip(" £$€") if value else ""
-    words = opening.split()
+    words = _FRAMING.sub("", " " + opening).split()
     if words and words[-1].casefold() == kept.split()[0].casefold():
         words = words[:-1]
     return f"{' '.join(words)} … {kept}" if words else kept
@@ -180,6 +223,8 @@ def for_the_case(question: str, sentence: str) -> str:
     standing = [_standing(question, clause) for clause in clauses]
     if not any(out for _, out in standing):
         named = _named_by(question, clauses, level)
+        if named is None and level in (*_CONTRASTS, *_LISTS):
+            named = _contrast_named(question, clauses)
         if named is None:
             return sentence
         standing = [(n == named, n != named) for n in range(len(clauses))]

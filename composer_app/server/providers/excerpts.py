@@ -26,7 +26,7 @@ _LEADING_MARKER = re.compile(r"^(\d{1,9})([.)])")
 _MARKED = re.compile(f"{MARK_OPEN}([^{MARK_CLOSE}]*){MARK_CLOSE}")
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(\s+)(?=[\"'“‘(\[]*[A-Z0-9À-Ý])")
 _ABBREVIATION = re.compile(
-    r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|dr|mr|mrs|ms|prof|st|no|nr|fig|cf|ca|resp|"
+    r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|dr|mr|mrs|ms|prof|st|no|nr|fig|cf|ca|resp|ext|tel|dept|ref|"
     r"[A-Za-z])\.|\.\.\.)[\"'”’)\]]*$", re.IGNORECASE)
 OMISSION = " … "
 _LINE_PREFIX = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+)")

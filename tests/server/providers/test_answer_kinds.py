@@ -41,6 +41,10 @@ def test_a_bare_percentage_answers_only_a_difference() -> None:
     assert lacks_kind(sentence, "How much does a move cost?", "amount")
     assert not lacks_kind(sentence, "How much extra is a Sunday move?", "amount")
     assert lacks_kind("30 percent of customers pay by card.", "How much is it?", "amount")
+    # bringing a car back asks no difference; getting money back does
+    battery = "Return the car with a quarter of a tank (or 25% charge for electric cars)."
+    assert lacks_kind(battery, "What do you charge if I bring the car back empty?", "amount")
+    assert not lacks_kind("You get 50% back.", "How much money do I get back?", "amount")
 
 
 @pytest.mark.parametrize(("question", "kind"), [

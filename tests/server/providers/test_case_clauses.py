@@ -64,6 +64,23 @@ from composer_app.server.providers.case_clauses import for_the_case
      "Diagnosis is free of charge for all devices, except phones with liquid damage, which "
      "cost 35 EUR to diagnose.",
      "Phones with liquid damage, which cost 35 EUR to diagnose."),
+    ("What is the yearly rent for a half plot?",  # a contrast word in each clause
+     "The yearly rent for a full plot is £60, and the yearly rent for a half plot is £35.",
+     "The yearly rent for a half plot is £35."),
+    ("What is the yearly rent for a full plot?",  # the first clause too
+     "The yearly rent for a full plot is £60, and the yearly rent for a half plot is £35.",
+     "The yearly rent for a full plot is £60."),
+    ("Up to what age can I take out Platinum cover?",
+     "Standard cover is available to travellers aged up to 70; Platinum cover is available up "
+     "to age 80.",
+     "Platinum cover is available up to age 80."),
+    ("How many hens can I keep on a half plot?",  # after the first clause's opening words
+     "Tenants may keep up to six hens on a full plot, but only three hens on a half plot.",
+     "Tenants may keep … only three hens on a half plot."),
+    ("How much is breakfast for my 9-year-old?",  # a condition before the first clause
+     "If breakfast is not in your rate, it costs £15 for adults and £7 for children aged 4 to "
+     "12.",
+     "If breakfast is not in your rate, it costs … £7 for children aged 4 to 12."),
     ("We're on Business. How often can a seat be reassigned?",
      "On Team, each seat may be reassigned up to 4 times in any 12-month period; on Business "
      "there is no limit on reassignment.",
@@ -110,6 +127,19 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
     ("We're on Team. Can a seat be reassigned?",
      "On Team, each seat may be reassigned up to 4 times in any 12-month period; reassigning "
      "a seat removes the old user's access."),
+    # clauses about different things, not one thing for two cases
+    ("How much is the pottery course?", "The pottery course runs for 10 weeks, and the fee is "
+     "€200."),
+    # two clauses that are not one rule for two cases (they share no words)
+    ("Someone broke the staging database. How many days back can we restore?",
+     "Staging databases are backed up once a day at 2:00, and these backups are kept for 7 "
+     "days."),
+    # a word against a pronoun is no contrast (*the notice period* / *it*)
+    ("What is the notice period after probation?",
+     "During probation the notice period is two weeks; after probation it is three months."),
+    # the question names both cases
+    ("How much more is a full plot than a half plot?",
+     "The yearly rent for a full plot is £60, and the yearly rent for a half plot is £35."),
     # a list of days, not two clauses
     ("Our cat got hurt on a Sunday. How much extra do we pay?",
      "On Saturdays after 12:00, Sundays and public holidays, the surcharge is 80 euros."),

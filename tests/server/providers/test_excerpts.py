@@ -12,6 +12,7 @@ from composer_app.server.providers.excerpts import (
     fenced,
     inline_markdown,
     prose_excerpt,
+    sentences,
 )
 from composer_app.server.providers.passage_store import MARK_CLOSE, MARK_OPEN
 
@@ -50,6 +51,11 @@ def test_fenced_content_cannot_close_its_fence(content: str):
 
 def _mark(word: str) -> str:
     return f"{MARK_OPEN}{word}{MARK_CLOSE}"
+
+
+def test_an_extension_number_does_not_end_a_sentence():
+    assert sentences("Out of hours, call the service desk on ext. 4100. Then email us.") == [
+        "Out of hours, call the service desk on ext. 4100.", "Then email us."]
 
 
 def test_prose_excerpt_keeps_best_sentences_in_order():

@@ -712,6 +712,27 @@ def test_a_price_table_row_answers_with_the_price_of_the_group_asked_about(folde
     assert [e.title for e in _used(outcome)] == ["bouldering.md"]
 
 
+BOWLING = """# Pinfall Lanes
+
+Lanes are rented by the hour for up to six players.
+
+## Lane prices per hour
+
+| Time slot | Monday–Thursday | Friday–Sunday |
+|---|---|---|
+| Day (10:00–17:00) | €20 | €26 |
+| Evening (17:00–23:00) | €31 | €39 |
+
+Shoe hire is included in every lane price.
+"""
+
+
+def test_a_table_row_whose_first_cell_holds_clock_times_answers_for_the_day_asked(folder, ask):
+    (folder / "bowling.md").write_text(BOWLING, encoding="utf-8")
+    direct = _direct(ask("How much is a lane per hour on a Saturday evening at Pinfall?"))
+    assert "€39" in direct and "€31" not in direct
+
+
 SETS = Path(__file__).resolve().parents[3] / "benchmarks" / "answers"
 
 
