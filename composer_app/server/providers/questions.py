@@ -8,8 +8,11 @@ names things by letters: *Category B*); a
 listing request is recognised only from its leading verb or question form, and its filter never
 contains the listing words themselves; a question asks whether (yes or no) only when its last
 sentence opens with an auxiliary verb (*Do we have to …?*, *Can I …?*, *Is there …?*); a
-question's pieces (``asked_pieces``) cover its asking text in order, and no piece but the last
-only asks (*On what day*): such a piece is joined to the one after it.
+question's pieces (``asked_pieces``) cover its asking text in order, except that a piece that
+only asks (*On what day*) takes the subject of the next, which opens with its own asking words
+(*at what time does the shift change over*), and that a question about two things after one
+preposition each asks its head of each (*What are the fees for a full-day place and for a
+half-day place*); no piece but the last only asks.
 """
 
 from __future__ import annotations
@@ -120,6 +123,17 @@ _PART_SPLIT = re.compile(
     r"(?:when|what|which|whom|how)\b|(?:how|when|what|which|who|where|why|is|are|does|do|did|can|"
     r"must|should|will|would)\b|(?:am|was|were|could|may|might|shall|has|have)\s+(?:i|we|you|he|"
     r"she|they|it|there|my|our|your|the|a|an|this|that)\b)))", re.I)
+# A piece that opens with its own asking words and then its verb: *at what time does …*.
+_ASKING_THEN_VERB = re.compile(
+    r"^(?:(?:on|at|in|by|from|until|till|for|to)\s+)?(?:what|which|when|where|how)"
+    r"(?:\s+(?:much|long|many|often|early|late|soon))?(?:\s+(?!(?:is|are|does|do|did|can|will|"
+    r"should|must|was|were)\b)[^\W\d_]+)?\s+(?P<rest>(?:is|are|does|do|did|can|will|should|must|"
+    r"was|were)\s+.+)$", re.I)
+# One question about two things, each after the same preposition: *What are the fees for a
+# full-day place and for a half-day place*.
+_TWO_THINGS = re.compile(
+    r"^(?P<head>(?:what|how|which|when)\b.*?)\s+(?P<prep>for|on|at|in|of|with)\s+(?P<a>[^,;]+?)"
+    r",?\s+and\s+(?P=prep)\s+(?P<b>[^,;]+)$", re.I)
 # A piece of a question that only asks, with no subject of its own: *On what day*, *When*.
 _ONLY_ASKING = re.compile(r"^(?:(?:on|at|in|by|from|until|till|for|to)\s+)?(?:what|which|when|"
                           r"where|how)(?:\s+(?:much|long|many|often|early|late|soon))?"
@@ -129,18 +143,39 @@ _ONLY_ASKING = re.compile(r"^(?:(?:on|at|in|by|from|until|till|for|to)\s+)?(?:wh
 def asked_pieces(asked: str) -> list[str]:
     """The pieces of a question's asking sentences: cut after a question mark and at *and*
     before another question (*…, and when must I pay?*, *… and by what date …*), each without its
-    question mark; a piece that only asks is joined to the next one (``_joined``)."""
-    return _joined([p.strip(" ?,;") for p in _PART_SPLIT.split(asked) if p.strip(" ?,;")])
+    question mark; a piece that only asks takes the next one's subject (``_joined``), and one
+    that asks the same of two things (*What are the fees for a full-day place and for a half-day
+    place?*) is two pieces (``_shared_head``)."""
+    pieces = _joined([p.strip(" ?,;") for p in _PART_SPLIT.split(asked) if p.strip(" ?,;")])
+    return [half for piece in pieces for half in _shared_head(piece)]
 
 
 def _joined(pieces: list[str]) -> list[str]:
-    """``pieces`` with one that only asks (*On what day*, *When*) joined to the next: it asks
-    about the next one's subject (*On what day and at what time does the shift change over?*
-    is one part, not a part *On what day* answered by any sentence naming a day)."""
+    """``pieces`` with one that only asks (*On what day*, *When*) completed by the next one's
+    subject, when the next one opens with its own asking words and then a verb (*On what day
+    and at what time does the shift change over?*: *On what day does the shift change over*, *at
+    what time does the shift change over*), or else joined to it (*When and where is the
+    meeting?*); it is never a part of its own, answered by any sentence naming a day."""
     joined: list[str] = []
     for piece in pieces:
         if joined and _ONLY_ASKING.match(joined[-1]):
-            joined[-1] = f"{joined[-1]} and {piece}"
+            asking = _ASKING_THEN_VERB.match(piece)
+            if asking:
+                joined[-1] = f"{joined[-1]} {asking.group('rest')}"
+                joined.append(piece)
+            else:
+                joined[-1] = f"{joined[-1]} and {piece}"
         else:
             joined.append(piece)
     return joined
+
+
+def _shared_head(piece: str) -> list[str]:
+    """``piece`` as two pieces when it asks the same of two things named after one preposition
+    each (*What are the monthly fees for a full-day place and for a half-day place*: the fees
+    for each), else ``[piece]``."""
+    match = _TWO_THINGS.match(piece)
+    if not match:
+        return [piece]
+    head, preposition = match.group("head"), match.group("prep")
+    return [f"{head} {preposition} {match.group('a')}", f"{head} {preposition} {match.group('b')}"]

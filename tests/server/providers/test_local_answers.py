@@ -733,6 +733,22 @@ def test_a_table_row_whose_first_cell_holds_clock_times_answers_for_the_day_aske
     assert "€39" in direct and "€31" not in direct
 
 
+NURSERY = """# Acorn Tree Nursery
+
+## Fees
+
+A full-day place costs €620 per month. A half-day place costs €395 per month.
+Lunch is included in both.
+"""
+
+
+def test_one_question_about_two_things_is_answered_for_each(folder, ask):
+    (folder / "nursery.md").write_text(NURSERY, encoding="utf-8")
+    direct = _direct(ask("What are the monthly fees for a full-day place and for a half-day "
+                         "place at Acorn Tree?"))
+    assert "€620" in direct and "€395" in direct
+
+
 SETS = Path(__file__).resolve().parents[3] / "benchmarks" / "answers"
 
 
