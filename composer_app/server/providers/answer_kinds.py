@@ -1,7 +1,8 @@
 """The kind of value a question asks for, and whether a sentence states one.
 
 A question asks for an ``amount`` of money (*How much does it cost?*, *Do I have to pay?*, *How
-much is that each year?*, *How much would it be?*; not *How much would it be in kilos?*), a
+much is that each year?*, *How much would it be?*, *What does the county archive charge if …?*;
+not *How much would it be in kilos?*), a
 ``phone`` number (*What number do I ring?*, *What is the phone number of …?*), a ``time`` (*How
 long*, *when*, *by when*, *what time*, *how many days*), a ``quantity`` (*how many*, *how often*,
 *what temperature*) or a ``name`` (*who*, *where*), or for none of these.
@@ -14,7 +15,8 @@ of at least ``PHONE_DIGITS`` digits for a phone question, a sentence without an 
 of a price, *30 percent of the hire fee*, is one, unless it is a share of the very price the
 question asks for and
 the question asks no difference), *free*, *included*, *exempt from*, *waived* (or a percentage when
-the question asks for a difference: *how much extra*) for a price question, and a sentence without a
+the question asks for a difference: *how much extra*, *how much do I get back*; bringing a car
+back asks none) for a price question, and a sentence without a
 clock time (a price with decimals is none: *0.45 euros*), day, date, year, season or duration (*for
 life* is one; a time word the question itself names is none), nor a time placed by an event
 (*after*, *once*, *within*), for a time question (and without a clock time or a part of the day for
@@ -62,6 +64,8 @@ _AMOUNT = re.compile(
     r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage|"
     r"kilos?|kg|grams?|litres?|liters?|metres?|meters?|miles?|km)\b)|"
     r"what\s+(?:does|do|will|would)\b.*\bcost\b|"
+    r"what\s+(?:does|do|will|would|did)\s+(?:[^\W\d_]+\s+){1,5}?charge\b"
+    r"(?=\s+(?:for|if|to|me|us|you|them|when|per|on|at|extra)\b|\s*[?.]?\s*$)|"
     r"(?:will|would|does|do|did)\s+(?:it|this|that|they|these|those)\s+cost\b|"
     r"(?:do|will|would|must)\s+(?:i|we|you|they)\s+(?:have\s+to\s+|need\s+to\s+)?pay\b|"
     r"is\s+(?:it|this|that|there)\s+(?:free|a\s+(?:fee|charge|cost))\b|"

@@ -35,6 +35,15 @@ def test_a_share_of_the_very_price_asked_for_does_not_state_it() -> None:
                           "amount")
 
 
+@pytest.mark.parametrize("question", [
+    "What does Millbrook County Archive charge if I want to take my own photos?",
+    "What do you charge for a second key?",
+    "What does the bike shop charge?",
+])
+def test_what_someone_charges_is_asked_as_an_amount(question: str) -> None:
+    assert wanted_kind(question) == "amount"
+
+
 def test_a_bare_percentage_answers_only_a_difference() -> None:
     sentence = "On Sundays, the surcharge is 50 percent."
     assert not holds_kind(sentence, "amount")
