@@ -65,6 +65,7 @@ _EXCEPT = 2  # the level whose later clause is the rule's exception (*, except �
 _CONTRASTS = (0, 1)  # the levels of clauses side by side (*; *, *, but …*)
 CASE_WORDS = 3
 PARALLEL_WORDS = 2  # the words two clauses share to state one rule for two cases
+PARALLEL_MAX_WORDS = 40  # the longest clause compared word by word with its sibling
 _CASE_OPENING = re.compile(r"(on|for|with|in|at)\s+(?=\w)", re.IGNORECASE)
 # The word after which an exception's case says what sets it apart from the rule's own things
 # (*all devices, except phones with liquid damage*: a phone alone is one of the devices).
@@ -171,7 +172,8 @@ def _contrast_named(question: str, clauses: list[str]) -> int | None:
     only (*full* in *The annual rent for a full plot is £62, and the annual rent for a half plot
     is £34*; *Gold* in *Silver cover is available to travellers aged up to 69; gold cover is
     available up to age 79*)."""
-    if len(clauses) != 2 or not all(_FRAME_VALUE.search(c) for c in clauses):
+    if len(clauses) != 2 or not all(_FRAME_VALUE.search(c) for c in clauses) or \
+            any(len(c.split()) > PARALLEL_MAX_WORDS for c in clauses):
         return None
     first, second = ([w.casefold() for w in re.findall(r"[\w'-]+", c)] for c in clauses)
     shared = set.intersection(*({stem(w) for w in words if w not in STOP_WORDS}

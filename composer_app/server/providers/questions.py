@@ -21,6 +21,9 @@ import re
 from dataclasses import dataclass
 
 MAX_TERMS = 12
+# The longest piece read as one question about two things (the pattern's cost grows with the
+# square of the length; a question about two things is a short sentence).
+TWO_THINGS_MAX_CHARS = 300
 # Words that name a thing by a letter after them: *Category B*, *Zone A*, *Hall C*.
 _LABELS = frozenset(["category", "type", "class", "level", "zone", "grade", "row", "block",
                      "plan", "option", "section", "tier", "size", "room", "gate", "platform",
@@ -145,7 +148,7 @@ def asked_pieces(asked: str) -> list[str]:
     before another question (*…, and when must I pay?*, *… and by what date …*), each without its
     question mark; a piece that only asks takes the next one's subject (``_joined``), and one
     that asks the same of two things (*What are the fees for a full-day place and for a half-day
-    place?*) is two pieces (``_shared_head``)."""
+    place?*, at most ``TWO_THINGS_MAX_CHARS`` long) is two pieces (``_shared_head``)."""
     pieces = _joined([p.strip(" ?,;") for p in _PART_SPLIT.split(asked) if p.strip(" ?,;")])
     return [half for piece in pieces for half in _shared_head(piece)]
 
@@ -174,7 +177,7 @@ def _shared_head(piece: str) -> list[str]:
     """``piece`` as two pieces when it asks the same of two things named after one preposition
     each (*What are the monthly fees for a full-day place and for a half-day place*: the fees
     for each), else ``[piece]``."""
-    match = _TWO_THINGS.match(piece)
+    match = _TWO_THINGS.match(piece) if len(piece) <= TWO_THINGS_MAX_CHARS else None
     if not match:
         return [piece]
     head, preposition = match.group("head"), match.group("prep")

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from composer_app.server.providers.questions import (
+    TWO_THINGS_MAX_CHARS,
     ListingRequest,
     asked_pieces,
     asks_whether,
@@ -114,6 +115,12 @@ def test_a_question_is_cut_into_parts_and_a_piece_that_only_asks_takes_the_next_
 _ASKED = st.lists(st.sampled_from(["how", "much", "when", "on", "what", "day", "and", "is", "the",
                                    "fee", "?", ",", "at", "time", "does", "it", "open"]),
                   min_size=1, max_size=20)
+
+
+def test_a_long_piece_is_not_read_as_a_question_about_two_things() -> None:
+    long_question = "What are the fees " + "for a place " * 40 + "and for a half-day place?"
+    assert len(long_question) > TWO_THINGS_MAX_CHARS
+    assert len(asked_pieces(long_question)) == 1
 
 
 def _within(piece: list[str], words: list[str]) -> bool:
