@@ -1,6 +1,7 @@
 """What the offline assistant reads from a question: its search terms and any listing request.
 
-Invariants: terms are case-folded words in first-occurrence order, without stop words, at most
+Invariants: terms are case-folded words in first-occurrence order, without stop words (but
+*tell* asking to notify someone: *tell IT*, not *tell me*), at most
 ``MAX_TERMS`` (a one-letter word counts only as the prefix of a hyphenated word: ``e-bike``; the
 first half of a negative contraction, *didn* of *didn't*, is never a term; a number with
 thousands separators or decimals is one term: *1,500*; a letter is a term after a word that
@@ -76,6 +77,11 @@ class ListingRequest:
     path_words: tuple[str, ...] = ()
 
 
+# *tell* asks to notify someone (*How quickly do I need to tell IT?*), not *tell me*.
+_TOLD = re.compile(r"\s+(?!(?:me|us|you|him|her|them|about|what|how|when|where|which|who|why|if|"
+                   r"whether)\b)[^\W\d_]", re.I)
+
+
 def question_terms(question: str) -> list[str]:
     """The search terms of ``question`` (see the module invariant)."""
     terms: list[str] = []
@@ -88,9 +94,9 @@ def question_terms(question: str) -> list[str]:
             if ending == "t" and word.endswith("n"):
                 continue  # "didn't", "won't": the negation, not a term
         prefix = question[match.end():match.end() + 1] == "-"  # the "e" of "e-bike", "x-ray"
-        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit() and not prefix
-                                  and not labelled) \
-                or word in terms:
+        telling = word == "tell" and _TOLD.match(question, match.end()) is not None
+        short = len(word) < 2 and not word.isdigit() and not prefix and not labelled
+        if (word in STOP_WORDS and not telling) or short or word in terms:
             continue
         terms.append(word)
     return terms[:MAX_TERMS]

@@ -67,7 +67,7 @@ start starts started begin begins beginning commence
 end ends ended stop stops expire expires finish
 cost costs price prices fee fees charge charges pay pays
 pay salary wage compensation
-report notify register
+report notify register tell tells told inform informs informed
 big large size maximum max limit limited cap capped
 small minimum min
 fast quickly quick soon speed

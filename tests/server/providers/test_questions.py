@@ -117,6 +117,13 @@ _ASKED = st.lists(st.sampled_from(["how", "much", "when", "on", "what", "day", "
                   min_size=1, max_size=20)
 
 
+def test_tell_is_a_term_when_it_asks_to_notify_someone() -> None:
+    assert "tell" in question_terms("How quickly do I need to tell IT about a lost laptop?")
+    assert "tell" in question_terms("How early do we have to tell the school?")
+    assert "tell" not in question_terms("Can you tell me the opening hours?")
+    assert "tell" not in question_terms("Tell us what the fee is.")
+
+
 def test_a_long_piece_is_not_read_as_a_question_about_two_things() -> None:
     long_question = "What are the fees " + "for a place " * 40 + "and for a half-day place?"
     assert len(long_question) > TWO_THINGS_MAX_CHARS
