@@ -497,9 +497,8 @@ def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = Fal
 
 
 def _credit(term: Term, present: set[str] | frozenset[str]) -> float:
-    """``term_credit`` of the term's stem, or ``lexicon_credit`` when ``present`` holds only a
-    word the lexicon relates to the question's word (*dismissed* for *fired*), whichever is
-    higher."""
+    """``term_credit`` of the term's stem or, when ``present`` holds only a word the lexicon
+    relates to the question's word (*dismissed* for *fired*), ``lexicon_credit`` if higher."""
     credit = term_credit(term.stem, present)
     if credit >= 1.0 or term.number:
         return credit
@@ -536,8 +535,7 @@ def _polarity(term: Term, sentence: Sentence, part: Part) -> float:
 
 def _row_entity(text: str) -> frozenset[str]:
     """The stems of a table row's first cell value (``Lettuce`` of ``Crop: Lettuce; Day
-    temperature: 18 °C``; a value may hold clock times: ``Time slot: Evening (18:00–23:00);
-    Monday–Thursday: €33``), empty for a sentence that is not a table row."""
+    temperature: 18 °C``; ``Evening (18:00–23:00)``), empty for a sentence not a table row."""
     match = _ROW.match(text)
     return frozenset(stems(match.group("value"))) if match else frozenset()
 

@@ -49,7 +49,7 @@ from difflib import SequenceMatcher
 from composer_app.server.providers.conditions import read as read_conditions
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS
-from composer_app.server.providers.term_forms import stem, stems
+from composer_app.server.providers.term_forms import NUMBER_VALUES, stem, stems
 
 __all__ = ["for_the_case"]
 
@@ -78,7 +78,7 @@ _ITEM_OPENING = re.compile(r"(?:under|over|aged|if|for|with|without|before|after
                            r"up)\b", re.IGNORECASE)
 _VALUE = re.compile(r"[£$€]\s?\d|\d")
 _LABEL = re.compile(r"^[^:;\d£$€]{3,80}:(?=\s)")
-_NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+_NUMBER_WORD = rf"(?:{'|'.join(NUMBER_VALUES)})\b"
 _FRAMED = re.compile(
     rf"^(?:[£$€]\s?\d|\d|(?:about|around|up\s+to|only)\s+(?:[£$€]?\d|{_NUMBER_WORD}))",
     re.IGNORECASE)
