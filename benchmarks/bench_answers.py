@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Seventy-two question sets, each a knowledge folder with its questions:
+Seventy-six question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -137,6 +137,14 @@ Seventy-two question sets, each a knowledge folder with its questions:
   software team's release process, a travel agency's conditions and a notice changing them;
   first run on the code before the rules they were read for; ``heldout70`` and ``heldout71``
   were read after that run, ``heldout68`` and ``heldout69`` never.
+* ``heldout72`` to ``heldout75``: four more written blind in the own set's style (thirteen
+  documents each over twelve topics, one with an older version and a later notice; 40 questions
+  each of the same kinds, six the folder cannot answer): health and public services (a GP
+  surgery, a pharmacy, a recycling centre, parking permits), a company's internal policies,
+  leisure and sport (a campsite, a hotel, a sailing club, an escape room), housing, money and
+  transport (a tenancy, a savings account, a car club, a ferry); first run on the code before
+  the rules they were read for; ``heldout74`` and ``heldout75`` were read after that run,
+  ``heldout72`` and ``heldout73`` never.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -149,7 +157,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout71]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout75]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -187,7 +195,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 72)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 76)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

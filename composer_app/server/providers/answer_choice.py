@@ -36,10 +36,10 @@ from datetime import date
 
 from composer_app.server.providers.answer_meaning import MAX_CANDIDATES, Similarity, rejudge
 from composer_app.server.providers.answer_ranking import (
-    Part,
     Scored,
     Sentence,
     context_quote,
+    lacks_asked_kind,
     numbers_of,
     passage_sentences,
     same_subject,
@@ -55,6 +55,7 @@ from composer_app.server.providers.conditions import read, situation
 from composer_app.server.providers.document_versions import may_revise
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
+from composer_app.server.providers.question_parts import Part
 from composer_app.server.providers.questions import asks_whether
 from composer_app.server.providers.row_cells import for_the_asked
 from composer_app.server.providers.term_forms import stem, stems, term_credit
@@ -259,10 +260,18 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         ranked = _clear_lead(part, permitted)
         ranked = _undoubted(part, reread(part, ranked, reader, USED_THRESHOLD), reader,
                             by_words, by_meaning)
-        per_doc: dict[str, Scored] = {}
+        per_doc: dict[str, Scored] = {}  # each document's first sentence that states the kind
+        lacking: set[str] = set()  # asked (a list of what changes is no rival: "… charge for …")
         for scored in ranked:
-            per_doc.setdefault(scored.sentence.key, scored)
             key = scored.sentence.key
+            if key not in per_doc:
+                per_doc[key] = scored
+                if lacks_asked_kind(scored, part):
+                    lacking.add(key)
+            elif key in lacking and scored.coverage >= USED_THRESHOLD and \
+                    not lacks_asked_kind(scored, part):
+                per_doc[key] = scored
+                lacking.discard(key)
             coverage[key] = max(coverage.get(key, 0.0), scored.coverage)
             if key not in best_unit or scored.score > best_unit[key].score:
                 best_unit[key] = scored

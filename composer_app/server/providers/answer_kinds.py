@@ -7,7 +7,8 @@ not *How much would it be in kilos?*), a
 long*, *when*, *by when*, *what time*, *how many days*), a ``quantity`` (*how many*, *how often*,
 *what temperature*) or a ``name`` (*who*, *where*), or for none of these.
 
-Invariants: ``wanted_kind`` reads the asking text alone and tries the kinds in that order (a price
+Invariants: ``wanted_kind`` reads the asking text alone (after a condition it opens with: *If my
+kid wants to quit, how much warning …?*) and tries the kinds in that order (a price
 question is never a quantity question); ``holds_kind`` reads the sentence alone; ``lacks_kind`` is
 true only for ``amount``, ``phone``, ``time`` and a ``quantity`` asked by *how many*: a
 sentence without a number (or *unlimited*, *no limit*) for *how many*, a sentence without a number
@@ -82,15 +83,22 @@ _TIME = re.compile(
     r"(?:by|until|till)\s+which\s+(?:time|day|date)\b|"
     r"(?:on\s+|during\s+|in\s+)?which\s+(?:days?|months?|weeks?|seasons?)\b|what\s+days?\b|"
     r"within\s+how\b|what\s+(?:is|was|are)\s+the\s+(?:\w+\s+)?deadlines?\b|"
+    r"what\s+(?:is|was|are)\s+the\s+(?:[^\W\d_]+(?:-[^\W\d_]+)?\s+){0,2}times?\b"
+    r"(?!\s*(?:rate|salary|pay|job|work|staff|worker|employee|contract|role|position|student)s?\b)|"
     r"how\s+many\s+(?:days|weeks|months|years|hours|minutes|nights)\b|"
     r"how\s+(?:far|much\s+time)\s+(?:in\s+advance|ahead|before)\b|"
-    r"how\s+(?:short|much|little|late)\s+(?:a\s+)?notice\b)", re.I)
+    r"how\s+(?:short|much|little|late)\s+(?:a\s+)?(?:notice|warning)\b)", re.I)
 # A clock time; a price written with decimals (*0.45 euros*, *€4.50*) is none.
 _CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\b|"
                     r"(?<![€$£])\b\d{1,2}[:.]\d{2}\b(?![.,]?\d)"
                     r"(?!\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|chf|usd|gbp|%|"
                     r"percent)\b)", re.I)
-# A question for a time of day (*By what time …?*), answered by a clock time or a part of the day.
+# A question for a time of day (*By what time …?*, or a time named by what happens then: *What is
+# the check-in time?*; a cut-off time may be a time limit, *6 hours*), answered by a clock time or
+# a part of the day.
+_CLOCK_NAMED = re.compile(r"\b(?:check-?in|check-?out|pick-?up|drop-?off|kick-?off|closing|"
+                          r"opening|start|starting|finish|finishing|latest|earliest|departure|"
+                          r"arrival|collection)\s+times?\b", re.I)
 _CLOCK_ASKED = re.compile(r"\bwhat\s+times?\b", re.I)
 _PART_OF_DAY = re.compile(r"\b(?:noon|midday|midnight|morning|afternoon|evening|night|dawn|dusk|"
                           r"sunrise|sunset|closing\s+time|opening\s+time)s?\b", re.I)
@@ -99,7 +107,7 @@ _MAY = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?May|May\s+\d{1,2}\b
                   r"(?:in|from|to|until|till|since|between|of|early|mid|late)\s+May)\b", re.I)
 # A question for a day or a date (*By what day of the month …?*), answered by a day's name, a
 # month or a date (*by the 3rd working day*, *on the last Friday*), not by a duration alone.
-_DAY_ASKED = re.compile(r"\bwhat\s+(?:day|date)\b|\bwhich\s+(?:day|date)\b", re.I)
+_DAY_ASKED = re.compile(r"\bwhat\s+(?:days?|dates?)\b|\bwhich\s+(?:days?|dates?)\b", re.I)
 _DAY_STATED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}[./]\d{1,2}\b|\b(?:first|second|"
                          r"third|fourth|last)\s+(?:working\s+|business\s+|week)?day\b|\b"
                          r"(?:today|tomorrow|weekdays?|weekends?|daily)\b", re.I)
@@ -139,7 +147,7 @@ _SHARE = re.compile(rf"(?:{_PERCENT_TEXT}|\bhalf)\s+of\s+(?:the\s+|your\s+|its\s
                     r"their\s+|our\s+)?(?:(?P<what>[^\W\d_]+)\s+)?(?P<base>fees?|prices?|costs?|"
                     r"total|amount|bill|rent|balance|value|sum|invoice|charges?)\b", re.I)
 _BARE_AMOUNT = re.compile(r": \d+(?:[.,]\d+)?(?:;|$)")  # a cell that is a number: "1 week: 120"
-_NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:extra\s+|additional\s+)?(?:charge|cost|fee|surcharge)|"
+_NO_CHARGE = re.compile(r"\b(?:free|no\s+(?:[\w-]+\s+){0,2}?(?:charges?|costs?|fees?|surcharges?)|"
                         r"nothing|included|exempt(?:ed)?\s+from|waived|"
                         r"at\s+no\s+(?:extra\s+)?cost|(?:not|never)\s+(?:be\s+)?"
                         r"(?:charged|billed)|(?:do|does|will)\s+not\s+(?:have\s+to\s+)?pay|"
@@ -169,9 +177,20 @@ _MEASURE_TEXT = "rate rates price prices cost costs fee fees charge charges amou
 MEASURE_WORDS = frozenset(_MEASURE_TEXT.split())
 # A time question's words for what it asks, answered by a time as a price question's are by an
 # amount.
-TIME_NOUNS = frozenset(["time", "times", "date", "deadline", "deadlines"])
+TIME_NOUNS = frozenset(["time", "times", "date", "deadline", "deadlines", "limit", "limits"])
+_PHONE_NOUNS = frozenset(["number", "numbers"])  # "What number do I ring?": "0161 555 0142"
+_DAY_NOUNS = TIME_NOUNS | {"day", "days"}  # "On which days …?" is answered by "on Tuesday"
 _LASTS = re.compile(r"\blasts?\s*[?.!]*\s*$", re.I)
 _LAST_WORDS = ANSWER_WORDS | {"last", "lasts"}
+
+
+def kind_nouns(kind: str | None, question: str) -> frozenset[str]:
+    """The words of ``question`` that name the ``kind`` of value it asks for, held by a sentence
+    that states such a value: ``TIME_NOUNS`` (and *day* when it asks which day),
+    ``MEASURE_WORDS`` for an amount, *number* for a phone number."""
+    if kind == "time":
+        return _DAY_NOUNS if _DAY_ASKED.search(question) else TIME_NOUNS
+    return MEASURE_WORDS if kind == "amount" else _PHONE_NOUNS if kind == "phone" else frozenset()
 
 
 def answer_words(text: str) -> frozenset[str]:
@@ -184,9 +203,17 @@ def answer_words(text: str) -> frozenset[str]:
 _IS = re.compile(r"\b(what|how|when|where|who|which)['’]s\b", re.I)
 
 
+# A condition before the asking words: "If my kid wants to quit, how much notice do we give?"
+_LEADING_CONDITION = re.compile(
+    r"^\s*(?:if|once|after|before|while|because|in\s+case|when(?!\s+(?:does|do|did|is|are|was|"
+    r"were|can|could|will|would|should|must|may)\b))\b[^?]*?,\s*(?=(?:how|what|when|where|which|"
+    r"who|is|are|do|does|did|can|could|will|would|should|must|may|by|until|within)\b)", re.I)
+
+
 def wanted_kind(text: str) -> str | None:
-    """The kind of value the asking ``text`` wants (see the module invariant)."""
-    text = _IS.sub(r"\1 is", text)  # "What's the yearly fee?": "What is the yearly fee?"
+    """The kind of value the asking ``text`` wants (see the module invariant), read after a
+    condition it opens with (*If my kid wants to quit, how much notice …?*)."""
+    text = _LEADING_CONDITION.sub("", _IS.sub(r"\1 is", text))  # "What's": "What is"
     return ("amount" if _AMOUNT.search(text) else "phone" if _PHONE.search(text)
             else "time" if _TIME.search(text)
             else "quantity" if _QUANTITY.search(text)
@@ -240,15 +267,34 @@ def _share_of_the_asked(text: str, question: str) -> bool:
                for m in shares)
 
 
+# "free" before a thing of its own: *the free cancellation window* frees no parking charge.
+_FREE_THING = re.compile(r"\bfree\s+(?P<thing>[^\W\d_]+)", re.I)
+_FREE_LINK_TEXT = """of for to from with within until up at on in and or as if when during after
+    before unless except throughout under over below above between"""
+_FREE_LINKS = frozenset(_FREE_LINK_TEXT.split())
+
+
+def _states_no_charge(text: str, question: str) -> bool:
+    """Whether ``text`` says something is not charged, not counting *free* before a thing the
+    ``question`` does not name (*the free cancellation window*, asked about parking)."""
+    for match in _NO_CHARGE.finditer(text):
+        free = _FREE_THING.match(text, match.start())
+        thing = free.group("thing").casefold() if free else ""
+        if not free or thing in _FREE_LINKS or thing in STOP_WORDS or stem(thing) in {
+                stem(w) for w in re.findall(r"[^\W\d_]+", question.casefold())}:
+            return True
+    return False
+
+
 def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> bool:
     """Whether the sentence ``text`` (a table ``row`` or not) is a near miss for a ``kind``
     question by stating no value of that kind (see the module invariant)."""
     if kind == "amount":
         return (not holds_kind(text, "amount", row=row) or _share_of_the_asked(text, question)) \
-            and _NO_CHARGE.search(text) is None and \
+            and not _states_no_charge(text, question) and \
             not (_PERCENT.search(text) and _DIFFERENCE.search(question))
     if kind == "time":
-        if _CLOCK_ASKED.search(question):  # "what time": a day alone does not say it
+        if _CLOCK_ASKED.search(question) or _CLOCK_NAMED.search(question):  # a day does not say it
             return _CLOCK.search(text) is None and _PART_OF_DAY.search(text) is None
         if _DAY_ASKED.search(question):  # "by what day": a duration alone does not say it
             return _DAY_STATED.search(text) is None and \

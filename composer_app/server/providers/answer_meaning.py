@@ -59,10 +59,8 @@ from dataclasses import replace
 
 from composer_app.server.providers.answer_kinds import ANSWER_WORDS, MEASURE_WORDS
 from composer_app.server.providers.answer_ranking import (
-    Part,
     Scored,
     Sentence,
-    Term,
     answer_factor,
     term_credits,
     topic_only,
@@ -70,6 +68,7 @@ from composer_app.server.providers.answer_ranking import (
 )
 from composer_app.server.providers.conditions import read as read_conditions
 from composer_app.server.providers.priced_things import priced_clauses
+from composer_app.server.providers.question_parts import Part, Term
 
 Similarity = Callable[[Sequence[str], Sequence[str]], list[list[float]] | None]
 

@@ -1,13 +1,7 @@
 """Choosing the sentence that answers a question, from retrieved passages.
 
-A question is read into one or two *parts* (``Which command rolls back production, and how soon
-must it start?`` has two; the second also holds the first's key terms at ``INHERITED_WEIGHT``,
-and its ``meaning`` for the sentence model names them: *and how much warning do we get?* after
-*When does the maintenance take place?* is about the maintenance); each part has weighted key
-terms (rarer terms weigh more: inverse document frequency from the searched stores) and the pairs
-of key terms that stand next to each other in the question (its subjects, such as ``new
-employees`` or ``secondary database``). Every sentence of every retrieved prose passage is scored
-against each part:
+A question is read into one or two parts (``question_parts``). Every sentence of every retrieved
+prose passage is scored against each part:
 
 * ``coverage`` (0..1) is the weighted share of the part's terms the sentence contains: a term in the
   sentence counts fully (a synonym or related form counts ``SYNONYM_CREDIT``, a word the WordNet
@@ -21,9 +15,11 @@ against each part:
   one that introduces its table); a term the question denies (*not live in*) that the sentence
   affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its ``non-``
   opposite counts nothing (``term_polarity``); the verb of a permission question (*Can I bring …?*)
-  counts ``SYNONYM_CREDIT`` in a sentence that grants or refuses permission; the question's phrasal
-  verbs are read as single verbs (*taken home* → *borrow*); a number of the question missing from
-  the sentence halves the coverage unless the sentence states a range that holds it (*my
+  counts ``SYNONYM_CREDIT`` in a sentence that grants or refuses permission; a number the question
+  counts a thing with counts nothing in a sentence that counts that thing with other numbers only
+  (``counted_things``: *a 2-bedroom house*, not *3-bedroom house; … 2 vans*); a number of the
+  question missing from the sentence halves the coverage unless the sentence states a range that
+  holds it (*my
   15-year-old*: *aged 14 to 17*; ``within_range``) or a condition on the value it states, held or
   not (*three months old*: *at least 16 weeks old*; ``conditions.addressed``), and so does (by
   ``MISSING_FOCUS_FACTOR``) a sentence that lacks, even in its headings, a word of the thing asked
@@ -58,7 +54,9 @@ against each part:
   date for *how many*, *how long*, *when*, and for *what* a measurement or an amount is: *What night
   temperature…*, *What is the deposit…*; a name for *who* and *where*), for a table row whose
   first cell names a term of the question (``ROW_BONUS``: the lettuce row, not the sentence about
-  every crop), and for a better retrieval rank.
+  every crop), for a sentence whose main clause opens with the thing asked for (``SUBJECT_BONUS``:
+  *The rent is £1,150 per month* for *What is the rent?*, not *The holding deposit … is taken off
+  your first month's rent*), and for a better retrieval rank.
 
 Invariants: ``coverage`` is the calibrated relevance of a sentence (``confidence`` of its source
 and the threshold for ``used``), never a raw word share; scoring is deterministic and ties keep
@@ -69,9 +67,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 from composer_app.server.providers.answer_kinds import (
     ANSWER_WORDS,
@@ -81,10 +78,9 @@ from composer_app.server.providers.answer_kinds import (
     TIME_NOUNS,
     UNIT_WORDS,
     answer_words,
-    asked_for,
     holds_kind,
+    kind_nouns,
     lacks_kind,
-    wanted_kind,
 )
 from composer_app.server.providers.conditions import (
     addressed,
@@ -93,32 +89,27 @@ from composer_app.server.providers.conditions import (
     states_hours,
     within_range,
 )
+from composer_app.server.providers.counted_things import counts_other
 from composer_app.server.providers.excerpts import sentences
 from composer_app.server.providers.former_rules import asks_former, states_former
 from composer_app.server.providers.lexicon import derived_stems, lexicon_credit, synonym_stems
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.priced_things import priced_elsewhere
 from composer_app.server.providers.qualifiers import read as read_qualifiers
+from composer_app.server.providers.question_parts import Part, Term
 from composer_app.server.providers.questions import (
-    MAX_TERMS,
     STOP_WORDS,
-    asked_pieces,
-    question_terms,
 )
 from composer_app.server.providers.term_forms import (
-    NUMBER_VALUES,
     SYNONYM_CREDIT,
-    phrasal_sources,
     related,
     single_verbs,
-    stem,
     stems,
     term_credit,
 )
 from composer_app.server.providers.term_polarity import (
     PERMISSION_STEMS,
     negated_stems,
-    permission_verb,
     prefixed_stems,
     unprefixed,
     without_objects,
@@ -128,13 +119,12 @@ from composer_app.server.providers.term_polarity import (
 HEADING_CREDIT = 0.6
 CARRY_CREDIT = 0.45
 BACK_REFERENCE_CREDIT = 0.9
-INHERITED_WEIGHT = 0.5
-ANSWER_WORD_WEIGHT = 0.3
 PAIR_BONUS = 0.12
 TYPE_BONUS = 0.06
 RANK_BONUS = 0.02
 ROW_BONUS = 0.06
 QUALIFIER_BONUS = 0.12
+SUBJECT_BONUS = 0.08
 POLARITY_FACTOR = 0.5
 MISSING_NUMBER_FACTOR = 0.5
 MISSING_FOCUS_FACTOR = 0.6
@@ -153,48 +143,9 @@ QUOTE_MAX_CHARS = 600
 
 _BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
 _BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
-# An age written in words ("my eight-year-old") is read as its number, so ranges can hold it.
-_AGE_WORDS = re.compile(rf"\b({'|'.join(NUMBER_VALUES)})([- ](?:years?|months?)[- ]olds?\b)",
-                        re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\W\d_])")
-_ASKING = re.compile(r"^\s*(?:how|when|what|which|who|whom|whose|where|why|is|are|was|were|does|do|"
-                     r"did|can|could|must|should|will|would|may|might|has|have|had|shall)\b",
-                     re.I)
+_LEADING_PHRASE = re.compile(r"^(?:from|on|at|in|for|after|before|during|until|since|as\s+of|if|"
+                             r"when|once|unless)\b[^,]{0,40},\s*", re.I)
 _ROW = re.compile(r"^[^:;]{1,60}: (?P<value>(?:[^:;]|(?<=\d):(?=\d)){1,80}); [^:;]{1,60}: ")
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """A key term of a question part: its word, stem and weight."""
-
-    word: str
-    stem: str
-    weight: float
-    number: bool
-    inherited: bool = False  # a second part's term of the first part, which it leans on
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One part of a question: its text, key terms, subject pairs and wanted answer kind."""
-
-    text: str
-    terms: tuple[Term, ...]
-    pairs: tuple[tuple[str, str], ...]
-    wants: str | None  # "amount" (of money), "time", "quantity", "name" or None
-    compounds: tuple[tuple[str, str, str], ...] = ()  # ("roll", "back", "rollback")
-    focus: frozenset[str] = frozenset()  # stems of what is asked for: "phone number" of ...
-    negated: frozenset[str] = frozenset()  # stems the question denies: "not live"
-    permission: str | None = None  # the verb a "Can I ...?" question asks permission for
-    phrasal: tuple[tuple[str, str, str], ...] = ()  # ("collect", "pick", "up") of "pick up"
-    subject: str = ""  # a second part's words of the first: "maintenance" of "and how much
-    # warning do we get beforehand?" after "When does the monthly maintenance take place?"
-
-    @property
-    def meaning(self) -> str:
-        """The text a sentence model compares: the part, with the first part's key words for a
-        second part that leans on them."""
-        return f"{self.text} ({self.subject})" if self.subject else self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,61 +179,6 @@ class Scored:
     sentence: Sentence
     coverage: float
     score: float
-
-
-def read_question(question: str, weight_of: Callable[[str], float]) -> list[Part]:
-    """The parts of ``question`` (one or two) with weighted terms; ``[]`` without key terms.
-
-    Only its asking sentences are split into parts (a sentence ending in ``?`` or opening like a
-    question); the statements around them (*My daughter has the flu.*) are the situation, which
-    every part keeps (its words after the part's own, and in ``Part.text``) while the kind of
-    answer wanted and the thing asked for are read from the asking part alone."""
-    said = [s.strip() for s in _SENTENCE_END.split(question.strip()) if s.strip()]
-    asking = [s for s in said if s.endswith("?") or _ASKING.match(s)]
-    context = " ".join(s for s in said if s not in asking).strip(" .!") if asking else ""
-    asked = " ".join(asking) if asking else question.strip()
-    pieces = asked_pieces(asked)
-    parts = [_part(piece, weight_of, context) for piece in pieces[:3]]
-    parts = [p for p in parts if p.terms]
-    if len(parts) > 2:
-        parts = [_part(asked.strip(" ?"), weight_of, context)]
-    if len(parts) == 2:  # a second part is about the first one's subject too
-        first, second = parts
-        extra = tuple(Term(t.word, t.stem, t.weight * INHERITED_WEIGHT, t.number, inherited=True)
-                      for t in first.terms if all(t.stem != s.stem for s in second.terms))
-        subject = " ".join(t.word for t in first.terms if t.word not in ANSWER_WORDS)
-        parts[1] = replace(second, terms=second.terms + extra, subject=subject)
-    return parts
-
-
-def _normal(text: str) -> str:
-    """``text`` with single verbs for its phrasal verbs and digits for an age in words."""
-    return _AGE_WORDS.sub(lambda m: f"{NUMBER_VALUES[m.group(1).casefold()]}{m.group(2)}",
-                          single_verbs(text))
-
-
-def _part(piece: str, weight_of: Callable[[str], float], context: str = "") -> Part:
-    asked = f"{context}. {piece}" if context else piece
-    text, whole = _normal(piece), _normal(asked)
-    own = question_terms(text)
-    words = (own + [w for w in question_terms(_normal(context)) if w not in own])[:MAX_TERMS]
-    kind_words = answer_words(text)
-    terms = tuple(
-        Term(w, stem(w), weight_of(w) * (ANSWER_WORD_WEIGHT if w in kind_words else 1.0),
-             bool(DIGITS.search(w)))
-        for w in words)
-    sequence = [stem(w) for w in re.findall(r"[^\W_]+", whole.casefold())]
-    keys = {t.stem for t in terms if t.word not in ANSWER_WORDS}
-    pairs = tuple(dict.fromkeys(
-        (a, b) for a, b in pairwise(sequence)
-        if a in keys and b in keys and a != b))
-    wants = wanted_kind(text)
-    stemmed = {t.stem for t in terms}
-    compounds = tuple((a, b, a + b) for a, b in pairwise(sequence)
-                      if a in stemmed and b in stemmed and a != b)
-    phrasal = tuple((verb, *words) for verb, words in phrasal_sources(asked).items())
-    return Part(asked, terms, pairs, wants, compounds, asked_for(text, stemmed),
-                negated_stems(whole) & stemmed, permission_verb(text), phrasal)
 
 
 def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
@@ -342,13 +238,14 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
     own = _own_stems(sentence, part)
     carry = BACK_REFERENCE_CREDIT if sentence.back_reference else CARRY_CREDIT
     qualified = read_qualifiers(part.text, sentence.text).matched
-    kind_words = TIME_NOUNS if part.wants == "time" else MEASURE_WORDS \
-        if part.wants == "amount" else frozenset()
+    kind_words = kind_nouns(part.wants, part.text)
     kind_held = bool(kind_words) and holds_kind(sentence.text, part.wants or "", asked=part.text,
                                                 row=bool(sentence.row_entity))
     credits = []
     for term in part.terms:
         credit = _credit(term, own)
+        if term.number and credit > 0.0 and counts_other(part.text, term.word, sentence.text):
+            credit = 0.0  # "a 2-bedroom house": not in "3-bedroom house; Crew: 4 movers, 2 vans"
         if credit < SYNONYM_CREDIT and (term.word in qualified or (  # "Saturday": "at weekends"
                 rules_the_day_part(part.text, term.word, sentence.text)) or (
                 term.word in kind_words and kind_held) or (  # "what time": "until 16:30"
@@ -413,8 +310,18 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
         bonus += ROW_BONUS  # the row about the thing asked for, not a general sentence
     if read_qualifiers(part.text, sentence.text).matched:
         bonus += QUALIFIER_BONUS  # the rule for the group asked about, not the general one
+    if not part.focus.isdisjoint(sentence.stems) and part.focus.intersection(
+            _opening(sentence.text)):
+        bonus += SUBJECT_BONUS  # "The rent is £1,150": what is asked for is what it is about
     bonus += RANK_BONUS / (1 + sentence.rank)
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
+
+
+def _opening(text: str) -> list[str]:
+    """The first ``OPENING_WORDS`` stems (stop words aside) of ``text``'s main clause, after a
+    phrase of time or condition it opens with (*From 1 April 2026, you pay an excess …*)."""
+    main = _LEADING_PHRASE.sub("", text, count=1)
+    return [w for w in stems(main) if w not in STOP_WORDS][:OPENING_WORDS]
 
 
 def _in_range(number: str, sentence: Sentence) -> bool:

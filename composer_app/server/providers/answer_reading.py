@@ -57,7 +57,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from composer_app.server.providers.answer_ranking import Part, Scored, lacks_asked_kind
+from composer_app.server.providers.answer_ranking import Scored, lacks_asked_kind
+from composer_app.server.providers.question_parts import Part
 from composer_app.server.providers.row_cells import for_the_asked
 
 Reader = Callable[[str, Sequence[str]], list[float] | None]

@@ -12,33 +12,35 @@ and*, *, or* (a list, where a piece too short to stand alone stays with the one 
 pregnant*); then *and*, *or* between two clauses that both state a number and hold no comma or
 colon, the first but for a condition it opens with up to a comma (*£3 for adults and £1.50 for
 children*; *If it is not in your rate, breakfast costs £15 for adults and £7 for children*; not
-*Saturdays after 12:00, Sundays and public holidays: 80 euros*), never inside a range *between …
-and …*. A clause is out when a condition of it fails for the question's situation
-(``conditions.read``), or it names another group of a dimension the question names
-(``qualifiers.read``) and none of its conditions holds; it is in when a condition holds or a group
-matches, and it is not out. A clause that only states the other side (*otherwise …*, *after that
-…*, *shorter contracts …*) is not in: it reads only after the clause it answers. When no clause is
-out, a later clause whose own case the question names, by a word no other clause holds, is the only
-one in: the group after its value (*£30 for Friends of Glenmarrow* after *The pass costs £45*, for
-a Friends member), or the thing an exception names (*…, except the dawn deer watch, which meets at
-the Marrow Bridge car park*), by what sets it apart when it names a kind of the rule's own things
-(*all devices, except phones with liquid damage*: the liquid damage, not the phone); and when every
-clause of a cut at a semicolon or *, but* opens with the same preposition, the words after it (up
-to a comma, at most ``CASE_WORDS``) are each clause's case, the first's too (*On Team, each seat …
-; on Business there is no limit*, for a Team customer); and, at a semicolon, *, but* or a list's *,
-and*, of two clauses that state one rule for two cases (each states a value, and they share
+*Saturdays after 12:00, Sundays and public holidays: 80 euros*), where a piece without a number is a
+list's item that stays with the next (*violins and violas for £12 per month and cellos for £18 per
+month* is two clauses), never inside a range *between … and …*. A clause is out when a condition of
+it fails for the question's situation (``conditions.read``), or it names another group of a
+dimension the question names (``qualifiers.read``) and none of its conditions holds; it is in when a
+condition holds or a group matches, and it is not out. A clause that only states the other side
+(*otherwise …*, *after that …*, *shorter contracts …*) is not in: it reads only after the clause it
+answers. When no clause is out, a later clause whose own case the question names, by a word no other
+clause holds, is the only one in: the group after its value (*£30 for Friends of Glenmarrow* after
+*The pass costs £45*, for a Friends member), at a bare *and* the thing before its value (*cellos for
+£18*), or the thing an exception names (*…, except the dawn deer watch, which meets at the Marrow
+Bridge car park*), by what sets it apart when it names a kind of the rule's own things (*all
+devices, except phones with liquid damage*: the liquid damage, not the phone); and when every clause
+of a cut at a semicolon or *, but* opens with the same preposition, the words after it (up to a
+comma, at most ``CASE_WORDS``) are each clause's case, the first's too (*On Team, each seat … ; on
+Business there is no limit*, for a Team customer); and, at a semicolon, *, but* or a list's *, and*,
+of two clauses that state one rule for two cases (each states a value, and they share
 ``PARALLEL_WORDS`` words or more), the one the question names by a contrast word, a word standing
-where the other clause has a word of its own (*full* in *The annual rent for a full plot is £62,
-and the annual rent for a half plot is £34*). The sentence comes back cut only when at least one
-clause is in and one is out, keeping the clauses that are in, in their order. A kept clause that is
-not the first follows the first clause's label when that clause opens with one (*Cosmic bowling,
-per hour: … Saturdays: 44 euros.*), or else the first clause's opening words: up to its first value
-when the kept clause starts with a value, a number word or *only*, *about*, *up to* before one
-(*Audio guides cost … £1.50 for children under 16.*; *Tenants may keep … only three hens on a half
-plot.*), up to the word a list's kept item opens with (*You do not pay NHS dental charges if you
-are … under 19 and in full-time education, or pregnant.*); when every clause is a table row's cell
-(``Heading: value``), the kept cells follow the first cell, which names what the row is about.
-Anything else returns the sentence unchanged.
+where the other clause has a word of its own (*full* in *The annual rent for a full plot is £62, and
+the annual rent for a half plot is £34*). The sentence comes back cut only when at least one clause
+is in and one is out, keeping the clauses that are in, in their order. A kept clause that is not the
+first follows the first clause's label when that clause opens with one (*Cosmic bowling, per hour: …
+Saturdays: 44 euros.*), or else the first clause's opening words: up to its first value when the
+kept clause starts with a value, a number word or *only*, *about*, *up to* before one (*Audio guides
+cost … £1.50 for children under 16.*; *Tenants may keep … only three hens on a half plot.*), up to
+the word a list's kept item opens with (*You do not pay NHS dental charges if you are … under 19 and
+in full-time education, or pregnant.*); when every clause is a table row's cell (``Heading:
+value``), the kept cells follow the first cell, which names what the row is about. Anything else
+returns the sentence unchanged.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ _LEVELS = (
 _EXCEPT = 2  # the level whose later clause is the rule's exception (*, except …*)
 _CONTRASTS = (0, 1)  # the levels of clauses side by side (*; *, *, but …*)
 CASE_WORDS = 3
+LISTED_WORDS = 3  # the words before a value that a list's item before it shares
 PARALLEL_WORDS = 2  # the words two clauses share to state one rule for two cases
 PARALLEL_MAX_WORDS = 40  # the longest clause compared word by word with its sibling
 _CASE_OPENING = re.compile(r"(on|for|with|in|at)\s+(?=\w)", re.IGNORECASE)
@@ -74,6 +77,8 @@ _MODIFIER = re.compile(r"\s(?:with|without|that|whose|under|over|aged|from|in|on
 _LISTS = (3,)  # the level whose clauses are items of one list (*, or …*)
 _GROUP_AFTER_VALUE = re.compile(r"^(?:[£$€]\s?\d|\d)[\d.,]*(?:\s+[a-z%]+){0,2}?\s+for\s+"
                                 r"(?P<group>[^,;]{3,60})$", re.IGNORECASE)
+_THING_BEFORE_VALUE = re.compile(r"^(?P<group>(?:[^\W\d_]+\s+){0,2}[^\W\d_]+)\s+(?:for|at|costs?|"
+                                 r"is|are)\s+(?:[£$€]\s?\d|\d)", re.IGNORECASE)
 _ITEM_OPENING = re.compile(r"(?:under|over|aged|if|for|with|without|before|after|from|between|"
                            r"up)\b", re.IGNORECASE)
 _VALUE = re.compile(r"[£$€]\s?\d|\d")
@@ -101,12 +106,30 @@ def _pieces(body: str, level: re.Pattern[str], listed: bool) -> list[str]:
     return [body[a:b].strip() for a, b in spans]
 
 
+def _valued(body: str, level: re.Pattern[str]) -> list[str]:
+    """``body`` cut at ``level``, except after a piece without a value when the next piece opens
+    with one (at most ``LISTED_WORDS`` words before it): the piece is a list's item that shares
+    it (*violins and violas for £12*)."""
+    pieces: list[str] = []
+    start = 0
+    for match in level.finditer(body):
+        following = body[match.end():]
+        value = _VALUE.search(following)
+        if value is not None and not _VALUE.search(body[start:match.start()]) and \
+                len(following[:value.start()].split()) <= LISTED_WORDS:
+            continue
+        pieces.append(body[start:match.start()].strip())
+        start = match.end()
+    return [*pieces, body[start:].strip()]
+
+
 def _clauses(sentence: str) -> tuple[list[str], int]:
     """``sentence`` cut at the first level that splits it, and that level's number (see the
     module invariant)."""
     body = sentence.rstrip(" .")
     for number, level in enumerate(_LEVELS):
-        pieces = _pieces(body, level, number in _LISTS)
+        pieces = _valued(body, level) if number == len(_LEVELS) - 1 else \
+            _pieces(body, level, number in _LISTS)
         if len(pieces) < 2 or any(len(p.split()) < MIN_WORDS for p in pieces):
             continue
         if number == len(_LEVELS) - 1 and (
@@ -152,8 +175,9 @@ def _named_by(question: str, clauses: list[str], level: int) -> int | None:
             case = re.split(r",\s|\s(?:which|who|where)\s", clause, maxsplit=1)[0]
             modified = _MODIFIER.search(case)  # "phones with liquid damage": the damage
             case = case[modified.end():] if modified else case
-        else:
-            group = _GROUP_AFTER_VALUE.match(clause)
+        else:  # the group after its value, or at a bare "and" the thing priced (*cellos for £18*)
+            group = _GROUP_AFTER_VALUE.match(clause) or (
+                _THING_BEFORE_VALUE.match(clause) if level == len(_LEVELS) - 1 else None)
             case = group.group("group") if group else ""
         others = set().union(*(stems(c) for n, c in enumerate(clauses) if n != number))
         own = {w for w in stems(case) if w not in STOP_WORDS and len(w) > 2 and

@@ -74,12 +74,12 @@ from dataclasses import replace
 
 from composer_app.server.providers.answer_ranking import (
     CONTRAST_FACTOR,
-    Part,
     Scored,
     lacks_asked_kind,
 )
 from composer_app.server.providers.conditions import Reading, read, situation
 from composer_app.server.providers.qualifiers import read as read_qualifiers
+from composer_app.server.providers.question_parts import Part
 from composer_app.server.providers.questions import STOP_WORDS, asks_whether
 from composer_app.server.providers.term_forms import stem, stems
 

@@ -33,7 +33,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
 
 from composer_app.server.providers.answer_choice import Choice, choose
-from composer_app.server.providers.answer_ranking import Part, idf, read_question
+from composer_app.server.providers.answer_ranking import idf
 from composer_app.server.providers.base import (
     Done,
     Failed,
@@ -69,6 +69,7 @@ from composer_app.server.providers.prompt_context import (
     read_provider_input,
 )
 from composer_app.server.providers.question_names import holding_documents, question_names
+from composer_app.server.providers.question_parts import Part, read_question
 from composer_app.server.providers.questions import (
     ListingRequest,
     listing_request,

@@ -13,11 +13,12 @@ out only when its heading names another group of the same dimension than the que
 the row unchanged. When no group is left out so, a value cell whose heading sets a condition
 that fails for the situation the question states (a month, a date, a time of day, days of the
 week: ``conditions``) is left out when another value cell's heading holds for it (*October to March*
-for a question in November). When none is left out so either, value cells of one shape (the
-same words around their numbers: *Pay as you go: 69p per kWh*, *With a ChargeCard: 64p per
-kWh*) are alternatives, and when the question holds a word (not a stop word nor a word of
-paying: ``_PLAIN``) of exactly one of their headings that no other of them holds, the other
-alternatives are left out (*I have a ChargeCard*).
+for a question in November). Then, of the value cells left, those of one shape (the same words
+around their numbers: *Pay as you go: 69p per kWh*, *With a ChargeCard: 64p per kWh*) are
+alternatives, and when the question holds a word (not a stop word nor a word of paying:
+``_PLAIN``) of exactly one of their headings that no other of them holds, the other alternatives
+are left out (*I have a ChargeCard*; *at the weekend*, after the weekday cell is left out for
+it: *Weekend per hour: £7.80*, not *Per day (24 hours): £62*).
 """
 
 from __future__ import annotations
@@ -104,8 +105,7 @@ def for_the_asked(question: str, row: str) -> str:
         kept.append(cell)
     if len(kept) == len(cells):
         kept = _for_the_situation(question, cells)
-    if len(kept) == len(cells):
-        kept = _alternative_named(question, cells)
+    kept = _alternative_named(question, kept)  # of the cells left: "weekend per hour", no day
     if len(kept) < 2 or len(kept) == len(cells):
         return row
     return "; ".join(kept)

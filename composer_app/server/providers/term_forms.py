@@ -64,7 +64,7 @@ vacation holiday holidays leave pto
 finish complete completed done
 need needs needed require requires required requirement must mandatory
 start starts started begin begins beginning commence
-end ends ended stop stops expire expires finish
+end ends ended stop stops stopping expire expires finish quit quits quitting
 cost costs price prices fee fees charge charges pay pays
 pay salary wage compensation
 report notify register tell tells told inform informs informed
@@ -156,6 +156,7 @@ pay back: refund
 give up: quit
 back out: withdraw
 leave behind: forget
+go home: leave
 """
 _VERB_FORMS = {
     "take": "take takes taking took taken", "check": "check checks checking checked",
@@ -165,7 +166,7 @@ _VERB_FORMS = {
     "sign": "sign signs signing signed", "pick": "pick picks picking picked",
     "drop": "drop drops dropping dropped", "fill": "fill fills filling filled",
     "pay": "pay pays paying paid", "back": "back backs backing backed",
-    "leave": "leave leaves leaving left",
+    "leave": "leave leaves leaving left", "go": "go goes going went gone",
 }
 
 
@@ -202,17 +203,21 @@ _SET_PHRASES = {"up front": "in advance", "upfront": "in advance", "on hold": "p
                 "text messages": "SMS", "within the country": "domestically",
                 "inside the country": "domestically", "another country": "abroad",
                 "pr": "pull request", "prs": "pull requests"}
+# A cut-off (*the cut-off time for express orders*) is a deadline; *cut off* as a verb is not.
+_CUT_OFF = r"\bcut(?:-|\s+)?off\s+(?:times?|dates?|points?)\b|\bcut-?offs?\b"
 _ORDINAL_GO = re.compile(r"(first|second|third|fourth|fifth|last|next) (?:go|try)")
 _SET_PHRASE = re.compile(r"\bup[\s-]front\b|\bupfront\b|\bon\s+hold\b|\b(?:hang|hold)\s+on\s+to\b|"
                          r"\b(?:first|second|third|fourth|fifth|last|next)\s+(?:go|try)\b|"
                          r"\btext\s+messages?\b|\b(?:within|inside)\s+the\s+country\b|"
-                         r"\banother\s+country\b|\bPRs?\b", re.IGNORECASE)
+                         rf"\banother\s+country\b|\bPRs?\b|{_CUT_OFF}", re.IGNORECASE)
 
 
 def _set_phrase(match: re.Match[str]) -> str:
     said = re.sub(r"[\s-]+", " ", match.group(0).casefold())
     if (ordinal := _ORDINAL_GO.fullmatch(said)) is not None:  # "my third go": a third attempt
         return f"{ordinal.group(1)} attempt"
+    if said.startswith("cut"):  # the latest time allowed: "the time limit for the marathon"
+        return "time limit" if said.endswith(("time", "times")) else "deadline"
     return _SET_PHRASES.get(said, match.group(0))
 
 

@@ -11,12 +11,10 @@ from composer_app.core.codecs.sources_blocks import enumerate_blocks
 from composer_app.core.codecs.sources_normalization import normalize_sources
 from composer_app.core.contracts.sources import decode_grounding, decode_sources
 from composer_app.server.providers.answer_ranking import (
-    Part,
     Scored,
     Sentence,
     idf,
     passage_sentences,
-    read_question,
     score,
 )
 from composer_app.server.providers.base import (
@@ -28,6 +26,7 @@ from composer_app.server.providers.base import (
     TextDelta,
     TurnRequest,
 )
+from composer_app.server.providers.question_parts import Part, read_question
 
 
 @dataclass

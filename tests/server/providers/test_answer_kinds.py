@@ -7,6 +7,7 @@ import pytest
 from composer_app.server.providers.answer_kinds import (
     asked_for,
     holds_kind,
+    kind_nouns,
     lacks_kind,
     wanted_kind,
 )
@@ -240,3 +241,61 @@ def test_how_much_of_a_measure_is_no_price() -> None:
     assert wanted_kind("How much does that weigh?") != "amount"
     assert wanted_kind("How much is that in storage space?") != "amount"
     assert wanted_kind("How much would it be in kilos?") != "amount"
+
+
+@pytest.mark.parametrize("question", [
+    "What is the check-in time at the Harbour Hotel?",
+    "What is the latest check-out time?",
+])
+def test_a_time_named_by_what_happens_then_asks_for_a_time_of_day(question: str) -> None:
+    assert wanted_kind(question) == "time"
+    assert lacks_kind("Check-in and check-out are at the front desk.", question, "time")
+    assert lacks_kind("Rooms are cleaned every day.", question, "time")
+    assert not lacks_kind("Check-in starts at 15:00.", question, "time")
+
+
+def test_a_time_in_other_senses_asks_for_no_time() -> None:
+    assert wanted_kind("What is the response time for an urgent ticket?") == "time"
+    assert wanted_kind("What is the part time rate?") is None
+    question = "What is the cut-off time for the marathon?"  # a time limit: a duration says it
+    assert wanted_kind(question) == "time"
+    assert not lacks_kind("The time limit for the marathon is 6 hours.", question, "time")
+    assert wanted_kind("What is the full-time salary?") is None
+
+
+def test_the_words_naming_what_is_asked_depend_on_the_question() -> None:
+    assert "days" in kind_nouns("time", "On which days are releases shipped?")
+    assert "days" not in kind_nouns("time", "How long does a release take?")
+    assert "time" in kind_nouns("time", "How long does a release take?")
+    assert kind_nouns("phone", "What number do I ring?") >= {"number"}
+    assert "fee" in kind_nouns("amount", "What is the fee?")
+    assert kind_nouns(None, "Who runs it?") == frozenset()
+
+
+@pytest.mark.parametrize(("sentence", "lacks"), [
+    ("Two values change: the parking charge for residents and the free cancellation window.",
+     True),  # the cancellation is free, not the parking
+    ("We offer free wifi in every room.", True),
+    ("Guests enjoy free parking.", False),
+    ("Parking is free for residents.", False),
+    ("Parking is free.", False),
+    ("Parking is free within 40 km of the hotel.", False),
+    ("There are no fees for parking overnight.", False),
+    ("No second parking fee is charged for a return visit.", False),
+])
+def test_free_says_nothing_about_a_price_when_it_frees_another_thing(sentence: str,
+                                                                    lacks: bool) -> None:
+    question = "How much does parking cost for residents?"
+    assert lacks_kind(sentence, question, "amount") is lacks
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("If my kid wants to quit music lessons, how much warning do we have to give?", "time"),
+    ("If I cancel late, how much do I pay?", "amount"),
+    ("When I arrive after midnight, how much is the late check-in fee?", "amount"),
+    ("When does the pool open?", "time"),
+    ("If I cancel 10 days before, do I get a full refund?", None),
+])
+def test_the_kind_is_read_after_a_condition_the_question_opens_with(question: str,
+                                                                    kind: str | None) -> None:
+    assert wanted_kind(question) == kind

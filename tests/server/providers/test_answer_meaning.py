@@ -15,13 +15,12 @@ from composer_app.server.providers.answer_meaning import (
     without_term,
 )
 from composer_app.server.providers.answer_ranking import (
-    Part,
     Scored,
     idf,
     passage_sentences,
-    read_question,
     score,
 )
+from composer_app.server.providers.question_parts import Part, read_question
 from composer_app.server.providers.sentence_embeddings import SentenceEmbeddings
 
 HOTEL = ("# Harbour View Hotel\n## Arrival and departure\n"

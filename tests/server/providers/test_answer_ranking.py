@@ -9,13 +9,11 @@ import pytest
 from composer_app.server.providers.answer_choice import USED_THRESHOLD
 from composer_app.server.providers.answer_ranking import (
     CONTRAST_FACTOR,
-    INHERITED_WEIGHT,
     PAIR_BONUS,
     SUBJECT_FOLLOWS_FACTOR,
     answer_factor,
     context_quote,
     passage_sentences,
-    read_question,
     same_subject,
     score,
     shares_subject,
@@ -23,47 +21,12 @@ from composer_app.server.providers.answer_ranking import (
     topic_only,
     topic_words,
 )
+from composer_app.server.providers.question_parts import read_question
 from tests.server.providers.support import ranked_sentences
 
 
 def _weight(_word: str) -> float:
     return 1.0
-
-
-def test_two_part_questions_are_read_as_two_parts_and_a_bare_second_part_keeps_the_subject():
-    parts = read_question("How big is the referral bonus, and when is it paid?", _weight)
-    assert len(parts) == 2
-    assert {t.word for t in parts[1].terms} >= {"paid", "referral", "bonus"}
-    assert len(read_question("How often is the secondary backed up?", _weight)) == 1
-    breakfast = read_question("What time is breakfast on a Saturday, and by when do I have to "
-                              "order a packed lunch?", _weight)
-    assert [p.text for p in breakfast] == ["What time is breakfast on a Saturday",
-                                           "by when do I have to order a packed lunch"]
-    assert read_question("what is it?", _weight) == []
-
-
-@pytest.mark.parametrize(("question", "parts"), [
-    ("How big can my garden shed on the allotment be, and am I allowed to sleep in it at "
-     "weekends?", ["How big can my garden shed on the allotment be",
-                   "am I allowed to sleep in it at weekends"]),
-    ("When does the course start, and could we pay by card?",
-     ["When does the course start", "could we pay by card"]),
-    ("What documents do I need and have to bring?", ["What documents do I need and have to bring"]),
-    ("Which rooms are free and may be booked?", ["Which rooms are free and may be booked"]),
-])
-def test_a_second_part_may_open_with_any_auxiliary_and_its_subject(question: str,
-                                                                  parts: list[str]) -> None:
-    assert [p.text for p in read_question(question, lambda _: 1.0)] == parts
-
-
-def test_a_second_part_with_words_of_its_own_is_still_about_the_first_parts_subject():
-    first, second = read_question("When does the monthly maintenance take place, and how much "
-                                  "warning do we get beforehand?", _weight)
-    inherited = {t.word: t.weight for t in second.terms}
-    assert inherited["warning"] == 1.0 and inherited["maintenance"] == INHERITED_WEIGHT
-    assert second.text == "how much warning do we get beforehand"  # as the answer quotes it
-    assert "maintenance" in second.meaning and "maintenance" not in second.text
-    assert first.meaning == first.text
 
 
 def test_the_sentence_with_the_questions_subject_wins():
@@ -100,21 +63,6 @@ def test_a_sentence_without_the_thing_asked_for_loses_coverage():
     [named] = passage_sentences("kb:1", 0, 0, "visitors.html",
                                 "The main reception answers the phone day and night.")
     assert score(named, part).coverage > score(sentence, part).coverage
-
-
-def test_the_focus_leaves_out_words_that_name_the_kind_of_value():
-    [part] = read_question("What is the mileage rate for a private car?", _weight)
-    assert part.focus == {"mileag"}  # an answer states the rate, it does not name it
-    [kind] = read_question("What night temperature does the controller keep?", _weight)
-    assert kind.focus == {"night", "temperatur"}
-    assert read_question("How long is the warranty?", _weight)[0].focus == frozenset()
-
-
-def test_the_focus_is_the_thing_asked_for_not_a_clause_or_a_modifier_after_it():
-    [part] = read_question("What's the one-off fee I'll be charged when I sign up?", _weight)
-    assert part.wants == "amount" and part.focus == frozenset()  # "fee" names the kind
-    [late] = read_question("What is the late-payment fee we pay?", _weight)
-    assert late.focus == {"lat", "pay"}
 
 
 def test_subject_pairs_match_in_either_order_so_a_table_row_names_its_subject():
@@ -525,3 +473,67 @@ def test_a_question_in_the_document_is_a_near_miss_and_its_answer_follows() -> N
     assert asked.text.endswith("?")
     assert answer_factor(asked, part) == CONTRAST_FACTOR
     assert answer_factor(told, part) == 1.0
+
+
+RELEASES = ("# Release process\n## Release train\n"
+            "Production releases go out twice a week, on Tuesday and Thursday at 10:00.\n"
+            "Hotfixes may be deployed to production at any time after review.\n")
+
+
+def test_a_question_which_days_is_answered_by_the_days_a_sentence_names() -> None:
+    part, units, _ = ranked_sentences("On which days of the week are production releases "
+                                      "shipped?", "release-process.md", RELEASES)
+    train = next(s for s in units if s.text.startswith("Production releases"))
+    credits = dict(zip((t.word for t in part.terms), term_credits(train, part), strict=True))
+    assert credits["days"] > 0.0  # "on Tuesday and Thursday" states the days asked for
+
+
+VET = ("# Riverside Vet\n## Emergencies\n"
+       "Outside opening hours, call the out-of-hours line on 0161 555 0142.\n")
+
+
+def test_the_number_asked_for_is_held_by_a_phone_number() -> None:
+    part, units, _ = ranked_sentences("What number do I ring for an emergency at Riverside Vet?",
+                                      "riverside-vet.md", VET)
+    assert part.wants == "phone"
+    credits = dict(zip((t.word for t in part.terms), term_credits(units[0], part), strict=True))
+    assert credits["number"] > 0.0
+
+
+def test_a_cut_off_time_is_answered_by_the_time_an_order_must_be_placed_by() -> None:
+    text = ("# Print shop\n## Express service\n"
+            "Express orders are ready on the next working day, provided they are placed by "
+            "12:00.\nStandard orders are ready in 3 working days.\n")
+    part, _, ranked = ranked_sentences("What is the cut-off time for express orders at the "
+                                       "print shop?", "print-shop.md", text)
+    assert part.wants == "time"
+    assert ranked[0].sentence.text.startswith("Express orders are ready")
+    assert ranked[0].coverage >= USED_THRESHOLD
+
+
+REMOVALS = ("# Removals\n## Prices\n"
+            "| Property size | Crew | Friday |\n|---|---|---|\n"
+            "| 3-bedroom house | 4 movers, 2 vans | £960 |\n"
+            "| 2-bedroom flat or house | 3 movers, 1 van | £690 |\n")
+
+
+def test_the_row_that_counts_the_asked_thing_with_its_number_ranks_first() -> None:
+    _, _, ranked = ranked_sentences("How much would it cost to move a 2-bedroom house on a "
+                                    "Friday?", "removals.md", REMOVALS)
+    assert "2-bedroom" in ranked[0].sentence.text
+
+
+TENANCY = ("# Tenancy summary: Flat 3, 27 Oriel Mews\n## Term and rent\n"
+           "The holding deposit of £265 that you paid to reserve the flat is taken off your first "
+           "month's rent.\n"
+           "The rent is £1,150 per calendar month, payable in advance.\n")
+
+
+def test_a_sentence_about_the_thing_asked_for_ranks_above_one_that_mentions_it() -> None:
+    _, _, ranked = ranked_sentences("What is the rent for Flat 3, 27 Oriel Mews?",
+                                    "tenancy-summary.md", TENANCY)
+    assert ranked[0].sentence.text.startswith("The rent is")
+    excess = "# Cover\nFrom 1 April 2026, you pay an excess of 75 euros for each claim.\n"
+    part, units, _ = ranked_sentences("How much excess do I pay per claim?", "cover.md", excess)
+    assert score(units[0], part).score > score(replace(units[0], text="You pay 75 euros for each "
+                                                       "claim, as excess."), part).score

@@ -81,6 +81,9 @@ from composer_app.server.providers.case_clauses import for_the_case
      "If breakfast is not in your rate, it costs £15 for adults and £7 for children aged 4 to "
      "12.",
      "If breakfast is not in your rate, it costs … £7 for children aged 4 to 12."),
+    ("What does the music school charge per month to hire a cello?",  # a list's item, then ours
+     "Beginners can hire violins and violas for £12 per month and cellos for £18 per month.",
+     "Cellos for £18 per month."),
     ("We're on Business. How often can a seat be reassigned?",
      "On Team, each seat may be reassigned up to 4 times in any 12-month period; on Business "
      "there is no limit on reassignment.",
@@ -94,6 +97,16 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
 @pytest.mark.parametrize(("question", "sentence"), [
     # nothing in the question tells the cases apart
     ("How much is an audio guide?", "Audio guides cost £3 for adults and £1.50 for children."),
+    # a piece without a value whose next piece states one only far on is no list's item
+    ("My son is 22. Can he drive the courtesy car?",
+     "Drivers of courtesy cars must be aged 25 or over and have held a full licence for at "
+     "least 3 years."),
+    ("I want to shift my booking to another week. How much warning do I need to give?",
+     "From 1 March 2026 you must give at least 48 hours' notice to cancel or move a service "
+     "booking if you want your £25 deposit back."),
+    # the first clause's items are not told apart from each other by a bare "and"
+    ("How much is it to hire a viola?",
+     "Beginners can hire violins and violas for £12 per month and cellos for £18 per month."),
     # one clause, however long
     ("I'm 70. Is there a discount?", "Seniors aged 65 and over get 10% off every ticket."),
     # the case contradicts a clause but no other clause is the asker's

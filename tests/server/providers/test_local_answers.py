@@ -219,6 +219,60 @@ def test_a_newer_notice_changing_another_value_leaves_the_answer_alone(folder, a
     assert _used(outcome)[0].title == "gym_membership_terms.md"
 
 
+HOTEL_TERMS = """# Harbour Hotel: Guest Terms 2025
+
+These terms apply to all stays at the Harbour Hotel from 1 January
+2025 until further notice.
+
+## Cancellation
+
+Bookings on our Flexible rate can be cancelled free of charge up to
+48 hours before the arrival date.
+
+## Parking
+
+Residents can use the hotel car park behind the building for £12 per
+night, payable at check-out. Non-resident diners in the restaurant may
+park for up to three hours for £5. Two electric vehicle chargers are
+available at £0.40 per kWh.
+"""
+HOTEL_NOTICE = """# Harbour Hotel: Changes to Guest Terms from 1 March 2026
+
+This notice updates the Harbour Hotel guest terms for every stay with
+an arrival date on or after 1 March 2026.
+
+## What changes
+
+Three values in our guest terms change on 1 March 2026: the overnight
+parking charge for residents, the free cancellation window for Flexible
+rate bookings, and the nightly charge for dogs. Everything else stays as
+it was.
+
+## Parking
+
+Residents parking in the hotel car park now pay £16 per night, payable
+at check-out. Over the winter the car park has been resurfaced.
+
+## Dogs
+
+The charge is now £22 per dog per night.
+"""
+
+
+def test_a_notice_listing_what_changes_answers_with_its_new_value(folder, ask):
+    """The notice's list of changes names the question's words (*the overnight parking charge
+    for residents*) and its *free cancellation window* is no free parking: the sentence that
+    states the new charge is the notice's answer, and it wins the conflict."""
+    (folder / "hotel_terms.md").write_text(HOTEL_TERMS, encoding="utf-8")
+    (folder / "hotel_changes_2026.md").write_text(HOTEL_NOTICE, encoding="utf-8")
+    for name in ("hotel_terms.md", "hotel_changes_2026.md"):
+        os.utime(folder / name, (1_767_225_600, 1_767_225_600))
+    outcome = ask("How much does overnight parking cost for residents at the Harbour Hotel?")
+    assert "£16" in _direct(outcome) and "£12" not in _direct(outcome)
+    assert _used(outcome)[0].title == "hotel_changes_2026.md"
+    assert any("says something different" in p for p in outcome.text.split("\n\n"))
+
+
 def test_newer_modification_time_decides_when_no_document_has_a_date(folder, ask):
     old = MEALS_OLD.replace("Effective date: 1 March 2024\n\n", "")
     new = MEALS_NEW.replace("Effective date: 15 September 2025\n\n", "")

@@ -74,3 +74,16 @@ def test_any_row_is_kept_whole_or_narrowed_to_its_own_cells(row: str) -> None:
     narrowed = for_the_asked("I'm a student. What does it cost for my 10-year-old?", row)
     assert narrowed == row or set(narrowed.split("; ")) < set(row.split("; "))
     assert narrowed.split("; ")[0] == row.split("; ")[0]
+
+
+CAR_CLUB = ("Vehicle: Family estate; Weekday per hour: £6.90; Weekend per hour: £7.80; "
+            "Per day (24 hours): £62")
+FERRY_FARES = ("Ticket: Child (5 to 15); Single: £3.40; Day return: £5.80; "
+               "Book of 10 single journeys: £26.00")
+
+
+def test_after_a_group_is_left_out_the_alternative_the_question_names_is_kept() -> None:
+    assert for_the_asked("What is the hourly rate for a family estate at the weekend?",
+                         CAR_CLUB) == "Vehicle: Family estate; Weekend per hour: £7.80"
+    assert for_the_asked("What is the day return fare for a child?", FERRY_FARES) == \
+        "Ticket: Child (5 to 15); Day return: £5.80"

@@ -190,3 +190,17 @@ def test_a_number_word_reads_as_its_value_and_other_words_as_none() -> None:
     assert number_value("eight") == NUMBER_VALUES["eight"] == 8
     assert number_value(" twelve ") == 12
     assert number_value("lunch") is None and number_value("") is None
+
+
+def test_a_cut_off_is_a_deadline_and_cutting_off_is_not() -> None:
+    assert single_verbs("What is the cut-off time for express orders?") == (
+        "What is the time limit for express orders?")
+    assert single_verbs("Is there a cutoff for entries?") == "Is there a deadline for entries?"
+    assert single_verbs("the cut off date") == "the deadline"
+    assert single_verbs("Will my water be cut off?") == "Will my water be cut off?"
+
+
+def test_going_home_is_leaving() -> None:
+    assert single_verbs("By what time must we be off the pitch on the day we go home?") == (
+        "By what time must we be off the pitch on the day we leave?")
+    assert single_verbs("Can we go out in the evening?") == "Can we go out in the evening?"
