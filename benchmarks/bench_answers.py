@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Seventy-six question sets, each a knowledge folder with its questions:
+Seventy-eight question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -145,6 +145,8 @@ Seventy-six question sets, each a knowledge folder with its questions:
   transport (a tenancy, a savings account, a car club, a ferry); first run on the code before
   the rules they were read for; ``heldout74`` and ``heldout75`` were read after that run,
   ``heldout72`` and ``heldout73`` never.
+* ``heldout76`` and ``heldout77``: two more written blind in the own set's style (trades and
+  home services; software products and online services), never read.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -157,7 +159,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout75]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout77]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -195,7 +197,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 76)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 78)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

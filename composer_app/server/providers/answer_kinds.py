@@ -178,18 +178,24 @@ MEASURE_WORDS = frozenset(_MEASURE_TEXT.split())
 # A time question's words for what it asks, answered by a time as a price question's are by an
 # amount.
 TIME_NOUNS = frozenset(["time", "times", "date", "deadline", "deadlines", "limit", "limits"])
+# ... and its words for a lead time (*How far ahead …?*, *How much warning …?*), answered by a time
+# stated as one (*at least 48 hours before*, *a month's notice*).
+_LEAD_NOUNS = frozenset(["ahead", "advance", "beforehand", "notice", "warning"])
+_LEAD_STATED = re.compile(r"\b(?:before|beforehand|in\s+advance|ahead|notice|prior\s+to)\b", re.I)
 _PHONE_NOUNS = frozenset(["number", "numbers"])  # "What number do I ring?": "0161 555 0142"
 _DAY_NOUNS = TIME_NOUNS | {"day", "days"}  # "On which days …?" is answered by "on Tuesday"
 _LASTS = re.compile(r"\blasts?\s*[?.!]*\s*$", re.I)
 _LAST_WORDS = ANSWER_WORDS | {"last", "lasts"}
 
 
-def kind_nouns(kind: str | None, question: str) -> frozenset[str]:
-    """The words of ``question`` that name the ``kind`` of value it asks for, held by a sentence
-    that states such a value: ``TIME_NOUNS`` (and *day* when it asks which day),
-    ``MEASURE_WORDS`` for an amount, *number* for a phone number."""
+def kind_nouns(kind: str | None, question: str, sentence: str = "") -> frozenset[str]:
+    """The words of ``question`` that name the ``kind`` of value it asks for, held by a
+    ``sentence`` that states such a value: ``TIME_NOUNS`` (*day* too when it asks which day, and
+    the words of a lead time when the sentence states one), ``MEASURE_WORDS`` for an amount,
+    *number* for a phone number."""
     if kind == "time":
-        return _DAY_NOUNS if _DAY_ASKED.search(question) else TIME_NOUNS
+        nouns = _DAY_NOUNS if _DAY_ASKED.search(question) else TIME_NOUNS
+        return nouns | _LEAD_NOUNS if _LEAD_STATED.search(sentence) else nouns
     return MEASURE_WORDS if kind == "amount" else _PHONE_NOUNS if kind == "phone" else frozenset()
 
 

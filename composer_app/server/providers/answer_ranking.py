@@ -238,7 +238,7 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
     own = _own_stems(sentence, part)
     carry = BACK_REFERENCE_CREDIT if sentence.back_reference else CARRY_CREDIT
     qualified = read_qualifiers(part.text, sentence.text).matched
-    kind_words = kind_nouns(part.wants, part.text)
+    kind_words = kind_nouns(part.wants, part.text, sentence.text)
     kind_held = bool(kind_words) and holds_kind(sentence.text, part.wants or "", asked=part.text,
                                                 row=bool(sentence.row_entity))
     credits = []

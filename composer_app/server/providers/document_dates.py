@@ -1,13 +1,13 @@
 """The date a document says it was written, read from its own text.
 
-Invariants: ``written_date`` looks only at the first ``HEAD_LINES`` lines; a date in the first
-non-empty line (the title: ``Notice of 1 March 2026``) wins over any other, then a date on a line
-that names it (``Last updated``, ``Effective``, ``Published``, ``Date``, ``As of``, ...; a notice
-that *revises the rules dated* an older day names that day later than its title); otherwise the
-first date of the head counts; dates are ISO (``2025-09-15``),
-day-month-year (``15 September 2025``), month-day-year (``September 15, 2025``) or month-year
-(``September 2025``, read as its first day); anything else gives ``None`` (callers then fall back to
-the file's modification time).
+Invariants: ``written_date`` looks only at the first ``HEAD_LINES`` lines, a hard-wrapped
+paragraph's lines joined (*from 1 January* / *2025*); a date in the first non-empty line (the title:
+``Notice of 1 March 2026``) wins over any other, then a date on a line that names it (``Last
+updated``, ``Effective``, ``Published``, ``Date``, ``As of``, ...; a notice that *revises the rules
+dated* an older day names that day later than its title); otherwise the first date of the head
+counts; dates are ISO (``2025-09-15``), day-month-year (``15 September 2025``), month-day-year
+(``September 15, 2025``) or month-year (``September 2025``, read as its first day); anything else
+gives ``None`` (callers then fall back to the file's modification time).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ _PATTERNS = (
      ("M", "d", "y")),
     (re.compile(rf"\b{_MONTH}\s+(\d{{4}})\b", re.I), ("M", "y")),
 )
+_BLOCK_START = re.compile(r"^(?:#|[-*+]\s|\d{1,3}[.)]\s|\||<)")
 _NAMED = re.compile(
     r"\b(?:last\s+)?(?:updated|update|effective|published|revised|revision|dated?|issued|"
     r"as\s+of|written|modified|changed|version\s+of)\b", re.I)
@@ -58,7 +59,17 @@ def written_date(text: str) -> date | None:
     """The document's own date (see the module invariant), or ``None``."""
     first: date | None = None
     named: date | None = None
-    lines = [line for line in text.split("\n", HEAD_LINES)[:HEAD_LINES] if line.strip()]
+    lines: list[str] = []  # a hard-wrapped paragraph's lines joined: "from 1 January\n2025"
+    joining = False
+    for raw in text.split("\n", HEAD_LINES)[:HEAD_LINES]:
+        line = raw.strip()
+        if joining and line and not _BLOCK_START.match(line) and \
+                not lines[-1].endswith((".", ":", ";", "!", "?")) and \
+                (line[0].islower() or line[0].isdigit()):  # a sentence going on
+            lines[-1] = f"{lines[-1]} {line}"
+        elif line:
+            lines.append(line)
+        joining = bool(line) and not line.startswith("#") and len(lines) > 1
     for number, line in enumerate(lines):
         dates = _dates_in(line)
         if not dates:

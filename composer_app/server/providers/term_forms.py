@@ -202,11 +202,15 @@ _SET_PHRASES = {"up front": "in advance", "upfront": "in advance", "on hold": "p
                 "hang on to": "keep", "hold on to": "keep", "text message": "SMS",
                 "text messages": "SMS", "within the country": "domestically",
                 "inside the country": "domestically", "another country": "abroad",
-                "pr": "pull request", "prs": "pull requests"}
+                "pr": "pull request", "prs": "pull requests", "a couple of": "a few"}
 # A cut-off (*the cut-off time for express orders*) is a deadline; *cut off* as a verb is not.
 _CUT_OFF = r"\bcut(?:-|\s+)?off\s+(?:times?|dates?|points?)\b|\bcut-?offs?\b"
 _ORDINAL_GO = re.compile(r"(first|second|third|fourth|fifth|last|next) (?:go|try)")
-_SET_PHRASE = re.compile(r"\bup[\s-]front\b|\bupfront\b|\bon\s+hold\b|\b(?:hang|hold)\s+on\s+to\b|"
+# "take my own photos": photograph
+_PHOTOS = (r"\b(?:take|takes|taking|took|taken)\s+(?:(?:a|my|our|your|some|own)\s+){0,2}"
+           r"(?:photos?|pictures?|photographs?)\b")
+_SET_PHRASE = re.compile(rf"{_PHOTOS}|\bup[\s-]front\b|\bupfront\b|\bon\s+hold\b|"
+                         r"\b(?:hang|hold)\s+on\s+to\b|\ba\s+couple\s+of\b|"
                          r"\b(?:first|second|third|fourth|fifth|last|next)\s+(?:go|try)\b|"
                          r"\btext\s+messages?\b|\b(?:within|inside)\s+the\s+country\b|"
                          rf"\banother\s+country\b|\bPRs?\b|{_CUT_OFF}", re.IGNORECASE)
@@ -216,6 +220,8 @@ def _set_phrase(match: re.Match[str]) -> str:
     said = re.sub(r"[\s-]+", " ", match.group(0).casefold())
     if (ordinal := _ORDINAL_GO.fullmatch(said)) is not None:  # "my third go": a third attempt
         return f"{ordinal.group(1)} attempt"
+    if said.startswith(("take", "took")):
+        return "photograph"
     if said.startswith("cut"):  # the latest time allowed: "the time limit for the marathon"
         return "time limit" if said.endswith(("time", "times")) else "deadline"
     return _SET_PHRASES.get(said, match.group(0))

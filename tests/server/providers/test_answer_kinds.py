@@ -299,3 +299,10 @@ def test_free_says_nothing_about_a_price_when_it_frees_another_thing(sentence: s
 def test_the_kind_is_read_after_a_condition_the_question_opens_with(question: str,
                                                                     kind: str | None) -> None:
     assert wanted_kind(question) == kind
+
+
+def test_the_words_of_a_lead_time_are_held_by_a_time_stated_as_one() -> None:
+    question = "How far ahead do I need to arrange a swap?"
+    assert "ahead" in kind_nouns("time", question, "Swaps are entered at least 48 hours before.")
+    assert "ahead" not in kind_nouns("time", question, "Engineers work up to 3 days per week.")
+    assert "notice" in kind_nouns("time", "How much notice do I give?", "Give a month's notice.")

@@ -40,3 +40,11 @@ def test_the_title_date_wins_over_the_date_of_the_rules_a_notice_revises():
     assert written_date(notice) == date(2026, 3, 1)
     rules = "# Lending rules\n\nValid from 1 September 2025.\nLast updated: 3 October 2025\n"
     assert written_date(rules) == date(2025, 10, 3)  # no date in the title: the named one
+
+
+def test_a_date_wrapped_across_two_lines_of_a_paragraph_is_read() -> None:
+    text = ("# Guest Terms\n\nThese terms apply to all stays at the hotel from 1 January\n"
+            "2025 until further notice.\n")
+    assert written_date(text) == date(2025, 1, 1)
+    assert written_date("# Rules\n\nValid from 1 September 2025.\nLast updated: 3 October 2025\n") \
+        == date(2025, 10, 3)

@@ -204,3 +204,14 @@ def test_going_home_is_leaving() -> None:
     assert single_verbs("By what time must we be off the pitch on the day we go home?") == (
         "By what time must we be off the pitch on the day we leave?")
     assert single_verbs("Can we go out in the evening?") == "Can we go out in the evening?"
+
+
+def test_taking_photos_is_photographing() -> None:
+    assert stem("photograph") in stems(single_verbs("Can I take my own photos of the maps?"))
+    assert single_verbs("Can I take pictures?") == "Can I photograph?"
+    assert single_verbs("Take the photos home") == "borrow the photos"
+
+
+def test_a_couple_of_days_is_a_few_and_a_couple_stays_a_couple() -> None:
+    assert single_verbs("Am I off ill for a couple of days?") == "Am I off ill for a few days?"
+    assert single_verbs("Is there a price for a couple?") == "Is there a price for a couple?"
