@@ -260,8 +260,10 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         ranked = _clear_lead(part, permitted)
         ranked = _undoubted(part, reread(part, ranked, reader, USED_THRESHOLD), reader,
                             by_words, by_meaning)
-        per_doc: dict[str, Scored] = {}  # each document's first sentence that states the kind
-        lacking: set[str] = set()  # asked (a list of what changes is no rival: "… charge for …")
+        # each document's first sentence, or its first from the threshold up that states the
+        # kind asked for (a notice's list of what changes is no rival: "… parking charge, …")
+        per_doc: dict[str, Scored] = {}
+        lacking: set[str] = set()
         for scored in ranked:
             key = scored.sentence.key
             if key not in per_doc:

@@ -7,21 +7,21 @@ not *How much would it be in kilos?*), a
 long*, *when*, *by when*, *what time*, *how many days*), a ``quantity`` (*how many*, *how often*,
 *what temperature*) or a ``name`` (*who*, *where*), or for none of these.
 
-Invariants: ``wanted_kind`` reads the asking text alone (after a condition it opens with: *If my
-kid wants to quit, how much warning …?*) and tries the kinds in that order (a price
-question is never a quantity question); ``holds_kind`` reads the sentence alone; ``lacks_kind`` is
-true only for ``amount``, ``phone``, ``time`` and a ``quantity`` asked by *how many*: a
-sentence without a number (or *unlimited*, *no limit*) for *how many*, a sentence without a number
-of at least ``PHONE_DIGITS`` digits for a phone question, a sentence without an amount (a share
-of a price, *30 percent of the hire fee*, is one, unless it is a share of the very price the
-question asks for and
-the question asks no difference), *free*, *included*, *exempt from*, *waived* (or a percentage when
-the question asks for a difference: *how much extra*, *how much do I get back*; bringing a car
-back asks none) for a price question, and a sentence without a
-clock time (a price with decimals is none: *0.45 euros*), day, date, year, season or duration (*for
-life* is one; a time word the question itself names is none), nor a time placed by an event
-(*after*, *once*, *within*), for a time question (and without a clock time or a part of the day for
-*what time*). Every table is plain English vocabulary.
+Invariants: ``wanted_kind`` reads the asking text alone (after a condition it opens with: *If my kid
+wants to quit, how much warning …?*) and tries the kinds in that order (a price question is never a
+quantity question); ``holds_kind`` reads the sentence alone; ``lacks_kind`` is true only for
+``amount``, ``phone``, ``time`` and a ``quantity`` asked by *how many*: a sentence without a number
+(or *unlimited*, *no limit*) for *how many*, a sentence without a number of at least
+``PHONE_DIGITS`` digits for a phone question, a sentence without an amount (a share of a price, *30
+percent of the hire fee*, is one, unless it is a share of the very price the question asks for and
+the question asks no difference), *free* (not before a thing of its own the question does not name:
+*the free cancellation window*, asked about parking), *no fees*, *included*, *exempt from*, *waived*
+(or a percentage when the question asks for a difference: *how much extra*, *how much do I get
+back*; bringing a car back asks none) for a price question, and a sentence without a clock time (a
+price with decimals is none: *0.45 euros*), day, date, year, season or duration (*for life* is one;
+a time word the question itself names is none), nor a time placed by an event (*after*, *once*,
+*within*), for a time question (and without a clock time or a part of the day for *what time*, *the
+check-in time*). Every table is plain English vocabulary.
 """
 
 from __future__ import annotations

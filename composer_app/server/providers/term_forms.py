@@ -1,20 +1,21 @@
 """Word forms the offline assistant treats as the same term: light stems, related forms, synonyms.
 
-Invariants: ``stem`` is deterministic, case-folded and idempotent on its own output for the
-suffixes it strips, and stems an American spelling of general English as its British form
-(*tires*: *tyres*; ``spelling_variants`` widens a search to the other form); ``term_credit`` is
-1.0 for the same stem, ``SYNONYM_CREDIT`` for a word of the same synonym group, a shared stem
-prefix of at least ``PREFIX_MIN`` characters or the same stem after a prefix (*surcharge* for
-*charge*, a stem of at least ``COMPOUND_MIN``), else 0.0, so an exact word always beats a
-paraphrase; the synonym groups are general English vocabulary (workplace documents, rules and
-price lists), never phrases of a particular folder; an irregular form is stemmed through its base
-form; ``single_verbs`` replaces a phrasal verb (``take home``, ``bring … back``, with at most
-``PHRASAL_GAP`` words between verb and particle; the noun ``pick-up`` too) by the one verb that
-means the same (``borrow``, ``return``), a few set phrases by the words documents use for them
-(*up front*: *in advance*; *on hold*: *paused*; *hang on to*: *keep*; *my third go*: *my third
-attempt*; *a text message*: *an SMS*; *within the country*: *domestically*) and leaves every other
-word as it was, and
-``phrasal_sources`` says which phrasal verb each such single verb stands for.
+Invariants: ``stem`` is deterministic, case-folded and idempotent on its own output for the suffixes
+it strips, and stems an American spelling of general English as its British form (*tires*: *tyres*;
+``spelling_variants`` widens a search to the other form); ``term_credit`` is 1.0 for the same stem,
+``SYNONYM_CREDIT`` for a word of the same synonym group, a shared stem prefix of at least
+``PREFIX_MIN`` characters or the same stem after a prefix (*surcharge* for *charge*, a stem of at
+least ``COMPOUND_MIN``), else 0.0, so an exact word always beats a paraphrase; the synonym groups
+are general English vocabulary (workplace documents, rules and price lists), never phrases of a
+particular folder; an irregular form is stemmed through its base form; ``single_verbs`` replaces a
+phrasal verb (``take home``, ``bring … back``, with at most ``PHRASAL_GAP`` words between verb and
+particle; the noun ``pick-up`` too) by the one verb that means the same (``borrow``, ``return``), a
+few set phrases by the words documents use for them (*up front*: *in advance*; *on hold*: *paused*;
+*hang on to*: *keep*; *my third go*: *my third attempt*; *a text message*: *an SMS*; *within the
+country*: *domestically*; *the cut-off time*: *the time limit*, a bare *cut-off*: *deadline*; *take
+my own photos*: *photograph*; *a couple of*: *a few*) and leaves every other word as it was (*cut
+off* as a verb, *a couple*), and ``phrasal_sources`` says which phrasal verb each such single verb
+stands for.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ _SET_PHRASES = {"up front": "in advance", "upfront": "in advance", "on hold": "p
                 "text messages": "SMS", "within the country": "domestically",
                 "inside the country": "domestically", "another country": "abroad",
                 "pr": "pull request", "prs": "pull requests", "a couple of": "a few"}
-# A cut-off (*the cut-off time for express orders*) is a deadline; *cut off* as a verb is not.
+# A cut-off time is a time limit, a bare cut-off a deadline; *cut off* as a verb is neither.
 _CUT_OFF = r"\bcut(?:-|\s+)?off\s+(?:times?|dates?|points?)\b|\bcut-?offs?\b"
 _ORDINAL_GO = re.compile(r"(first|second|third|fourth|fifth|last|next) (?:go|try)")
 # "take my own photos": photograph
