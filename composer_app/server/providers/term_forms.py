@@ -104,7 +104,7 @@ included include includes free pay fee
 due payable owed owing pay paid
 leave leaves depart departs departure departures checkout checkouts
 borrow borrows borrowed lend lends loan loans keep
-keep keeps hold holds
+keep keeps kept hold holds retain retains retained retention
 join joins joined enrol enrols enroll enrolled admit admits admitted accept accepts
 steal steals stole stolen theft thefts nicked
 child children kid kids daughter daughters son sons
@@ -132,6 +132,7 @@ carer carers caregiver caregivers
 international abroad overseas
 doctor doctors gp gps physician physicians
 cancel cancels cancelled cancelling cancellation cancellations terminate terminated termination
+contract contracts agreement agreements
 notice warning
 """
 

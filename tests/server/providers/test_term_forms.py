@@ -215,3 +215,9 @@ def test_taking_photos_is_photographing() -> None:
 def test_a_couple_of_days_is_a_few_and_a_couple_stays_a_couple() -> None:
     assert single_verbs("Am I off ill for a couple of days?") == "Am I off ill for a few days?"
     assert single_verbs("Is there a price for a couple?") == "Is there a price for a couple?"
+
+
+def test_keeping_is_retaining_and_a_contract_an_agreement() -> None:
+    assert term_credit(stem("kept"), set(stems("Logs are retained for 90 days"))) == \
+        SYNONYM_CREDIT
+    assert term_credit(stem("contract"), set(stems("the rental agreement"))) == SYNONYM_CREDIT
