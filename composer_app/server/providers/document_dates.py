@@ -30,7 +30,7 @@ _PATTERNS = (
      ("M", "d", "y")),
     (re.compile(rf"\b{_MONTH}\s+(\d{{4}})\b", re.I), ("M", "y")),
 )
-_BLOCK_START = re.compile(r"^(?:#|[-*+]\s|\d{1,3}[.)]\s|\||<)")
+_NUMBERED = re.compile(r"\d{1,3}[.)]\s")  # "2. Deposits": an item, not a sentence going on
 _NAMED = re.compile(
     r"\b(?:last\s+)?(?:updated|update|effective|published|revised|revision|dated?|issued|"
     r"as\s+of|written|modified|changed|version\s+of)\b", re.I)
@@ -55,22 +55,29 @@ def _dates_in(line: str) -> list[tuple[int, date]]:
     return sorted(found)
 
 
+def _head(text: str) -> list[str]:
+    """The non-empty lines of the first ``HEAD_LINES``, a line that goes on with a sentence (it
+    opens in lower case or with a digit, not a numbered item) joined to the line before it unless
+    that one is the title or a heading or ends a sentence: *from 1 January* / *2025*."""
+    lines: list[str] = []
+    after_blank = True
+    for raw in text.split("\n", HEAD_LINES)[:HEAD_LINES]:
+        line = raw.strip()
+        if line and not after_blank and len(lines) > 1 and not lines[-1].startswith("#") and \
+                not lines[-1].endswith((".", ":", ";", "!", "?")) and \
+                (line[0].islower() or line[0].isdigit()) and not _NUMBERED.match(line):
+            lines[-1] = f"{lines[-1]} {line}"
+        elif line:
+            lines.append(line)
+        after_blank = not line
+    return lines
+
+
 def written_date(text: str) -> date | None:
     """The document's own date (see the module invariant), or ``None``."""
     first: date | None = None
     named: date | None = None
-    lines: list[str] = []  # a hard-wrapped paragraph's lines joined: "from 1 January\n2025"
-    joining = False
-    for raw in text.split("\n", HEAD_LINES)[:HEAD_LINES]:
-        line = raw.strip()
-        if joining and line and not _BLOCK_START.match(line) and \
-                not lines[-1].endswith((".", ":", ";", "!", "?")) and \
-                (line[0].islower() or line[0].isdigit()):  # a sentence going on
-            lines[-1] = f"{lines[-1]} {line}"
-        elif line:
-            lines.append(line)
-        joining = bool(line) and not line.startswith("#") and len(lines) > 1
-    for number, line in enumerate(lines):
+    for number, line in enumerate(_head(text)):
         dates = _dates_in(line)
         if not dates:
             continue
