@@ -34,6 +34,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from composer_app.server.providers.answer_kinds import ANSWER_WORDS
 from composer_app.server.providers.answer_meaning import MAX_CANDIDATES, Similarity, rejudge
 from composer_app.server.providers.answer_ranking import (
     Scored,
@@ -55,9 +56,9 @@ from composer_app.server.providers.conditions import read, situation
 from composer_app.server.providers.document_versions import may_revise
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.passage_store import unmark
-from composer_app.server.providers.question_parts import Part
-from composer_app.server.providers.questions import asks_whether
-from composer_app.server.providers.row_cells import for_the_asked
+from composer_app.server.providers.question_parts import Part, Term
+from composer_app.server.providers.questions import STOP_WORDS, asks_whether
+from composer_app.server.providers.row_cells import defined_periods, for_the_asked
 from composer_app.server.providers.term_forms import stem, stems, term_credit
 from composer_app.server.providers.term_polarity import PERMISSION_STEMS
 
@@ -280,6 +281,8 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         rankings.append(ranked)
         nearest.append(ranked[0] if ranked else None)
         top = ranked[0] if ranked and ranked[0].coverage >= USED_THRESHOLD else None
+        if top is not None and _thing_never_named(part, top, units):
+            top = None  # "Is there Wi-Fi …?" of a document that never names Wi-Fi
         if top is not None and not _is_code(by_key[top.sentence.key]):
             rivals = _named_rivals(per_doc, part, given) if given else per_doc
             top, line, loser = _resolve_conflict(top, rivals, by_key, dated, part)
@@ -304,8 +307,10 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
             continue
         said.add(scored.sentence.text)
         passage = evidences[scored.sentence.passage]
-        text = for_the_asked(part.text, scored.sentence.text) if scored.sentence.row_entity \
-            else for_the_case(part.text, scored.sentence.text)  # the asker's cells or clauses
+        periods = defined_periods(u.text for u in units if u.key == scored.sentence.key) \
+            if scored.sentence.row_entity else {}  # "High season runs from 1 July …"
+        text = for_the_asked(part.text, scored.sentence.text, periods) \
+            if scored.sentence.row_entity else for_the_case(part.text, scored.sentence.text)
         direct.append(Direct(_with(passage, coverage[scored.sentence.key]), text))
     keys = list(dict.fromkeys(a.sentence.key for a in answered))
     for scored in reversed(answered):  # a document that answers is cited and quoted at its answer
@@ -324,6 +329,45 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
                                evidences[best_unit[k].sentence.passage].hit.marked)
               for k in keys if not _is_code(by_key[k])}
     return Choice(direct, used, checked, conflict, unanswered, quotes)
+
+
+# A question whether something exists or is offered, up to the words naming it: *Is there
+# Wi-Fi …?*, *Does Sitwell Puppy School run agility classes?*, *Can I hire a flute …?*
+# (not *Do I have to …?*, *Can I get my money back?*).
+_WHETHER_OFFERED = re.compile(
+    r"^\s*(?:is|are)\s+there\s+(?:a|an|any)?\b|^\s*(?:does|do)\s+(?:[\w&'’-]+\s+){1,5}?"
+    r"(?:(?:offer|offers|run|runs|sell|sells|provide|provides|stock|stocks|organise|organize|"
+    r"organises|organizes)\b|(?:have|has)\s+(?=(?:a|an|any)\s))|"
+    r"^\s*can\s+(?:i|we)\s+(?:buy|hire|rent|order)\s+(?:a|an)\b", re.IGNORECASE)
+# Words of paying and of places in general: what a question asks about is seldom one of them.
+_NOT_THINGS_TEXT = """charge charges fee fees cost costs price prices discount discounts cheaper
+    free pay paid extra somewhere anywhere anything way need worth"""
+_NOT_THINGS = frozenset(_NOT_THINGS_TEXT.split())
+
+
+THING_REACH = 3  # words after the asking ones in which the thing asked about is named
+
+
+def _thing_never_named(part: Part, top: Scored, units: Sequence[Sentence]) -> bool:
+    """Whether ``part`` asks whether something exists or is offered (``_WHETHER_OFFERED``) and
+    the document of ``top`` never names it: the first key term among the ``THING_REACH`` words
+    after the asking ones (no number, no word of the kind asked for or of paying; *Is there any
+    way she can …* names none) is in none of that document's retrieved sentences and headings,
+    by any of its forms or synonyms (*Is there Wi-Fi I can use with my laptop in the reading
+    room?*: *Laptops are welcome*)."""
+    asking = re.split(r"(?<=[.!?])\s+", part.text.strip())[-1]
+    offered = _WHETHER_OFFERED.search(asking)
+    if offered is None:
+        return False
+    keys = {t.stem: t for t in part.terms if not t.number}
+    for word in re.findall(r"[^\W_]+", asking[offered.end():].casefold())[:THING_REACH]:
+        term = keys.get(stem(word))
+        if term is None or word in ANSWER_WORDS or word in STOP_WORDS or word in _NOT_THINGS:
+            continue
+        return not any(term_credit(term.stem, u.stems) > 0.0 or
+                       term_credit(term.stem, u.heading) > 0.0
+                       for u in units if u.key == top.sentence.key)
+    return False
 
 
 def _named_rivals(per_doc: dict[str, Scored], part: Part, given: frozenset[str]
@@ -402,6 +446,9 @@ _CHANGE = re.compile(r"\b(?:rises?|rising|goes\s+up|going\s+up|increases?|increa
                      r"|\breplac(?:es|ing|ed)\s+the\s+(?:\w+\s+){0,2}(?:figure|price|fee|charge|"
                      r"rate|amount|value)", re.IGNORECASE)
 _REPLACES = re.compile(r"\breplac(?:es|ing|ed)\b", re.IGNORECASE)
+# A value stated as the new one (*On Sundays, collection is now between 14:00 and 15:30*).
+_NOW = re.compile(r"\b(?:is|are|will\s+be)\s+now\b|\bnow\s+(?:costs?|is|are|runs?|opens?|closes?|"
+                  r"starts?|ends?|takes?|pays?|applies|lasts?|charges?)\b", re.IGNORECASE)
 
 
 def _changed_by_newer(top: Scored, ranked: Sequence[Scored], by_key: dict[str, Evidence],
@@ -414,7 +461,8 @@ def _changed_by_newer(top: Scored, ranked: Sequence[Scored], by_key: dict[str, E
     among the first ``CHANGE_READ`` sentences, one from ``CHANGE_FLOOR`` of the threshold up, in
     a newer document, that states a change (``_CHANGE``) and holds a number of ``top`` (the
     value changed) and a key term of the question ``top`` holds, or says it replaces a figure
-    and holds the heaviest key term ``top`` holds (what the value is of: *SWIFT*), answers
+    and holds the heaviest key term ``top`` holds (what the value is of: *SWIFT*), or states a
+    value of the kind asked for as the new one (``_states_new_value``), answers
     instead. A sentence set back as only naming its document's topic (*Joining fee*) may still
     state the change, hence the low floor; the other conditions make it the same value."""
     older = by_key[top.sentence.key].ref
@@ -434,15 +482,38 @@ def _changed_by_newer(top: Scored, ranked: Sequence[Scored], by_key: dict[str, E
         newer = by_key[key].ref
         newer_day = dated(newer)
         text = rival.sentence.text
-        if newer_day is None or newer_day <= day or not _CHANGE.search(text) or \
-                not may_revise(top.sentence, rival.sentence):
+        if newer_day is None or newer_day <= day or not may_revise(top.sentence, rival.sentence):
             continue
         own = set(rival.sentence.stems)
-        if (mine & numbers_of(text) and any(t.stem in own for t in held)) or \
-                (_REPLACES.search(text) and subject in own):
+        changed = bool(_CHANGE.search(text)) and (
+            (bool(mine & numbers_of(text)) and any(t.stem in own for t in held))
+            or (bool(_REPLACES.search(text)) and subject in own))
+        if changed or _states_new_value(top, rival, part, held):
             answer = replace(rival, coverage=max(rival.coverage, USED_THRESHOLD))
             return answer, _line(newer, newer_day, older, day), top.sentence.key
     return top, None, None
+
+
+_SHAPES = {"clock": re.compile(r"\b\d{1,2}[:.]\d{2}\b(?![.,]?\d)"),
+           "money": re.compile(r"[€$£]\s?\d|\d\s?(?:euros?|pounds?|dollars?|p)\b", re.I),
+           "share": re.compile(r"\d\s?(?:%|percent\b|per\s+cent\b)", re.I)}
+
+
+def _shapes(text: str) -> set[str]:
+    """The shapes of the values ``text`` states: clock times, money, shares."""
+    return {name for name, shape in _SHAPES.items() if shape.search(text)}
+
+
+def _states_new_value(top: Scored, rival: Scored, part: Part, held: Sequence[Term]) -> bool:
+    """Whether ``rival`` states a value of the kind ``part`` asks for, of a shape ``top``'s
+    value has (a clock time for a clock time), as the new one (*On Sundays, collection is now
+    between 14:00 and 15:30*), holding two of the key terms the older answer holds (``held``;
+    the one, when it holds one)."""
+    own = set(rival.sentence.stems)
+    return bool(_NOW.search(rival.sentence.text)) and \
+        bool(_shapes(top.sentence.text) & _shapes(rival.sentence.text)) and \
+        sum(term_credit(t.stem, own) > 0.0 for t in held) >= min(2, len(held)) and \
+        not lacks_asked_kind(rival, part)
 
 
 def _name(ref: SourceRef) -> str:

@@ -76,8 +76,10 @@ from composer_app.server.providers.answer_ranking import (
     CONTRAST_FACTOR,
     Scored,
     lacks_asked_kind,
+    term_credits,
 )
 from composer_app.server.providers.conditions import Reading, read, situation
+from composer_app.server.providers.measures import UNITS
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.question_parts import Part
 from composer_app.server.providers.questions import STOP_WORDS, asks_whether
@@ -156,6 +158,27 @@ def _only_under(part: Part, scored: Scored, reading: Reading) -> Reading:
     return Reading(True, False, reading.kinds) if asks_whether(part.text) else reading
 
 
+def _threshold_asked(part: Part, scored: Scored, reading: Reading) -> Reading:
+    """A rule that an amount the question states fails to reach, or exceeds, answers a question
+    whether it applies to that amount (*Itemised receipts are required for every claim over £10*,
+    for *Do I need a receipt to claim a £7 bus fare?*; *free on orders of £45 or more*, for *Will
+    my £40 order get free delivery?*): its bound is the answer, however the amount falls, unless
+    a sentence after it states its other side (*Larger cash amounts must be ordered …*) or the
+    same rule for other values (*Items over £80 need your line manager's approval*), which
+    answers instead. The rule must speak of what the question asks about, by a word of it
+    besides the amount and its unit (*receipts*, *standard delivery*): *Parcels up to 5 kg
+    travel on a normal bicycle* is no answer to *My box weighs 30 kilos. Can your riders take
+    it?*."""
+    if not (reading.failed and reading.kinds and asks_whether(part.text)
+            and all(kind.startswith("measure:") for kind in reading.kinds)):
+        return reading
+    credits = term_credits(scored.sentence, part)
+    if any(credit == 1.0 and not term.number and term.word.casefold() not in UNITS
+           for term, credit in zip(part.terms, credits, strict=True)):
+        return Reading(True, False, reading.kinds)
+    return reading
+
+
 def _referring(scored: Scored, reading: Reading, after_met: bool) -> Reading:
     """The reading of a sentence right after a sentence whose condition holds: the other side
     of it fails, even with conditions of its own when its first clause says so (*Outside these
@@ -230,28 +253,10 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     met_at = {_place(s, 0) for s, r in zip(ranked, readings, strict=True) if r.met}
     readings = [r if i in qualifying else _referring(s, r, _place(s, -1) in met_at)
                 for i, (s, r) in enumerate(zip(ranked, readings, strict=True))]
-    failed_at: dict[tuple[str, int, int], Scored] = {}
-    failed_kinds: dict[tuple[str, int, int], frozenset[str]] = {}
-    for scored, reading in zip(ranked, readings, strict=True):
-        if reading.failed:
-            failed_at.setdefault(_place(scored, 0), scored)
-            failed_kinds.setdefault(_place(scored, 0), reading.kinds)
-    read_at = {_place(s, 0): r for s, r in zip(ranked, readings, strict=True)}
-
-    def failed_before(scored: Scored) -> Scored | None:
-        """The failed rule just before, or the one before that across a sentence with no
-        condition (*Dogs must be kept on a lead* between two dogs and *any further dogs*)."""
-        just_before = read_at.get(_place(scored, -1))
-        if just_before is not None and (just_before.met or just_before.failed):
-            return failed_at.get(_place(scored, -1))
-        return failed_at.get(_place(scored, -2))
-
-    other_side = [None if r.met or r.failed or not (_OTHER_SIDE.search(s.sentence.text) or
-                                                     _MORE_OF_THEM.search(s.sentence.text))
-                  else failed_before(s) for s, r in zip(ranked, readings, strict=True)]
-    other_side = [o if o is not None or not r.met else
-                  _alternative(part, s, r, failed_at, failed_kinds)
-                  for s, r, o in zip(ranked, readings, other_side, strict=True)]
+    other_side = _other_sides(part, ranked, readings)
+    stated = {_place(o, 0) for o in other_side if o is not None}  # a failed rule whose other
+    readings = [r if _place(s, 0) in stated else _threshold_asked(part, s, r)  # side, or rule for
+                for s, r in zip(ranked, readings, strict=True)]  # other values, is stated
     holding = {s.sentence.key for s, r, o in zip(ranked, readings, other_side, strict=True)
                if r.met or o is not None}
     settled = []
@@ -278,6 +283,35 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
             and settled[first].coverage >= MET_FLOOR * threshold:  # the rule for the situation
         settled[first] = replace(settled[first], coverage=threshold)
     return [settled[i] for i in order]
+
+
+def _other_sides(part: Part, ranked: Sequence[Scored], readings: Sequence[Reading]
+                 ) -> list[Scored | None]:
+    """For each sentence, the failed rule it states the other side of (*Cancellations received
+    later …*, *Any further dogs …*), or the failed rule it states for other values
+    (``_alternative``); else ``None``."""
+    failed_at: dict[tuple[str, int, int], Scored] = {}
+    failed_kinds: dict[tuple[str, int, int], frozenset[str]] = {}
+    for scored, reading in zip(ranked, readings, strict=True):
+        if reading.failed:
+            failed_at.setdefault(_place(scored, 0), scored)
+            failed_kinds.setdefault(_place(scored, 0), reading.kinds)
+    read_at = {_place(s, 0): r for s, r in zip(ranked, readings, strict=True)}
+
+    def failed_before(scored: Scored) -> Scored | None:
+        """The failed rule just before, or the one before that across a sentence with no
+        condition (*Dogs must be kept on a lead* between two dogs and *any further dogs*)."""
+        just_before = read_at.get(_place(scored, -1))
+        if just_before is not None and (just_before.met or just_before.failed):
+            return failed_at.get(_place(scored, -1))
+        return failed_at.get(_place(scored, -2))
+
+    other_side = [None if r.met or r.failed or not (_OTHER_SIDE.search(s.sentence.text) or
+                                                     _MORE_OF_THEM.search(s.sentence.text))
+                  else failed_before(s) for s, r in zip(ranked, readings, strict=True)]
+    return [o if o is not None or not r.met else
+            _alternative(part, s, r, failed_at, failed_kinds)
+            for s, r, o in zip(ranked, readings, other_side, strict=True)]
 
 
 def _alternative(part: Part, scored: Scored, reading: Reading,

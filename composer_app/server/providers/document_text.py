@@ -136,6 +136,24 @@ def _caps_heading(line: str) -> bool:
             and len(text.split()) <= HEADING_MAX_WORDS and not text.endswith((".", ",", ";")))
 
 
+LEAD_HEADING_MAX_WORDS = 6
+
+
+def _lead_heading(line: str, following: str | None, width: int) -> bool:
+    """Whether ``line``, the first of a block, is a heading in small letters above the prose it
+    names (*Walks and prices* over a hard-wrapped paragraph): short, opening with a capital,
+    not ending like a sentence, with no comma, colon, ``@`` or column gap (an address, an
+    e-mail, a table's header), and followed by a line of prose (at least
+    ``LIST_LINE_SHARE`` of the file's widest line, in a file at least ``LIST_MIN_WIDTH`` wide)."""
+    text = line.strip()
+    if following is None or width < LIST_MIN_WIDTH or _MARKED.match(line) or \
+            len(following.rstrip()) < LIST_LINE_SHARE * width:
+        return False
+    return bool(text) and text[0].isupper() and len(text.split()) <= LEAD_HEADING_MAX_WORDS \
+        and len(text) <= HEADING_MAX_CHARS and not text.endswith(_SENTENCE_END) \
+        and not re.search(r"[,:@]", text) and len(_columns(text)) == 1
+
+
 def text_structure(text: str) -> str:
     """The structure a plain-text file shows by its layout, made explicit for the prose reader,
     line for line (the result has exactly the lines of ``text``, so cited line numbers stay
@@ -148,6 +166,8 @@ def text_structure(text: str) -> str:
     * in a paragraph of two or more lines that are all shorter than ``LIST_LINE_SHARE`` of the
       file's widest line (a list, not hard-wrapped prose; files narrower than
       ``LIST_MIN_WIDTH`` are left alone), every line is a ``-`` item of its own;
+    * a short line in small letters that opens a paragraph of prose (*Walks and prices* over
+      hard-wrapped lines) is a heading too (``_lead_heading``);
     * a dot leader between a label and its value (*Beard trim ...... 12 euros*) reads as
       ``label: value``;
     * lines already marked as Markdown (``-``, ``#``, ``|``, ``1.``) are kept as they are.
@@ -170,6 +190,8 @@ def text_structure(text: str) -> str:
             if (bare != out[row] or not _MARKED.match(out[row])) and _caps_heading(bare):
                 out[row] = f"{'##' if seen_text else '#'} {out[row].strip()}"
                 seen_text = True
+        if _lead_heading(out[index], out[index + 1] if len(block) > 1 else None, width):
+            out[index] = f"{'##' if seen_text else '#'} {out[index].strip()}"  # "Walks and prices"
         items = [row for row in block if not out[row].lstrip().startswith("#")]
         seen_text = True
         if (width >= LIST_MIN_WIDTH and len(items) >= 2

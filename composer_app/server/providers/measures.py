@@ -16,7 +16,8 @@ measures and of the euro, the pound and the dollar, each with its one canonical 
 written right after it (a hyphen between them too: *1,500-word*), or a currency symbol right
 before it (*€40*), times a multiple written between them (*2 million euros*) or after the symbol's
 value (*£2.3 million*, *£750k*, *$1.5bn*; *m* only there, where it cannot be metres);
-values are whole thousandths (``SCALE``), so *2.5 kg* and *2,500 g* are never confused with
+values are whole thousandths (``SCALE``; one word naming what is measured may stand between a
+value and its unit: *10,000 business miles*), so *2.5 kg* and *2,500 g* are never confused with
 *2 kg*; a sentence bound is read only from words that make it one (*up to*, *under*, *at least*,
 *from*, *or more*, a range *5 to 19*), never from a bare amount (*a 250 g bag* sets no bound).
 """
@@ -32,6 +33,7 @@ UNITS = {
     "copy": "copy", "copies": "copy", "sheet": "sheet", "sheets": "sheet",
     "kg": "kg", "kilo": "kg", "kilos": "kg", "kilogram": "kg", "kilograms": "kg",
     "g": "g", "gram": "g", "grams": "g",
+    "mile": "mile", "miles": "mile",
     "km": "km", "kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km",
     "litre": "litre", "litres": "litre", "liter": "litre", "liters": "litre",
     "m²": "m2", "m2": "m2", "sqm": "m2",
@@ -49,6 +51,8 @@ _VALUE = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MULTIPLES = {"thousand": 1_000, "k": 1_000, "million": 1_000_000, "m": 1_000_000,
               "billion": 1_000_000_000, "bn": 1_000_000_000}
 _MULTIPLE = r"thousand|million|billion"  # written out: *2 million euros*; *£2m* after a symbol
+# A word naming what is measured, between the value and its unit: *10,000 business miles*.
+_KIND_WORD = r"(?:business|extra|additional|further|chargeable|free|paid|printed|colour|color)"
 
 
 def _amount(value: str, unit: str) -> str:
@@ -58,7 +62,7 @@ def _amount(value: str, unit: str) -> str:
     return rf"(?:(?P<{unit}_s>{_SYMBOL})\s?(?P<{value}_s>{_VALUE})(?!\d|[.,]\d)" \
         rf"(?:\s?(?P<{value}_sx>{_MULTIPLE}|m|bn|k)\b)?" \
         rf"|(?P<{value}>{_VALUE})(?:\s*(?P<{value}_x>{_MULTIPLE}))?\s*-?\s*" \
-        rf"(?P<{unit}>{_UNIT})(?![\w²]))"
+        rf"(?:{_KIND_WORD}\s+)?(?P<{unit}>{_UNIT})(?![\w²]))"
 
 
 def _read(match: re.Match[str], value: str, unit: str) -> tuple[int, str]:
@@ -74,8 +78,8 @@ _ASKED = re.compile(_amount("n", "unit"))
 _RANGE = re.compile(rf"(?:\bbetween\s+)?(?:{_SYMBOL}\s?)?(?<![\d.,])(?P<low>{_VALUE})\s*"
                     rf"(?:{_UNIT})?\s*"
                     rf"(?:to|-|–|and)\s*{_amount('n', 'unit')}")
-_UPPER = r"up\s+to|under|below|less\s+than|fewer\s+than|no\s+more\s+than|at\s+most|" \
-         r"not\s+more\s+than|(?:a\s+)?maximum\s+of|max\.?|limited\s+to|capped\s+at"
+_UPPER = r"(?:for\s+)?the\s+first|up\s+to|within|under|below|less\s+than|fewer\s+than|" \
+         r"no\s+more\s+than|at\s+most|not\s+more\s+than|(?:a\s+)?maximum\s+of|max\.?|limited\s+to|capped\s+at"
 _LOWER = r"at\s+least|from|over|above|more\s+than|(?:a\s+)?minimum\s+of|min\.?"
 _BOUND = re.compile(rf"\b(?P<words>{_UPPER}|{_LOWER})\s+{_amount('n', 'unit')}"
                     rf"|{_amount('n2', 'unit2')}\s+or\s+(?P<tail>more|over|above|less|fewer"
@@ -93,10 +97,18 @@ def kind(unit: str) -> str:
     return f"measure:{UNITS[unit.casefold()]}"
 
 
+_BEYOND = re.compile(r"\b(?:more\s+than|over|above|beyond|exceeded|exceeding)\s*$")
+_SHORT_OF = re.compile(r"\b(?:less\s+than|fewer\s+than|under|below)\s*$")
+
+
 def asked(text: str) -> Iterator[tuple[int, int, str, int]]:
-    """(start, end, kind, value) of each measured amount ``text`` (casefolded) states."""
+    """(start, end, kind, value) of each measured amount ``text`` (casefolded) states; an
+    amount stated as passed (*more than 10,000 business miles*) is one thousandth above it, one
+    stated as not reached (*under 5 kg*) one thousandth below."""
     for match in _ASKED.finditer(text):
         value, unit = _read(match, "n", "unit")
+        before = text[max(0, match.start() - 20):match.start()]
+        value += 1 if _BEYOND.search(before) else -1 if _SHORT_OF.search(before) else 0
         yield match.start(), match.end(), kind(unit), value
 
 

@@ -23,8 +23,9 @@ from composer_app.server.providers.passages import Passage
 
 MARK_OPEN = "\x01"
 MARK_CLOSE = "\x02"
-SCHEMA_VERSION = "3"  # 2: prose passages hold one joined block per line; 3: table rows carry
-# their column headers, PDF headings and aligned tables are structure
+SCHEMA_VERSION = "4"  # 2: prose passages hold one joined block per line; 3: table rows carry
+# their column headers, PDF headings and aligned tables are structure; 4: Markdown's emphasis and
+# code-span markers are left out of the prose
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -212,9 +212,9 @@ def _parsed(lines: list[str], start: int, stop: int) -> list[_Block]:
         if token.type == "heading_open":
             level = int(token.tag[1:])
             inline = tokens[number + 1].content
-            blocks.append(_Block(first + 1, end, f"{'#' * level} {_join(inline)}", True))
+            blocks.append(_Block(first + 1, end, f"{'#' * level} {_inline_text(inline)}", True))
         elif token.type == "paragraph_open" and depth == 0:
-            blocks.append(_Block(first + 1, end, _join(tokens[number + 1].content), False))
+            blocks.append(_Block(first + 1, end, _inline_text(tokens[number + 1].content), False))
         elif token.type in ("fence", "code_block", "html_block"):
             for offset, line in enumerate(token.content.split("\n")):
                 if line.strip():
@@ -238,7 +238,7 @@ def _table_rows(tokens: list[Any], opening: int, start: int) -> list[_Block]:
         elif token.type == "tr_open" and token.map is not None:
             rows.append((token.map[0] + start, in_head, []))
         elif token.type == "inline" and rows:
-            rows[-1][2].append(_join(token.content.replace("\\|", "|")))
+            rows[-1][2].append(_inline_text(token.content.replace("\\|", "|")))
     header = next((cells for _, head, cells in rows if head), [])
     body = [(line, cells) for line, head, cells in rows if not head and any(cells)]
     if not body:
@@ -262,6 +262,26 @@ def linked_row(header: Sequence[str], cells: Sequence[str]) -> str:
 
 def _join(inline: str) -> str:
     return " ".join(inline.split())
+
+
+# Markdown's inline emphasis and code spans: their words are the text, their markers are not
+# (``**Standard delivery** (2 to 4 days)`` reads *Standard delivery (2 to 4 days)*).
+_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_EMPHASIS = re.compile(r"(?<![\w*\\])([*_])(?=[^\s*_])([^*_\n]+?)(?<=[^\s*_])\1(?![\w*])")
+_CODE_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+
+
+# A label in bold that leads its block (*\*\*Interest rate.\*\* For balances …*): read as
+# *Interest rate: For balances …*, one sentence, as the label belongs to what follows.
+_LEAD_LABEL = re.compile(r"^(\*\*|__)(?P<label>[^*_]+?)(?:[.:]\1|\1[.:])\s+(?=\S)")
+
+
+def _inline_text(inline: str) -> str:
+    """A Markdown inline's text: joined like ``_join``, without emphasis or code-span markers
+    (a bold label that leads it and ends with a full stop or a colon ends with a colon)."""
+    text = _LEAD_LABEL.sub(r"\g<label>: ", _join(inline))
+    text = _CODE_SPAN.sub(r"\1", text)
+    return _EMPHASIS.sub(r"\2", _STRONG.sub(r"\2", text))
 
 
 def prose_passages(text: str) -> list[Passage]:

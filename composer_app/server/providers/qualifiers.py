@@ -165,6 +165,15 @@ _NEW_PERSON = re.compile(
     r"child|children|kids?|famil(?:y|ies)|people|persons?|arrivals?|beginners?|trainees?|"
     r"apprentices?|ones)\b|\s*(?:[.,;:!?)]|$|\s+(?:here|to\b))")
 _NEW_STATED = re.compile(r"(?:\b(?:am|is|are|was|were|be|been)|['’](?:m|re|s))\s+(?:still\s+)?$")
+# Someone outside a scheme (*I'm not on the Health Plan*, *we don't have a membership*, *for other
+# clients* after the members' rule): an outsider, as *non-members* are.
+_OUTSIDE = re.compile(
+    r"(?:\bnot|n['’]t|\bnever)\s+(?:been\s+|yet\s+)?(?:on|in|with|part\s+of|signed\s+up\s+(?:to|for)|"
+    r"enrolled\s+(?:in|on)|subscribed\s+to|registered\s+(?:with|for|on)|covered\s+by|"
+    r"a\s+member\s+of|have\s+(?:a|an|any)|got\s+(?:a|an|any))\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+|"
+    r"your\s+)?(?:[a-z&'’-]+\s+){0,3}?(?:plan|scheme|club|programme|program|membership|"
+    r"subscription|loyalty\s+card)\b|\bwithout\s+(?:a\s+|any\s+)?membership\b|"
+    r"\bfor\s+(?:all\s+)?other\s+(?:clients|customers|patients|owners|users|people)\b")
 _DAY = f"({'|'.join(_DAYS)})s?"
 _RANGE = re.compile(rf"\b{_DAY}\s*(?:to|-|–|until|through)\s*{_DAY}\b")
 ADULT_AGE = 18
@@ -216,6 +225,9 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
             continue  # "a new skin test", "the new route": a thing, not the newcomers
         dimension, name = _CLASS_OF[word.replace(" ", "-")]
         found.setdefault(dimension, {}).setdefault(name, word)
+    outside = _OUTSIDE.search(lowered)
+    if outside:  # "not on the Health Plan": outside it
+        found.setdefault("membership", {}).setdefault("outsider", outside.group(0))
     for first, last in _RANGE.findall(lowered):
         start, end = _DAYS.index(first), _DAYS.index(last)
         for day in _DAYS[start:end + 1] if start <= end else ():

@@ -204,7 +204,10 @@ _SET_PHRASES = {"up front": "in advance", "upfront": "in advance", "on hold": "p
                 "hang on to": "keep", "hold on to": "keep", "text message": "SMS",
                 "text messages": "SMS", "within the country": "domestically",
                 "inside the country": "domestically", "another country": "abroad",
-                "pr": "pull request", "prs": "pull requests", "a couple of": "a few"}
+                "pr": "pull request", "prs": "pull requests", "a couple of": "a few",
+                "at most": "maximum"}
+# A bound from above is a maximum: *no more than five*, *never larger than five dogs*.
+_AT_MOST = r"\bat\s+most\b|\b(?:no|not|never)\s+(?:more|larger|bigger|greater|longer)\s+than\b"
 # A cut-off time is a time limit, a bare cut-off a deadline; *cut off* as a verb is neither.
 _CUT_OFF = r"\bcut(?:-|\s+)?off\s+(?:times?|dates?|points?)\b|\bcut-?offs?\b"
 _ORDINAL_GO = re.compile(r"(first|second|third|fourth|fifth|last|next) (?:go|try)")
@@ -215,7 +218,7 @@ _SET_PHRASE = re.compile(rf"{_PHOTOS}|\bup[\s-]front\b|\bupfront\b|\bon\s+hold\b
                          r"\b(?:hang|hold)\s+on\s+to\b|\ba\s+couple\s+of\b|"
                          r"\b(?:first|second|third|fourth|fifth|last|next)\s+(?:go|try)\b|"
                          r"\btext\s+messages?\b|\b(?:within|inside)\s+the\s+country\b|"
-                         rf"\banother\s+country\b|\bPRs?\b|{_CUT_OFF}", re.IGNORECASE)
+                         rf"\banother\s+country\b|\bPRs?\b|{_CUT_OFF}|{_AT_MOST}", re.IGNORECASE)
 
 
 def _set_phrase(match: re.Match[str]) -> str:
@@ -226,6 +229,8 @@ def _set_phrase(match: re.Match[str]) -> str:
         return "photograph"
     if said.startswith("cut"):  # the latest time allowed: "the time limit for the marathon"
         return "time limit" if said.endswith(("time", "times")) else "deadline"
+    if said.startswith(("no ", "not ", "never ")):  # "no more than five": at most five
+        return "maximum"
     return _SET_PHRASES.get(said, match.group(0))
 
 

@@ -306,3 +306,23 @@ def test_the_words_of_a_lead_time_are_held_by_a_time_stated_as_one() -> None:
     assert "ahead" in kind_nouns("time", question, "Swaps are entered at least 48 hours before.")
     assert "ahead" not in kind_nouns("time", question, "Engineers work up to 3 days per week.")
     assert "notice" in kind_nouns("time", "How much notice do I give?", "Give a month's notice.")
+
+
+@pytest.mark.parametrize("question", [
+    "What's the latest I can call off a walk the night before without paying?",
+    "What is the earliest I can check in at the hostel?",
+])
+def test_the_latest_or_earliest_you_can_act_asks_for_a_time(question: str) -> None:
+    assert wanted_kind(question) == "time"
+
+
+def test_the_latest_of_a_thing_asks_for_no_time() -> None:
+    assert wanted_kind("What is the latest version of the booking terms?") is None
+
+
+@pytest.mark.parametrize("question", [
+    "How much per night is it for two cats sharing a chalet?",
+    "How much a session does it cost for a child?",
+])
+def test_how_much_per_unit_asks_for_an_amount(question: str) -> None:
+    assert wanted_kind(question) == "amount"

@@ -118,6 +118,30 @@ def test_plain_text_gets_its_capital_headings_and_price_lists_line_for_line():
     assert lines[11].startswith("If you arrive") and lines[12].startswith("new appointment")
 
 
+WALKS = """HILLSIDE DOG WALKS
+
+Walks and prices
+A group walk lasts one hour and costs £15 per dog. Groups are never
+larger than five dogs. A solo walk of one hour costs £21.
+
+Hillside Walks, 4 Mill Lane, Batford
+Call us on 01582 000 111 or write to us at any time of the day or week.
+
+Price list   Group   Solo
+One hour     £15     £21 and a long line that runs on and on for the width
+"""
+
+
+def test_a_short_line_over_a_paragraph_of_prose_is_its_heading():
+    text = read_document("walks.txt", WALKS.encode()).text
+    assert text is not None
+    lines = text.split("\n")
+    assert lines[2] == "## Walks and prices"
+    assert lines[3].startswith("A group walk")
+    assert lines[6] == "Hillside Walks, 4 Mill Lane, Batford"  # an address
+    assert not lines[9].startswith("#")  # a table's header
+
+
 def test_markdown_and_code_files_are_not_restructured():
     assert read_document("notes.md", SALON.encode()).text == SALON
     assert read_document("main.py", b"X = 1\nY = 2\n").text == "X = 1\nY = 2\n"

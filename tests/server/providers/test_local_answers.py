@@ -1023,3 +1023,128 @@ def test_a_permission_for_the_verb_alone_does_not_answer_for_another_thing(folde
     outcome = ask("Can I bring my dog to work with me at Hive Coworking?")
     assert _used(outcome) == []
     assert outcome.text.startswith("I found nothing")
+
+
+PET_SHOP = """# Crofton Pet Supplies: Delivery and Returns
+
+## Delivery
+
+- **Standard delivery** (3 to 5 working days): £4.25, or free on orders
+  of £50 or more.
+- **Next-day delivery**: £6.95 on any order.
+
+## Returns
+
+Unopened items can be sent back within 30 days. Return postage is free
+for orders over £50; on smaller orders we take £3.00 off your refund.
+
+## Expenses for staff
+
+Shop managers can approve expense claims up to £200.
+
+## Receipts
+
+- Receipts are required for every expense claim over £15.
+- Claims must reach the office by the 5th of the next month.
+"""
+
+
+def test_a_yes_or_no_question_about_an_amount_is_answered_by_the_rules_bound(folder, ask):
+    """*Will my £35 order get free standard delivery?* fails the bound of *free on orders of
+    £50 or more*: that bound is the answer, not the return-postage rule whose *smaller orders*
+    clause holds for £35."""
+    (folder / "crofton.md").write_text(PET_SHOP, encoding="utf-8")
+    outcome = ask("Will my £35 order from Crofton Pet Supplies get free standard delivery?")
+    assert "£50 or more" in _direct(outcome) and "Return postage" not in _direct(outcome)
+    receipt = ask("Do I need a receipt to claim a £6 taxi fare on Crofton expenses?")
+    assert "over £15" in _direct(receipt)
+
+
+VETS = """# Elmcroft Vets: Fees
+
+## Consultations
+
+| Appointment | Cats and dogs | Rabbits and small pets | Care Plan members |
+|---|---|---|---|
+| Standard consultation | £52.00 | £44.00 | Included |
+| Extended consultation | £84.00 | £71.00 | £42.00 |
+
+## Paying your bill
+
+Payment is due at the end of each appointment. Care Plan members with
+a bill over £300 can spread the cost over three monthly payments. For
+other clients the threshold is £700, and a £20 fee applies.
+"""
+
+
+def test_someone_not_on_a_plan_gets_the_price_and_rule_for_everyone_else(folder, ask):
+    """*We're not on the Care Plan* names the outsiders: the members' cell and the members'
+    rule are another group's."""
+    (folder / "vets.md").write_text(VETS, encoding="utf-8")
+    price = ask("How much is an extended consultation for a rabbit at Elmcroft Vets if we're not "
+                "on the Care Plan?")
+    assert "£71.00" in _direct(price) and "£42.00" not in _direct(price)
+    instalments = ask("I'm not on the Care Plan and my bill at Elmcroft Vets is £500. Can I pay "
+                      "it in monthly instalments?")
+    assert "£700" in _direct(instalments)
+
+
+KENNELS_2025 = """# Oakridge Kennels: Booking Terms 2025
+
+## Opening hours
+
+From Monday to Saturday you can drop off or collect between 8:00 and
+11:00. On Sundays we are open for collecting dogs only, from 15:00 to
+16:30.
+"""
+KENNELS_2026 = """# Oakridge Kennels: Changes from 1 April 2026
+
+This notice updates our Booking Terms 2025 for every stay from 1 April
+2026.
+
+## What is changing
+
+Two things change: the deposit and our Sunday hours for collection.
+
+### Sunday collection
+
+On Sundays, collection is now between 13:00 and 14:00.
+"""
+
+
+def test_a_notice_stating_the_new_value_with_now_corrects_the_older_terms(folder, ask):
+    (folder / "oakridge-terms-2025.md").write_text(KENNELS_2025, encoding="utf-8")
+    (folder / "oakridge-changes-2026.md").write_text(KENNELS_2026, encoding="utf-8")
+    for name in ("oakridge-terms-2025.md", "oakridge-changes-2026.md"):
+        os.utime(folder / name, (1_767_225_600, 1_767_225_600))
+    outcome = ask("What times can I collect my dog from Oakridge on a Sunday?")
+    assert "13:00 and 14:00" in _direct(outcome)
+    assert "says something different" in outcome.text
+
+
+
+PUPPY_SCHOOL = """# Hollybank Puppy School
+
+## Our courses
+
+Hollybank Puppy School runs small, reward-based training classes in the
+village hall on Tuesday and Thursday evenings.
+
+## Prices
+
+A six-week puppy course costs £90. Do I have to bring treats? You do:
+bring soft treats cut small.
+"""
+
+
+def test_whether_a_thing_is_offered_is_not_answered_by_a_document_that_never_names_it(
+        folder, ask):
+    """*Does Hollybank run agility classes?* shares *runs … training classes* with the school's
+    page, which never names agility: nothing answers it."""
+    (folder / "puppy-school.md").write_text(PUPPY_SCHOOL, encoding="utf-8")
+    outcome = ask("Does Hollybank Puppy School run agility classes?")
+    assert _used(outcome) == [] and outcome.text.startswith("I found nothing")
+    offered = ask("Does Hollybank Puppy School run training classes?")
+    assert "reward-based training classes" in _direct(offered)
+    obliged = ask("Do I have to bring treats to Hollybank Puppy School?")
+    assert "soft treats" in _direct(obliged)

@@ -87,3 +87,21 @@ def test_a_bound_in_millions_is_held_against_an_amount_in_millions() -> None:
         == [("<", 1_000_000 * SCALE)]
     assert [b[3:5] for b in bounds("charities with an income of £1 million or more get 20% off")] \
         == [(">=", 1_000_000 * SCALE)]
+
+
+def test_the_first_miles_of_a_tier_bound_it_from_above() -> None:
+    text = "we pay 45p per mile for the first 10,000 business miles in the tax year."
+    assert [b[2:] for b in bounds(text)] == [("measure:mile", "<=", 10_000 * SCALE,
+                                              10_000 * SCALE)]
+
+
+def test_an_amount_stated_as_passed_or_not_reached_lies_beyond_it() -> None:
+    assert [a[2:] for a in asked("once i've done more than 10,000 business miles")] == \
+        [("measure:mile", 10_000 * SCALE + 1)]
+    assert [a[2:] for a in asked("a parcel under 5 kg")] == [("measure:kg", 5 * SCALE - 1)]
+    assert [a[2:] for a in asked("a parcel of 5 kg")] == [("measure:kg", 5 * SCALE)]
+
+
+def test_within_a_distance_bounds_it_from_above() -> None:
+    text = "orders over £500 delivered within 15 miles of the store get free delivery."
+    assert ("measure:mile", "<=", 15 * SCALE, 15 * SCALE) in [b[2:] for b in bounds(text)]

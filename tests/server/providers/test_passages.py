@@ -9,6 +9,7 @@ from composer_app.server.providers.passages import (
     PASSAGE_MAX_LINES,
     decode_text,
     mime_type_for,
+    passages_for,
     split_passages,
 )
 
@@ -45,3 +46,15 @@ def test_passages_cover_every_non_blank_line_once_in_order(lines: list[str]):
     assert covered == sorted(set(covered))
     non_blank = [i + 1 for i, line in enumerate(lines) if line.strip()]
     assert set(non_blank) <= set(covered)
+
+
+def test_prose_keeps_the_words_of_emphasis_and_code_spans_without_their_markers():
+    text = ("# Delivery\n\n- **Standard delivery** (3 to 5 days): £4.25, or *free* on\n"
+            "  orders of £50 or more.\n\n| Plan | Price |\n|---|---|\n| __Pro__ | `49 €` |\n\n"
+            "Keep snake_case_names and 2 * 3 * 4 as written.\n\n1. **Middle tier.** The rate\n"
+            "   becomes 3.15%.\n")
+    lines = passages_for("delivery.md", text)[0].text.split("\n")
+    assert lines[1] == "Standard delivery (3 to 5 days): £4.25, or free on orders of £50 or more."
+    assert lines[2] == "Plan: Pro; Price: 49 €"
+    assert lines[3] == "Keep snake_case_names and 2 * 3 * 4 as written."
+    assert lines[4] == "Middle tier: The rate becomes 3.15%."  # a leading label stays one sentence

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from composer_app.server.providers.row_cells import for_the_asked
+from composer_app.server.providers.row_cells import defined_periods, for_the_asked
 
 CARD = "Ticket: 10-visit card; Adults: 125 euros; Students: 105 euros; Children (6 to 13): 70 euros"
 FERRY = ("Ticket: Return ticket (valid for 2 months); Adults (15 and over): 23.40 euros; "
@@ -87,3 +88,28 @@ def test_after_a_group_is_left_out_the_alternative_the_question_names_is_kept() 
                          CAR_CLUB) == "Vehicle: Family estate; Weekend per hour: £7.80"
     assert for_the_asked("What is the day return fare for a child?", FERRY_FARES) == \
         "Ticket: Child (5 to 15); Day return: £5.80"
+
+
+SEASONS = ["Prices are per pitch, per night.",
+           "Peak season runs from 15 June to 10 September, and from 20 December to 2 January.",
+           "All other dates are off-peak."]
+PITCH = "Pitch: Tent pitch; Off-peak season: £18.00; Peak season: £26.00"
+
+
+@pytest.mark.parametrize(("question", "kept", "left"), [
+    ("How much is a tent pitch in July?", "£26.00", "£18.00"),
+    ("How much is a tent pitch on 28 December?", "£26.00", "£18.00"),
+    ("How much is a tent pitch in April?", "£18.00", "£26.00"),
+])
+def test_a_period_the_document_defines_names_the_column_for_a_date(question: str, kept: str,
+                                                                  left: str) -> None:
+    periods = defined_periods(SEASONS)
+    assert periods == {"peak season": "from 15 June to 10 September, and from 20 December to "
+                                      "2 January."}
+    narrowed = for_the_asked(question, PITCH, periods)
+    assert kept in narrowed and left not in narrowed
+
+
+def test_without_a_date_or_a_definition_both_periods_stay() -> None:
+    assert for_the_asked("How much is a tent pitch?", PITCH, defined_periods(SEASONS)) == PITCH
+    assert for_the_asked("How much is a tent pitch in July?", PITCH) == PITCH

@@ -221,3 +221,12 @@ def test_keeping_is_retaining_and_a_contract_an_agreement() -> None:
     assert term_credit(stem("kept"), set(stems("Logs are retained for 90 days"))) == \
         SYNONYM_CREDIT
     assert term_credit(stem("contract"), set(stems("the rental agreement"))) == SYNONYM_CREDIT
+
+
+def test_a_bound_from_above_is_a_maximum() -> None:
+    assert single_verbs("How many dogs can join one walk at most?") == \
+        "How many dogs can join one walk maximum?"
+    assert single_verbs("Groups are never larger than five dogs.") == \
+        "Groups are maximum five dogs."
+    assert single_verbs("Bring no more than 2 guests.") == "Bring maximum 2 guests."
+    assert single_verbs("Most members pay more than that.") == "Most members pay more than that."
