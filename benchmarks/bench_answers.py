@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Seventy-eight question sets, each a knowledge folder with its questions:
+Eighty-two question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -146,7 +146,11 @@ Seventy-eight question sets, each a knowledge folder with its questions:
   the rules they were read for; ``heldout74`` and ``heldout75`` were read after that run,
   ``heldout72`` and ``heldout73`` never.
 * ``heldout76`` and ``heldout77``: two more written blind in the own set's style (trades and
-  home services; software products and online services), never read.
+  home services; software products and online services), never read;
+* ``heldout78`` to ``heldout81``: four more written blind in the own set's style (pet care; a
+  small company's internal procedures; outdoor stays and activities; community services);
+  ``heldout78`` and ``heldout79`` were read after their first run, ``heldout80`` and
+  ``heldout81`` never were.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -159,7 +163,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout77]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout81]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -197,7 +201,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 78)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 82)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

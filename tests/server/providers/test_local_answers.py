@@ -1148,3 +1148,20 @@ def test_whether_a_thing_is_offered_is_not_answered_by_a_document_that_never_nam
     assert "reward-based training classes" in _direct(offered)
     obliged = ask("Do I have to bring treats to Hollybank Puppy School?")
     assert "soft treats" in _direct(obliged)
+
+
+MUSIC_SCHOOL = """# Brookside Music School
+
+## Instrument hire
+
+Beginners can hire violins and violas for £11 per month and cellos for
+£17 per month.
+"""
+
+
+def test_the_price_of_hiring_a_thing_the_document_never_names_is_not_found(folder, ask):
+    (folder / "music-school.md").write_text(MUSIC_SCHOOL, encoding="utf-8")
+    outcome = ask("How much does it cost to hire a trumpet from Brookside Music School?")
+    assert _used(outcome) == [] and outcome.text.startswith("I found nothing")
+    cello = ask("How much does it cost to hire a cello from Brookside Music School?")
+    assert "£17 per month" in _direct(cello)
