@@ -3,7 +3,7 @@
 Rules documents answer the same question differently for different groups: *new* and *regular*
 members, *adults* and *children*, the *test* and the *live* system, the *primary* and the
 *secondary* site, *weekdays*, *Saturdays* and *public holidays*, *e-bikes* and standard bikes,
-*single* and *return* tickets, *cars* and *vans*. A sentence about another group than the one
+*single* and *return* tickets, *cars* and *vans*, *check-in* and *check-out*. A sentence about another group than the one
 asked about is a near miss, however many of the question's other words it shares.
 Each ``GROUPS`` entry is one such dimension; its *classes* exclude each other, and a class may
 be *covered* by a wider one of the same dimension (*Saturday* by *weekend*, *Monday* by
@@ -140,6 +140,10 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "car": ("car cars", ()),
         "van": ("van vans minibus minibuses", ()),
         "motorbike": ("motorbike motorbikes motorcycle motorcycles moped mopeds", ()),
+    },
+    "stay": {
+        "arrival": ("check-in check-ins checkin arrival arrivals", ()),
+        "departure": ("check-out check-outs checkout departure departures", ()),
     },
     "daytime": {
         "morning": ("morning mornings", ()),

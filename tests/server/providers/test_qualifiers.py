@@ -207,3 +207,8 @@ def test_being_at_university_names_the_student_group() -> None:
     assert read(question, "Students and trainees pay 6 euros per month.").matched
     assert read(question, "Adults pay 12 euros per month.").contrasted
     assert not read("Where is the university library?", "Adults pay 12 euros.").contrasted
+
+
+def test_check_in_and_check_out_are_other_ends_of_a_stay() -> None:
+    assert read("What time is check-out at the guest house?", "Check-in is from 16:00.").contrasted
+    assert not read("What time is check-out?", "Guests must check out by 10:30.").contrasted
