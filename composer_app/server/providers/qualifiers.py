@@ -3,8 +3,9 @@
 Rules documents answer the same question differently for different groups: *new* and *regular*
 members, *adults* and *children*, the *test* and the *live* system, the *primary* and the
 *secondary* site, *weekdays*, *Saturdays* and *public holidays*, *e-bikes* and standard bikes,
-*single* and *return* tickets, *cars* and *vans*, *check-in* and *check-out*. A sentence about another group than the one
-asked about is a near miss, however many of the question's other words it shares.
+*single* and *return* tickets, *cars* and *vans*, *check-in* and *check-out*. A sentence about
+another group than the one asked about is a near miss, however many of the question's other
+words it shares.
 Each ``GROUPS`` entry is one such dimension; its *classes* exclude each other, and a class may
 be *covered* by a wider one of the same dimension (*Saturday* by *weekend*, *Monday* by
 *weekday*).
