@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Eighty-two question sets, each a knowledge folder with its questions:
+Eighty-four question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -150,7 +150,10 @@ Eighty-two question sets, each a knowledge folder with its questions:
 * ``heldout78`` to ``heldout81``: four more written blind in the own set's style (pet care; a
   small company's internal procedures; outdoor stays and activities; community services);
   ``heldout78`` and ``heldout79`` were read after their first run, ``heldout80`` and
-  ``heldout81`` never were.
+  ``heldout81`` never were;
+* ``heldout82`` and ``heldout83``: two more written blind in the own set's style (health and
+  wellbeing services; travel and transport) after the rules read from ``heldout78`` and
+  ``heldout79``, never read.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -163,7 +166,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout81]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout83]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -201,7 +204,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 82)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 84)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 
