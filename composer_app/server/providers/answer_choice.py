@@ -10,9 +10,10 @@ put back to its coverage by words, ``_undoubted``; a first sentence from ``LEAD_
 raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a first
 sentence from ``COMPANION_FLOOR`` up is raised to it when its document answers another part of
 the same question, ``_companion``; a part whose nearest sentence is already said for another
-part is not reported as unanswered); with no part answered there is no direct sentence and no
-``used`` document; the documents of the direct sentences come first among ``used``; when another
-document answers the same part nearly as well
+part is not reported as unanswered; a part that asks whether something exists or is offered is
+not answered from a document that never names the thing, ``_thing_never_named``); with no part
+answered there is no direct sentence and no ``used`` document; the documents of the direct
+sentences come first among ``used``; when another document answers the same part nearly as well
 (``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs found
 together in both, when the answer has any: ``shares_subject``) (``same_subject``) with different
 numbers, the one that is newer by its own written date (else its modification time) is answered from

@@ -38,6 +38,10 @@ re-ranks scored sentences of one question part by ``conditions.read``:
   holds for the situation, and so does a failed rule that holds only under its condition (*…
   only if the incident lasted longer than 4 hours*) for a question whether it applies (*Do we
   have to …?*): the failing condition is its answer;
+* a failed rule that names what a yes-or-no question asks about and whose bound the amount the
+  question states does not meet (*free on orders of £45 or more*, for *Will my £40 order get
+  free delivery?*) holds for it, unless a sentence states its other side or its rule for other
+  values (``_threshold_asked``): its bound is the answer;
 * a sentence that only sets the condition of the rule before it (*This applies only to runners
   whose home address is more than 100 kilometres away*) gives that rule its reading and keeps
   none itself;
@@ -254,9 +258,10 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     readings = [r if i in qualifying else _referring(s, r, _place(s, -1) in met_at)
                 for i, (s, r) in enumerate(zip(ranked, readings, strict=True))]
     other_side = _other_sides(part, ranked, readings)
-    stated = {_place(o, 0) for o in other_side if o is not None}  # a failed rule whose other
-    readings = [r if _place(s, 0) in stated else _threshold_asked(part, s, r)  # side, or rule for
-                for s, r in zip(ranked, readings, strict=True)]  # other values, is stated
+    # a failed rule whose other side, or whose rule for other values, no sentence states
+    stated = {_place(o, 0) for o in other_side if o is not None}
+    readings = [r if _place(s, 0) in stated else _threshold_asked(part, s, r)
+                for s, r in zip(ranked, readings, strict=True)]
     holding = {s.sentence.key for s, r, o in zip(ranked, readings, other_side, strict=True)
                if r.met or o is not None}
     settled = []
