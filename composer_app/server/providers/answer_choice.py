@@ -10,7 +10,9 @@ put back to its coverage by words, ``_undoubted``; a first sentence from ``LEAD_
 raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a first
 sentence from ``COMPANION_FLOOR`` up is raised to it when its document answers another part of
 the same question, ``_companion``; a part whose nearest sentence is already said for another
-part is not reported as unanswered; a part that asks whether something exists or is offered is
+part is not reported as unanswered; a later part whose first sentence already answers an
+earlier part is answered by the sentence of that document its own words cover best, from
+``COMPANION_FLOOR`` up, ``_beyond_said``; a part that asks whether something exists or is offered is
 not answered from a document that never names the thing, ``_thing_never_named``); with no part
 answered there is no direct sentence and no ``used`` document; the documents of the direct
 sentences come first among ``used``; when another document answers the same part nearly as well
@@ -206,6 +208,24 @@ class Choice:
     quotes: dict[str, str] = field(default_factory=dict)
 
 
+def _beyond_said(part: Part, ranked: Sequence[Scored], earlier: Sequence[Scored | None],
+                 units: Sequence[Sentence]) -> Scored | None:
+    """For a later part whose first sentence already answers an earlier part, the sentence of
+    that document its own words (not those it leans on) cover best, from ``COMPANION_FLOOR``
+    up, raised to the threshold; else ``None``."""
+    said = {a.sentence.text for a in earlier if a is not None}
+    own = replace(part, terms=tuple(t for t in part.terms if not t.inherited))
+    if not ranked or ranked[0].sentence.text not in said or not own.terms or \
+            len(own.terms) == len(part.terms):
+        return None
+    key = ranked[0].sentence.key
+    scored = [score(u, own) for u in units if u.key == key and u.text not in said]
+    best = max(scored, key=lambda s: s.score, default=None)
+    if best is None or best.coverage < COMPANION_FLOOR:
+        return None
+    return replace(best, coverage=max(best.coverage, USED_THRESHOLD))
+
+
 def _units(evidences: Sequence[Evidence]) -> list[Sentence]:
     units: list[Sentence] = []
     for number, evidence in enumerate(evidences):
@@ -282,6 +302,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         rankings.append(ranked)
         nearest.append(ranked[0] if ranked else None)
         top = ranked[0] if ranked and ranked[0].coverage >= USED_THRESHOLD else None
+        top = _beyond_said(part, ranked, answers, units) or top
         if top is not None and _thing_never_named(part, top, units):
             top = None  # "Is there Wi-Fi …?" of a document that never names Wi-Fi
         if top is not None and not _is_code(by_key[top.sentence.key]):

@@ -1165,3 +1165,23 @@ def test_the_price_of_hiring_a_thing_the_document_never_names_is_not_found(folde
     assert _used(outcome) == [] and outcome.text.startswith("I found nothing")
     cello = ask("How much does it cost to hire a cello from Brookside Music School?")
     assert "£17 per month" in _direct(cello)
+
+
+BANK_FEES = """# Linnet Bank: Account Fees
+
+## Everyday Account
+
+The monthly fee for the Everyday Account is 5.00 euros, which you pay on
+the first day of each month. We waive the monthly fee in any month in
+which at least 1,500 euros is paid into the account.
+"""
+
+
+def test_a_second_part_whose_nearest_sentence_answers_the_first_reads_its_own_words(folder, ask):
+    """*…, and can I get out of paying it?* leans on the first part's *monthly fee*, so its
+    nearest sentence is the price already said; its own words find the waiver."""
+    (folder / "bank-fees.md").write_text(BANK_FEES, encoding="utf-8")
+    outcome = ask("How much is the monthly fee on the Everyday Account, and can I get out of "
+                  "paying it?")
+    assert "5.00 euros" in _direct(outcome)
+    assert "1,500 euros is paid" in _direct(outcome)
