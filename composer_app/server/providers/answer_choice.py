@@ -37,7 +37,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from composer_app.server.providers.answer_kinds import ANSWER_WORDS
+from composer_app.server.providers.answer_kinds import ANSWER_WORDS, value_shapes
 from composer_app.server.providers.answer_meaning import MAX_CANDIDATES, Similarity, rejudge
 from composer_app.server.providers.answer_ranking import (
     Scored,
@@ -517,16 +517,6 @@ def _changed_by_newer(top: Scored, ranked: Sequence[Scored], by_key: dict[str, E
     return top, None, None
 
 
-_SHAPES = {"clock": re.compile(r"\b\d{1,2}[:.]\d{2}\b(?![.,]?\d)"),
-           "money": re.compile(r"[€$£]\s?\d|\d\s?(?:euros?|pounds?|dollars?|p)\b", re.I),
-           "share": re.compile(r"\d\s?(?:%|percent\b|per\s+cent\b)", re.I)}
-
-
-def _shapes(text: str) -> set[str]:
-    """The shapes of the values ``text`` states: clock times, money, shares."""
-    return {name for name, shape in _SHAPES.items() if shape.search(text)}
-
-
 def _states_new_value(top: Scored, rival: Scored, part: Part, held: Sequence[Term]) -> bool:
     """Whether ``rival`` states a value of the kind ``part`` asks for, of a shape ``top``'s
     value has (a clock time for a clock time), as the new one (*On Sundays, collection is now
@@ -534,7 +524,7 @@ def _states_new_value(top: Scored, rival: Scored, part: Part, held: Sequence[Ter
     the one, when it holds one)."""
     own = set(rival.sentence.stems)
     return bool(_NOW.search(rival.sentence.text)) and \
-        bool(_shapes(top.sentence.text) & _shapes(rival.sentence.text)) and \
+        bool(value_shapes(top.sentence.text) & value_shapes(rival.sentence.text)) and \
         sum(term_credit(t.stem, own) > 0.0 for t in held) >= min(2, len(held)) and \
         not lacks_asked_kind(rival, part)
 

@@ -95,8 +95,8 @@ _TIME = re.compile(
 # A clock time; a price written with decimals (*0.45 euros*, *€4.50*) is none.
 _CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)\b|"
                     r"(?<![€$£])\b\d{1,2}[:.]\d{2}\b(?![.,]?\d)"
-                    r"(?!\s*(?:euros?|eur|dollars?|pounds?|cents?|francs?|chf|usd|gbp|%|"
-                    r"percent)\b)", re.I)
+                    r"(?!\s*(?:(?:euros?|eur|dollars?|pounds?|cents?|francs?|chf|usd|gbp|"
+                    r"percent)\b|%))", re.I)
 # A question for a time of day (*By what time …?*, or a time named by what happens then: *What is
 # the check-in time?*; a cut-off time may be a time limit, *6 hours*), answered by a clock time or
 # a part of the day.
@@ -228,6 +228,12 @@ def wanted_kind(text: str) -> str | None:
             else "time" if _TIME.search(text)
             else "quantity" if _QUANTITY.search(text)
             else "name" if _NAMED.search(text) else None)
+
+
+def value_shapes(text: str) -> set[str]:
+    """The shapes of the values ``text`` states: ``clock`` times, ``money``, ``share``s."""
+    shapes = {"clock": _CLOCK, "money": _MONEY, "share": _PERCENT}
+    return {name for name, shape in shapes.items() if shape.search(text)}
 
 
 def holds_kind(text: str, kind: str, *, row: bool = False, asked: str = "") -> bool:

@@ -76,9 +76,9 @@ from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 __all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
            "states_hours", "weekdays_named", "within_range"]
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
-_MONTH = rf"(?:{'|'.join(_MONTHS)})"
+_MONTH = rf"(?:{'|'.join(MONTHS)})"
 _NUMBER = rf"(?:\d{{1,4}}|{'|'.join(sorted(NUMBER_VALUES, key=len, reverse=True))}|an?|one)"
 _UNITS = {"minute": 1, "hour": 60, "day": 1440, "night": 1440, "week": 10080, "month": 43800,
           "year": 525600, "working day": 1440, "business day": 1440}
@@ -175,9 +175,9 @@ def _dates(text: str) -> Iterator[tuple[int, int, str, int]]:
                                                  r"through|between|by)\s+$",
                                                  text[max(0, match.start() - 9): match.start()]):
                 continue  # "you may ..." is no month
-            yield match.start(), match.end(), "month", _MONTHS.index(g["m4"]) + 1
+            yield match.start(), match.end(), "month", MONTHS.index(g["m4"]) + 1
             continue
-        month = _MONTHS.index(g["m"] or g["m2"] or g["m3"]) + 1
+        month = MONTHS.index(g["m"] or g["m2"] or g["m3"]) + 1
         if g["pos"]:
             day = {"mid": 15, "early": 5, "beginning of": 1, "start of": 1}.get(
                 re.sub(r"\s+", " ", g["pos"]), 25)
@@ -362,12 +362,12 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
             found.append(_Condition("clock", _within(a[0][2], b[0][2])))
             used.append(match.span())
     for match in _MONTH_RANGE.finditer(text):
-        low = _MONTHS.index(match.group("a") or match.group("a2")) + 1
-        high = _MONTHS.index(match.group("b") or match.group("b2")) + 1
+        low = MONTHS.index(match.group("a") or match.group("a2")) + 1
+        high = MONTHS.index(match.group("b") or match.group("b2")) + 1
         found.append(_Condition("month", _within(low, high)))
         used.append(match.span())
     for match in _MONTH_LIST.finditer(text):
-        months = frozenset(_MONTHS.index(m) + 1 for m in re.findall(_MONTH, match["list"]))
+        months = frozenset(MONTHS.index(m) + 1 for m in re.findall(_MONTH, match["list"]))
         excluding = match["lead"].startswith(_EXCLUDING)
         if free(*match.span()) and (len(months) > 1 or excluding):
             found.append(_Condition("month", _among(months, excluding=excluding)))
@@ -375,8 +375,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
     for match in _DAY_RANGE.finditer(text):
         if not free(*match.span()):
             continue
-        m2 = _MONTHS.index(match.group("m2")) + 1
-        m1 = _MONTHS.index(match.group("m1")) + 1 if match.group("m1") else m2
+        m2 = MONTHS.index(match.group("m2")) + 1
+        m1 = MONTHS.index(match.group("m1")) + 1 if match.group("m1") else m2
         found.append(_Condition("day", _within(m1 * 100 + int(match.group("d1")),
                                                m2 * 100 + int(match.group("d2")))))
         used.append(match.span())
@@ -494,7 +494,7 @@ def rules_the_day_part(question: str, word: str, sentence: str) -> bool:
     Wednesday*: *Monday to Friday*)."""
     word = word.casefold()
     kind = "weekday" if word in _DAY_PARTS or word in _WEEKDAYS else \
-        "month" if word in _MONTHS else None
+        "month" if word in MONTHS else None
     if kind is None:
         return False
     reading = read(question, sentence)

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from composer_app.server.providers.conditions import (
+    MONTHS,
     read,
     situation,
     weekdays_named,
@@ -51,10 +52,7 @@ _PLAIN = frozenset({"pay", "price", "cost", "fee", "charge", "rate", "go", "use"
 _DEFINED = re.compile(r"^\s*(?:the\s+)?(?P<name>(?:high|low|peak|off-peak|mid|shoulder|busy|quiet)"
                       r"[\s-]season|peak|off-peak|summer|winter)\s+(?:season\s+|period\s+)?"
                       r"(?:runs|is|covers|lasts|means|includes)\s+(?P<when>.+)$", re.I)
-_MONTHS = ("january february march april may june july august september october november "
-           "december")
-_DAY_OF_MONTH = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?=(?:{'|'.join(_MONTHS.split())})\b)",
-                           re.I)
+_DAY_OF_MONTH = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?=(?:{'|'.join(MONTHS)})\b)", re.I)
 _NO_PERIODS: Mapping[str, str] = MappingProxyType({})
 _PERIOD_WORD = re.compile(r"\b(?:season|peak|off-peak|summer|winter)\b", re.I)
 

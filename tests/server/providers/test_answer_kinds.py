@@ -9,6 +9,7 @@ from composer_app.server.providers.answer_kinds import (
     holds_kind,
     kind_nouns,
     lacks_kind,
+    value_shapes,
     wanted_kind,
 )
 
@@ -86,6 +87,7 @@ def test_a_sentence_without_a_phone_number_is_a_near_miss_for_one(sentence: str,
     "If you only need a translation checked, proofreading costs 0.05 euros per word.",
     "A single ticket costs 4.50 euros for adults.",
     "The poster costs €12.90.",
+    "The account pays 3.15% AER.",
 ])
 def test_a_price_with_decimals_is_no_clock_time(sentence: str) -> None:
     assert not holds_kind(sentence, "time")
@@ -326,3 +328,11 @@ def test_the_latest_of_a_thing_asks_for_no_time() -> None:
 ])
 def test_how_much_per_unit_asks_for_an_amount(question: str) -> None:
     assert wanted_kind(question) == "amount"
+
+
+def test_the_shapes_of_the_values_a_sentence_states() -> None:
+    assert value_shapes("On Sundays, collection is now between 14:00 and 15:30.") == {"clock"}
+    assert value_shapes("Residents now pay £16 per night.") == {"money"}
+    assert value_shapes("For balances over £10,000 the rate becomes 3.15% AER.") == \
+        {"money", "share"}
+    assert value_shapes("Walks are matched by size and energy.") == set()
