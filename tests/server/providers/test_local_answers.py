@@ -1165,6 +1165,10 @@ def test_the_price_of_hiring_a_thing_the_document_never_names_is_not_found(folde
     assert _used(outcome) == [] and outcome.text.startswith("I found nothing")
     cello = ask("How much does it cost to hire a cello from Brookside Music School?")
     assert "£17 per month" in _direct(cello)
+    charged = ask("How much does Brookside Music School charge to hire saxophones?")
+    assert _used(charged) == [] and charged.text.startswith("I found nothing")
+    violas = ask("How much does Brookside Music School charge to hire violas?")
+    assert "£11 per month" in _direct(violas)
 
 
 BANK_FEES = """# Linnet Bank: Account Fees
