@@ -1150,6 +1150,25 @@ def test_whether_a_thing_is_offered_is_not_answered_by_a_document_that_never_nam
     assert "soft treats" in _direct(obliged)
 
 
+TRAVEL_CLINIC = """# Millbrook Pharmacy travel clinic
+
+## Vaccines
+
+Our travel clinic gives hepatitis A and typhoid vaccines by appointment.
+Each vaccine costs £45 per dose, and a consultation is free.
+"""
+
+
+def test_whether_a_clinic_gives_a_vaccine_it_never_names_is_not_answered(folder, ask):
+    """*Does … give the rabies vaccine?* asks whether it is offered, as *offer* does: the
+    clinic's page, which names other vaccines, does not answer it."""
+    (folder / "travel-clinic.md").write_text(TRAVEL_CLINIC, encoding="utf-8")
+    outcome = ask("Does the Millbrook Pharmacy travel clinic give the rabies vaccine?")
+    assert _used(outcome) == [] and outcome.text.startswith("I found nothing")
+    typhoid = ask("Does the Millbrook Pharmacy travel clinic give the typhoid vaccine?")
+    assert "hepatitis A and typhoid vaccines" in _direct(typhoid)
+
+
 MUSIC_SCHOOL = """# Brookside Music School
 
 ## Instrument hire
