@@ -355,13 +355,12 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
 
 # A question whether something exists or is offered, up to the words naming it: *Is there
 # Wi-Fi …?*, *Does Sitwell Puppy School run agility classes?*, *Does the clinic give the rabies
-# vaccine?*, *Can I buy a gift voucher …?*,
-# *How much does it cost to hire a flute?*, *What do they charge to hire snowshoes?* (not *Do I
-# have to …?*, *Can I get my money back?*).
+# vaccine?*, *Can I buy a gift voucher …?*, *How much does it cost to hire a flute?*, *What do
+# they charge to hire snowshoes?* (not *Do I have to …?*, *Can I get my money back?*).
 _WHETHER_OFFERED = re.compile(
     r"^\s*(?:is|are)\s+there\s+(?:a|an|any)?\b|^\s*(?:does|do)\s+(?:[\w&'’-]+\s+){1,5}?"
-    r"(?:(?:offer|offers|run|runs|sell|sells|provide|provides|stock|stocks|give|gives|organise|organize|"
-    r"organises|organizes)\b|(?:have|has)\s+(?=(?:a|an|any)\s))|"
+    r"(?:(?:offer|offers|run|runs|sell|sells|provide|provides|stock|stocks|give|gives|"
+    r"organise|organize|organises|organizes)\b|(?:have|has)\s+(?=(?:a|an|any)\s))|"
     r"^\s*can\s+(?:i|we)\s+(?:buy|hire|rent|order)\s+(?:a|an)\b|"
     r"\b(?:cost|charge)\s+(?:me\s+|us\s+)?to\s+(?:hire|rent)\s+(?:(?:a|an)\b)?", re.IGNORECASE)
 # Words of paying and of places in general: what a question asks about is seldom one of them.

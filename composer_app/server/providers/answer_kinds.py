@@ -230,10 +230,12 @@ def wanted_kind(text: str) -> str | None:
             else "name" if _NAMED.search(text) else None)
 
 
+_VALUE_SHAPES = {"clock": _CLOCK, "money": _MONEY, "share": _PERCENT}
+
+
 def value_shapes(text: str) -> set[str]:
     """The shapes of the values ``text`` states: ``clock`` times, ``money``, ``share``s."""
-    shapes = {"clock": _CLOCK, "money": _MONEY, "share": _PERCENT}
-    return {name for name, shape in shapes.items() if shape.search(text)}
+    return {name for name, shape in _VALUE_SHAPES.items() if shape.search(text)}
 
 
 def holds_kind(text: str, kind: str, *, row: bool = False, asked: str = "") -> bool:
