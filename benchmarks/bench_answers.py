@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Eighty-four question sets, each a knowledge folder with its questions:
+Eighty-eight question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -153,7 +153,12 @@ Eighty-four question sets, each a knowledge folder with its questions:
   ``heldout81`` never were;
 * ``heldout82`` and ``heldout83``: two more written blind in the own set's style (health and
   wellbeing services; travel and transport) after the rules read from ``heldout78`` and
-  ``heldout79``, never read.
+  ``heldout79``, never read;
+* ``heldout84`` to ``heldout87``: four more written blind in the own set's style, with about
+  half their questions in words the documents do not use (education and learning; home,
+  utilities and telecoms; culture, events and venues; work in warehouses, factories and
+  shops); ``heldout84`` and ``heldout85`` were read after their first run, ``heldout86`` and
+  ``heldout87`` never were.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -204,7 +209,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 84)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 88)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

@@ -41,6 +41,12 @@ _STATED = re.compile(
 _RANGE = re.compile(r"\b(?:aged|ages?)\s+(?P<a>\d{1,3})\s*(?:to|-|–|and|until|or)\s*"
                     r"(?P<b>\d{1,3})\b"
                     r"|\b(?P<a2>\d{1,3})\s*(?:to|-|–)\s*(?P<b2>\d{1,3})[- ]years?[- ]olds?\b")
+# "Toddlers (2 years)", "Pre-school (3 and 4 years)": an age group named with its ages, in a
+# text about ages or the young (not "Contract: fixed (3 years)").
+_GROUP_AGES = re.compile(r"\((?P<a>\d{1,2})(?:\s*(?:to|-|–|and)\s*(?P<b>\d{1,2}))?\s+years?"
+                         r"(?:\s+old)?\)")
+_ABOUT_AGE_GROUPS = re.compile(r"\b(?:age|ages|aged|babies|baby|toddlers?|infants?|children|"
+                               r"child|kids|juniors?|pre-?school|teens|teenagers|youths?)\b")
 _LOWER = re.compile(r"\b(?:aged\s+|age\s+of\s+)?(?P<n>\d{1,3})\s*(?:\+|(?:years\s+)?"
                     r"(?:or|and)\s+(?:older|over|above)\b)"
                     r"|\b(?:from\s+the\s+age\s+of|older\s+than|over\s+the\s+age\s+of|"
@@ -92,6 +98,9 @@ def bounds(text: str) -> Iterator[tuple[str, int, int]]:
             yield ">=", bound, bound
         for match in _UPPER.finditer(text):
             yield "<", int(match.group("n")), int(match.group("n"))
+        for match in _GROUP_AGES.finditer(text) if _ABOUT_AGE_GROUPS.search(text) else ():
+            low = int(match.group("a"))
+            yield "within", low, int(match.group("b") or low)
     for match in _REQUIRED.finditer(text):
         relation = _REQUIRED_RELATION[re.sub(r"\s+", " ", match.group("words"))]
         yield relation, int(match.group("n")), int(match.group("n"))

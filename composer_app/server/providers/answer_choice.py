@@ -6,14 +6,18 @@ Invariants: a part of the question is answered only by a sentence whose ``covera
 holds for the situation the question states, ``condition_ranking``, or when it grants or refuses the
 permission the question asks for, ``_permission_rule``; a first sentence that only the sentence
 model raised to it for a part that asks yes or no or for a value and that the reader doubts is
-put back to its coverage by words, ``_undoubted``; a first sentence from ``LEAD_FLOOR`` up is
-raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a first
-sentence from ``COMPANION_FLOOR`` up is raised to it when its document answers another part of
-the same question, ``_companion``; a part whose nearest sentence is already said for another
-part is not reported as unanswered; a later part whose first sentence already answers an
-earlier part is answered by the sentence of that document its own words cover best, from
-``COMPANION_FLOOR`` up, ``_beyond_said``; a part that asks whether something exists or is offered is
-not answered from a document that never names the thing, ``_thing_never_named``); with no part
+put back to its coverage by words, and the first of the next ``NEXT_READ`` sentences that
+reaches the threshold and is not doubted answers instead, ``_undoubted``; a first sentence from
+``LEAD_FLOOR`` up is raised to it when no other sentence comes within ``LEAD_RATIO`` of it,
+``_clear_lead``; a first sentence from ``COMPANION_FLOOR`` up is raised to it when its document
+answers another part of the same question, ``_companion``; a part whose nearest sentence is
+already said for another part is not reported as unanswered; a part that asks what happens if
+the asker does not do what an earlier part's answer requires is answered by the sentence right
+after that answer when it states it (*If you do not, …*), ``_if_not``; a later part whose first
+sentence already answers an earlier part is answered by the sentence of that document its own
+words cover best, from ``COMPANION_FLOOR`` up, ``_beyond_said``; a part that asks whether
+something exists or is offered is not answered from a document that never names the thing,
+``_thing_never_named``); with no part
 answered there is no direct sentence and no ``used`` document; the documents of the direct
 sentences come first among ``used``; when another document answers the same part nearly as well
 (``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs found
@@ -68,6 +72,7 @@ from composer_app.server.providers.term_polarity import PERMISSION_STEMS
 USED_THRESHOLD = 0.6
 LEAD_FLOOR = 0.44  # a first sentence this covered answers when it clearly leads (``_clear_lead``)
 LEAD_RATIO = 0.5  # of the first sentence's coverage: what every other sentence stays within
+NEXT_READ = 3  # sentences after a doubted first one: the next that reaches the threshold answers
 COMPANION_FLOOR = 0.5  # a first sentence this covered answers in a document that answers a sibling
 CONFLICT_RATIO = 0.75
 CHANGE_FLOOR = 0.3  # of the threshold: a newer sentence stating a change answers from here
@@ -131,7 +136,11 @@ def _undoubted(part: Part, ranked: list[Scored], reader: Reader | None,
     car park's weekly ticket), only the sentence model, or the permission rule by the verb alone
     (*Can I bring my dog to work?*: *Members may bring up to 2 guests per day*), raised the
     sentence to ``USED_THRESHOLD`` (``by_words`` below it, ``by_meaning`` from it up) and the
-    reader doubts it (``answer_reading.doubted``): a question whether a place offers something
+    reader doubts it (``answer_reading.doubted``); the first of the next ``NEXT_READ`` sentences
+    that reaches the threshold and that the reader does not doubt then comes first (*How long
+    can I pause it if I break my leg?*: *Students on a year abroad can freeze for up to 12
+    months* doubted, *If you are injured or ill, you can freeze your membership for up to 3
+    months* next). A question whether a place offers something
     it never mentions comes near a sentence of its topic by meaning alone, where a question what
     or who (*Who should I contact about a toothache on a Saturday night?*) is often answered by
     meaning alone (*… patients call the regional dental emergency service*) and the reader
@@ -149,7 +158,12 @@ def _undoubted(part: Part, ranked: list[Scored], reader: Reader | None,
     if words >= USED_THRESHOLD or by_meaning.get(first.sentence.text, 0.0) < USED_THRESHOLD or \
             _own_case(part, first) or not doubted(part, first, reader):
         return ranked
-    return [replace(first, coverage=words), *ranked[1:]]
+    lowered, rest = replace(first, coverage=words), ranked[1:]
+    for number, scored in enumerate(rest[:NEXT_READ]):
+        if scored.coverage >= USED_THRESHOLD and scored.sentence.text != first.sentence.text \
+                and not doubted(part, scored, reader):
+            return [scored, lowered, *rest[:number], *rest[number + 1:]]
+    return [lowered, *rest]
 
 
 def _situated(part: Part, first: Part) -> Part:
@@ -224,6 +238,37 @@ def _beyond_said(part: Part, ranked: Sequence[Scored], earlier: Sequence[Scored 
     if best is None or best.coverage < COMPANION_FLOOR:
         return None
     return replace(best, coverage=max(best.coverage, USED_THRESHOLD))
+
+
+# A part that asks what follows from not doing what an earlier part asked about (*… and what
+# happens if I don't?*, *what if I miss it?*), and a sentence that states it (*If you do not, we
+# may charge you a penalty of £70*, *Otherwise …*, *Failing that, …*).
+_IF_NOT_ASKED = re.compile(r"^\s*(?:and\s+)?what\s+(?:happens|will\s+happen|would\s+happen|if)\b"
+                           r".*\b(?:don['’]?t|do\s+not|doesn['’]?t|does\s+not|didn['’]?t|not|"
+                           r"miss|forget|fail)\b", re.IGNORECASE)
+_IF_NOT_STATED = re.compile(r"^\s*(?:if\s+(?:you|they|he|she|we)\s+(?:do|does|did)\s+not\b|"
+                            r"if\s+(?:you|they|he|she|we)\s+(?:don['’]?t|doesn['’]?t|didn['’]?t|"
+                            r"fail|miss|forget)\b|if\s+not\b|otherwise\b|failing\s+(?:this|that)\b|"
+                            r"failure\s+to\b)", re.IGNORECASE)
+
+
+def _if_not(part: Part, earlier: Sequence[Scored | None], units: Sequence[Sentence]
+            ) -> Scored | None:
+    """For a part that asks what happens if the asker does not do what an earlier part's answer
+    requires (``_IF_NOT_ASKED``), the sentence right after that answer when it states just that
+    (``_IF_NOT_STATED``), raised to the threshold; else ``None``. Its words are the question's
+    least: what it answers is the sentence before it."""
+    asking = re.split(r"(?<=[.!?])\s+", part.text.strip())[-1]
+    if not _IF_NOT_ASKED.search(asking):
+        return None
+    for answer in (a for a in reversed(earlier) if a is not None):
+        said = answer.sentence
+        for unit in units:
+            if unit.key == said.key and unit.passage == said.passage and \
+                    unit.index == said.index + 1 and _IF_NOT_STATED.search(unit.text):
+                found = score(unit, part)
+                return replace(found, coverage=max(found.coverage, USED_THRESHOLD))
+    return None
 
 
 def _units(evidences: Sequence[Evidence]) -> list[Sentence]:
@@ -302,12 +347,13 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         rankings.append(ranked)
         nearest.append(ranked[0] if ranked else None)
         top = ranked[0] if ranked and ranked[0].coverage >= USED_THRESHOLD else None
-        top = _beyond_said(part, ranked, answers, units) or top
+        top = _if_not(part, answers, units) or _beyond_said(part, ranked, answers, units) or top
         if top is not None and _thing_never_named(part, top, units):
             top = None  # "Is there Wi-Fi …?" of a document that never names Wi-Fi
         if top is not None and not _is_code(by_key[top.sentence.key]):
             rivals = _named_rivals(per_doc, part, given) if given else per_doc
-            top, line, loser = _resolve_conflict(top, rivals, by_key, dated, part)
+            top, line, loser = _resolve_conflict(top, list(rivals.values()), by_key, dated,
+                                                 part)
             if line is None:
                 top, line, loser = _changed_by_newer(top, ranked, by_key, dated, part)
             if line is not None and loser is not None:
@@ -363,9 +409,10 @@ _WHETHER_OFFERED = re.compile(
     r"organise|organize|organises|organizes)\b|(?:have|has)\s+(?=(?:a|an|any)\s))|"
     r"^\s*can\s+(?:i|we)\s+(?:buy|hire|rent|order)\s+(?:a|an)\b|"
     r"\b(?:cost|charge)\s+(?:me\s+|us\s+)?to\s+(?:hire|rent)\s+(?:(?:a|an)\b)?", re.IGNORECASE)
-# Words of paying and of places in general: what a question asks about is seldom one of them.
+# Words of paying, of places and of help in general (*Is there any help with winter bills?*):
+# what a question asks about is seldom one of them.
 _NOT_THINGS_TEXT = """charge charges fee fees cost costs price prices discount discounts cheaper
-    free pay paid extra somewhere anywhere anything way need worth"""
+    free pay paid extra somewhere anywhere anything way need worth help support assistance"""
 _NOT_THINGS = frozenset(_NOT_THINGS_TEXT.split())
 
 
@@ -430,13 +477,15 @@ def _ordered(best_unit: dict[str, Scored], evidences: Sequence[Evidence],
             for k in _ordered_keys(best_unit, coverage) if k not in exclude]
 
 
-def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str, Evidence],
+def _resolve_conflict(top: Scored, rivals: Sequence[Scored], by_key: dict[str, Evidence],
                       dated: Callable[[SourceRef], date | None], part: Part
                       ) -> tuple[Scored, str | None, str | None]:
-    """``top`` or a newer rival that answers the same part with different numbers, the line
-    naming the conflict and the key of the document not answered from."""
+    """``top`` or a newer rival (``rivals``: each document's first sentence) that answers the
+    same part with different numbers, the line naming the conflict and the key of the document
+    not answered from."""
     mine = numbers_of(top.sentence.text)
-    for key, rival in per_doc.items():
+    for rival in rivals:
+        key = rival.sentence.key
         if key == top.sentence.key or _is_code(by_key[key]):
             continue
         if rival.coverage < USED_THRESHOLD or rival.score < CONFLICT_RATIO * top.score:

@@ -106,6 +106,7 @@ from composer_app.server.providers.term_forms import (
     single_verbs,
     stems,
     term_credit,
+    whole_amounts,
 )
 from composer_app.server.providers.term_polarity import (
     PERMISSION_STEMS,
@@ -470,7 +471,7 @@ def idf(passages: int, frequency: int) -> float:
 
 def numbers_of(text: str) -> frozenset[str]:
     """The numbers and number words of a sentence (to tell disagreeing statements apart)."""
-    found = {w.casefold() for w in re.findall(r"[^\W_]+(?:[.,:][0-9]+)*", text)
+    found = {w.casefold() for w in re.findall(r"[^\W_]+(?:[.,:][0-9]+)*", whole_amounts(text))
              if DIGITS.search(w) or w.casefold() in NUMBER_WORDS}
     return frozenset(found)
 

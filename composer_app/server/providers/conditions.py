@@ -317,8 +317,8 @@ def _relation_of(words: str, upper: str, lower: str, exclusive: tuple[str, ...] 
     if re.fullmatch(upper, words):
         return "<" if words in exclusive else "<="
     if re.fullmatch(lower, words):
-        return ">" if words in ("more than", "over", "after", "longer than", "later than",
-                                "older than") else ">="
+        return ">" if words in ("more than", "over", "longer than", "later than",
+                                "older than") else ">="  # "after 25 years": from 25 years on
     return None
 
 

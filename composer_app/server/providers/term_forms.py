@@ -375,8 +375,18 @@ def irregular_base(word: str) -> str | None:
 
 def words(text: str) -> list[str]:
     """The words of ``text`` in order (numbers keep their inner separators: 2,000 or 0.30; a
-    compound whose hyphen is only spelling is one word: *Wi-Fi* is *wifi*, *e-mail* *email*)."""
-    return [m.group(0) for m in _WORD.finditer(_JOINED.sub(_join, text))]
+    compound whose hyphen is only spelling is one word: *Wi-Fi* is *wifi*, *e-mail* *email*; a
+    whole amount of money is written without its cents: *£16.00* is *£16*)."""
+    return [m.group(0) for m in _WORD.finditer(whole_amounts(_JOINED.sub(_join, text)))]
+
+
+_WHOLE_AMOUNT = re.compile(r"(?<=[£$€¥])(\d+(?:,\d{3})*)\.00?\b")
+
+
+def whole_amounts(text: str) -> str:
+    """``text`` with each whole amount after a currency sign written without its cents (*£16.00*
+    is *£16*, as a question writes it); a bare *8.00* may be a time of day and stays."""
+    return _WHOLE_AMOUNT.sub(r"\1", text)
 
 
 _JOINED = re.compile(r"\b(?:wi-fi|e-mail|log-in|web-site)\b", re.IGNORECASE)

@@ -48,6 +48,10 @@ def test_a_persons_age_is_read_only_as_an_age(text: str, years: list[int]) -> No
     ("under-18s cannot collect items for other people.", [("<", 18, 18)]),
     ("over-65s travel free.", [(">=", 65, 65)]),
     ("patients aged 16 to 17 may attend alone.", [("within", 16, 17)]),
+    # an age group named with its ages
+    ("age group: toddlers (2 years); full day: £74.00", [("within", 2, 2)]),
+    ("age group: pre-school (3 and 4 years); full day: £68.00", [("within", 3, 4)]),
+    ("contract: fixed (3 years); monthly price: £20", []),
 ])
 def test_a_sentence_sets_an_age_bound_only_with_words_that_make_one(
         text: str, found: list[tuple[str, int, int]]) -> None:

@@ -9,6 +9,7 @@ from composer_app.server.providers.answer_choice import (
     COMPANION_FLOOR,
     LEAD_FLOOR,
     LEAD_RATIO,
+    NEXT_READ,
     USED_THRESHOLD,
     _clear_lead,
     _companion,
@@ -115,6 +116,29 @@ def test_a_sentence_only_the_meaning_raised_is_no_answer_when_the_reader_doubts_
     meaning = {text: USED_THRESHOLD + 0.1}
     assert _undoubted(WHETHER, ranked, _trusting, {text: 0.3}, meaning) == ranked
     assert _undoubted(WHETHER, ranked, None, {text: 0.3}, meaning) == ranked
+
+
+def test_the_next_sentence_reaching_the_threshold_answers_when_the_first_is_doubted() -> None:
+    """The reader doubts the first sentence, which only the meaning raised; the next one that
+    reaches the threshold and is not doubted answers, instead of *not found*."""
+    ranked = _raised(USED_THRESHOLD + 0.1)
+    ranked[2] = replace(ranked[2], coverage=USED_THRESHOLD + 0.05)
+    first, second = ranked[0].sentence.text, ranked[2].sentence.text
+
+    def doubting_the_first(question: str, sentences: list[str]) -> list[float]:
+        return [-10.0 if first in text else 5.0 for text in sentences]
+
+    meaning = {first: USED_THRESHOLD + 0.1, second: USED_THRESHOLD + 0.05}
+    kept = _undoubted(WHETHER, ranked, doubting_the_first, {first: 0.3, second: 0.3}, meaning)
+    assert kept[0].sentence.text == second and kept[0].coverage == USED_THRESHOLD + 0.05
+    assert kept[1].sentence.text == first and kept[1].coverage == 0.3
+    assert sorted(s.sentence.text for s in kept) == sorted(s.sentence.text for s in ranked)
+    doubted_too = _undoubted(WHETHER, ranked, _doubting, {first: 0.3, second: 0.3}, meaning)
+    assert doubted_too[0].sentence.text == first and doubted_too[0].coverage == 0.3
+    beyond = [ranked[0], *[replace(s, coverage=0.2) for s in ranked[1:NEXT_READ + 1]],
+              replace(ranked[2], coverage=USED_THRESHOLD + 0.05)]
+    far = _undoubted(WHETHER, beyond, doubting_the_first, {first: 0.3}, meaning)
+    assert far[0].sentence.text == first and far[0].coverage == 0.3
 
 
 def test_a_sentence_its_words_answer_is_never_doubted() -> None:

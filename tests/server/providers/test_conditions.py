@@ -113,6 +113,11 @@ def test_an_age_and_a_may_are_not_a_count_or_a_month() -> None:
      "If you cancel between 1 August and the start of your contract, we keep £100.", True, False),
     ("It's 20 July and my contract hasn't started. Do I get my deposit back?",
      "If you cancel between 1 August and the start of your contract, we keep £100.", False, True),
+    # "after 25 years" is from 25 years on: the question's own bound holds
+    ("What will my panels still give after 25 years?",
+     "After 25 years, they will still produce at least 80% of their rated output.", True, False),
+    ("What will my panels still give after 25 years?",
+     "Panels that stop working after more than 25 years are not replaced.", False, True),
 ])
 def test_a_sentences_condition_holds_or_fails_for_the_situation(question: str, sentence: str,
                                                                 met: bool, failed: bool) -> None:

@@ -1208,3 +1208,84 @@ def test_a_second_part_whose_nearest_sentence_answers_the_first_reads_its_own_wo
                   "paying it?")
     assert "5.00 euros" in _direct(outcome)
     assert "1,500 euros is paid" in _direct(outcome)
+
+
+PARISH_HALL = """# Netherby Parish Hall: Booking Terms
+
+## Bookings
+
+Every booking must be confirmed in writing. You must pay the deposit
+within 14 days of booking. If you do not, the hall may be offered to
+someone else. Keys are collected from the caretaker on the day.
+"""
+
+
+def test_what_happens_if_the_asker_does_not_is_the_sentence_after_the_rule(folder, ask):
+    """*…, and what happens if I don't?* leans on the rule the first part is answered with; the
+    sentence right after it that opens *If you do not* states what follows, though it shares
+    none of the question's words."""
+    (folder / "parish-hall.md").write_text(PARISH_HALL, encoding="utf-8")
+    outcome = ask("How long do I have to pay the deposit for Netherby Parish Hall, and what "
+                  "happens if I don't?")
+    assert "within 14 days of booking" in _direct(outcome)
+    assert "offered to someone else" in _direct(outcome)
+
+
+WARMTH_FUND = """# Kestrelmoor Gas: Discounts and Payments
+
+## Winter discount
+
+Customers receiving Pension Credit can claim a £140 winter discount,
+paid between November and February.
+
+## Paying your bill
+
+You can pay by Direct Debit, by card or at a post office.
+"""
+
+
+def test_whether_there_is_any_help_with_a_thing_asks_about_the_thing_not_the_help(folder, ask):
+    """*Is there any help with winter bills?* asks about winter bills: a page that never says
+    *help* but names a winter discount answers it."""
+    (folder / "discounts.md").write_text(WARMTH_FUND, encoding="utf-8")
+    outcome = ask("I get Pension Credit. Is there any help with winter bills from Kestrelmoor "
+                  "Gas?")
+    assert "£140 winter discount" in _direct(outcome)
+
+
+CRECHE = """# Poppyfield Crèche: Fees
+
+| Age group | Full day | Half day |
+|---|---|---|
+| Babies (under 2) | £81.00 | £47.00 |
+| Toddlers (2 years) | £74.00 | £43.00 |
+| Pre-school (3 and 4 years) | £68.00 | £39.00 |
+"""
+
+
+def test_an_age_group_named_with_its_ages_answers_for_a_child_of_that_age(folder, ask):
+    """*Toddlers (2 years)* is the row for a two-year-old, *Babies (under 2)* is not."""
+    (folder / "creche.md").write_text(CRECHE, encoding="utf-8")
+    outcome = ask("How much is a full day at Poppyfield Crèche for my two-year-old?")
+    assert "£74.00" in _direct(outcome) and "£81.00" not in _direct(outcome)
+    older = ask("What does a full day at Poppyfield Crèche cost for my daughter, she's 4?")
+    assert "£68.00" in _direct(older) and "£81.00" not in _direct(older)
+
+
+UNIFORM_GRANT = """# Marlow Grange School: Uniform
+
+## Help with the cost of uniform
+
+Families who receive free school meals can apply for a uniform grant of
+£90 for a pupil starting in Year 7. Pupils who join the school in any
+other year group can apply for £45.
+"""
+
+
+def test_a_rule_for_any_other_year_group_answers_a_pupil_joining_later(folder, ask):
+    """*… any other year group* is the other side of the Year 7 rule: it is the rule for a
+    pupil joining in Year 9."""
+    (folder / "uniform.md").write_text(UNIFORM_GRANT, encoding="utf-8")
+    outcome = ask("We get free school meals and my son is moving to Marlow Grange School in "
+                  "Year 9. How much uniform grant can we apply for?")
+    assert "£45" in _direct(outcome) and "£90" not in _direct(outcome)

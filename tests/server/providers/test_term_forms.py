@@ -17,6 +17,7 @@ from composer_app.server.providers.term_forms import (
     stems,
     synonyms_of,
     term_credit,
+    whole_amounts,
 )
 
 
@@ -230,3 +231,17 @@ def test_a_bound_from_above_is_a_maximum() -> None:
         "Groups are maximum five dogs."
     assert single_verbs("Bring no more than 2 guests.") == "Bring maximum 2 guests."
     assert single_verbs("Most members pay more than that.") == "Most members pay more than that."
+
+
+def test_a_whole_amount_of_money_is_the_same_word_with_or_without_its_cents() -> None:
+    """*£16.00* in a price table is the *£16* a question names; a bare *8.00* may be a time of
+    day, and amounts with cents keep them."""
+    assert "16" in stems("Monthly price: £16.00; cover: boiler")
+    assert stems("£1,250.00 a year") == stems("£1,250 a year")
+    assert "8.00" in stems("The wash costs 8.00 euros") and "2.50" in stems("£2.50 a day")
+
+
+@given(st.integers(0, 99_999), st.sampled_from("£$€"))
+def test_whole_amounts_drops_only_zero_cents(amount: int, sign: str) -> None:
+    assert whole_amounts(f"pay {sign}{amount}.00 now") == f"pay {sign}{amount} now"
+    assert whole_amounts(f"pay {sign}{amount}.50 now") == f"pay {sign}{amount}.50 now"
