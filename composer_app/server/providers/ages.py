@@ -14,7 +14,9 @@ measure (*I'm 5 minutes late*); a sentence sets an age bound only with words tha
 requirement on the person addressed (*must be at least 17*, *must be 18 or over*, *if you are
 under 18*), or as a group of one age
 (*sixteen-year-olds*, not the upper end of *14 to 16-year-olds*) or of all ages beyond a bound
-(*under-18s*: under 18, *over-65s*: 65 and over); ages are whole years up to 120.
+(*under-18s*: under 18, *over-65s*: 65 and over), or as the ages an age group is named with in
+brackets, in a text about ages or the young (*Toddlers (2 years)*, *Pre-school (3 and 4
+years)*); ages are whole years up to 120.
 A school year (*my son is in Year 3*, *my Year 7 class*) is read only as *Year* and a number up
 to 13, and held against the school years a sentence names (*Pupils in Year 5 and Year 6*, *Years
 3 to 6*, *from Year 7*, *up to Year 4*) as the kind ``school_year``.

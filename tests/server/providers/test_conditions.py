@@ -118,6 +118,19 @@ def test_an_age_and_a_may_are_not_a_count_or_a_month() -> None:
      "After 25 years, they will still produce at least 80% of their rated output.", True, False),
     ("What will my panels still give after 25 years?",
      "Panels that stop working after more than 25 years are not replaced.", False, True),
+    # a thing named by its length is the rule for that length alone
+    ("I'm on a three-year phone contract. When can I upgrade?",
+     "On a 36-month plan you can upgrade after 30 monthly bills.", True, False),
+    ("I'm on a three-year phone contract. When can I upgrade?",
+     "On a 24-month handset plan you can upgrade once you have paid 21 monthly bills.",
+     False, True),
+    ("I only want to commit for one year. Will the price go up?",
+     "Prices on 12-month contracts are fixed for the full 12 months.", True, False),
+    ("I only want to commit for one year. Will the price go up?",
+     "Prices on 24-month contracts rise every April.", False, True),
+    ("I only want to commit for one year. Will the price go up?",
+     "Prices on 12- and 24-month contracts rise every April.", True, False),
+    ("Is my 12-year-old allowed in?", "Prices on 12-month contracts are fixed.", False, False),
 ])
 def test_a_sentences_condition_holds_or_fails_for_the_situation(question: str, sentence: str,
                                                                 met: bool, failed: bool) -> None:

@@ -1289,3 +1289,31 @@ def test_a_rule_for_any_other_year_group_answers_a_pupil_joining_later(folder, a
     outcome = ask("We get free school meals and my son is moving to Marlow Grange School in "
                   "Year 9. How much uniform grant can we apply for?")
     assert "£45" in _direct(outcome) and "£90" not in _direct(outcome)
+
+
+FIBRE_TERMS = """# Ashwick Fibre: Contract Terms
+
+## Prices
+
+Monthly prices on 24-month contracts rise by a fixed £3 every April.
+Prices on 12-month contracts are fixed for the full 12 months.
+
+## Upgrades
+
+On a 24-month contract you can upgrade after 18 monthly payments. On a
+36-month contract you can upgrade after 27 monthly payments.
+"""
+
+
+def test_a_contract_named_by_its_length_answers_for_that_length(folder, ask):
+    """*My one-year contract* is the *12-month contract*, *a three-year contract* the
+    *36-month* one: the rule for another length is its near miss."""
+    (folder / "fibre-terms.md").write_text(FIBRE_TERMS, encoding="utf-8")
+    outcome = ask("Will the monthly price of my one-year Ashwick Fibre contract rise in "
+                  "April?")
+    assert "fixed for the full 12 months" in _direct(outcome)
+    assert "£3 every April" not in _direct(outcome)
+    upgrade = ask("I'm on a three-year Ashwick Fibre contract. How many payments before I can "
+                  "upgrade?")
+    assert "27 monthly payments" in _direct(upgrade)
+    assert "18 monthly payments" not in _direct(upgrade)
