@@ -17,8 +17,8 @@ after that answer when it states it (*If you do not, …*), ``_if_not``; a later
 sentence already answers an earlier part is answered by the sentence of that document its own
 words cover best, from ``COMPANION_FLOOR`` up, ``_beyond_said``; a part that asks whether
 something exists or is offered is not answered from a document that never names the thing,
-``_thing_never_named``); with no part
-answered there is no direct sentence and no ``used`` document; the documents of the direct
+``_thing_never_named``); with no part answered there is no direct sentence and no ``used``
+document; the documents of the direct
 sentences come first among ``used``; when another document answers the same part nearly as well
 (``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs found
 together in both, when the answer has any: ``shares_subject``) (``same_subject``) with different
@@ -352,8 +352,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
             top = None  # "Is there Wi-Fi …?" of a document that never names Wi-Fi
         if top is not None and not _is_code(by_key[top.sentence.key]):
             rivals = _named_rivals(per_doc, part, given) if given else per_doc
-            top, line, loser = _resolve_conflict(top, list(rivals.values()), by_key, dated,
-                                                 part)
+            top, line, loser = _resolve_conflict(top, rivals, by_key, dated, part)
             if line is None:
                 top, line, loser = _changed_by_newer(top, ranked, by_key, dated, part)
             if line is not None and loser is not None:
@@ -477,15 +476,13 @@ def _ordered(best_unit: dict[str, Scored], evidences: Sequence[Evidence],
             for k in _ordered_keys(best_unit, coverage) if k not in exclude]
 
 
-def _resolve_conflict(top: Scored, rivals: Sequence[Scored], by_key: dict[str, Evidence],
+def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str, Evidence],
                       dated: Callable[[SourceRef], date | None], part: Part
                       ) -> tuple[Scored, str | None, str | None]:
-    """``top`` or a newer rival (``rivals``: each document's first sentence) that answers the
-    same part with different numbers, the line naming the conflict and the key of the document
-    not answered from."""
+    """``top`` or a newer rival that answers the same part with different numbers, the line
+    naming the conflict and the key of the document not answered from."""
     mine = numbers_of(top.sentence.text)
-    for rival in rivals:
-        key = rival.sentence.key
+    for key, rival in per_doc.items():
         if key == top.sentence.key or _is_code(by_key[key]):
             continue
         if rival.coverage < USED_THRESHOLD or rival.score < CONFLICT_RATIO * top.score:

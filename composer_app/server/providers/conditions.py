@@ -505,7 +505,6 @@ def read(question: str, sentence: str) -> Reading:
         if values:
             held[condition.kind] = held.get(condition.kind, False) or \
                 any(condition.holds(v) for v in values)
-
     met = any(held.values())
     failed = any(not holds for kind, holds in held.items() if kind != "weekday")
     kinds = frozenset(kind for kind, holds in held.items() if holds or kind != "weekday")
