@@ -30,8 +30,8 @@ The values, each of its own kind (only values of the same kind are compared):
   days before*);
 * ``length``: the length in minutes of a term a question names or states (*my three-year
   contract*, *commit for one year*), held against the terms a sentence names by their length in
-  months or years (*on 24-month contracts*, *12- and 24-month plans*): the rule is for those
-  lengths alone;
+  months or years (*on 24-month contracts*, *12- and 24-month plans*; ``term_lengths``): the
+  rule is for those lengths alone;
 * ``count``: a number of people or things (*four people*, *3 bikes*), or the person's own count
   as an ordinal (*my seventh breakdown*) against the ordinal bounds a sentence sets (*from the
   seventh call-out*, *up to the third*), or one of a pair (*only my left ear*) against a rule for
@@ -73,7 +73,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from composer_app.server.providers import ages, body_pairs, measures, occasions
+from composer_app.server.providers import ages, body_pairs, measures, occasions, term_lengths
 from composer_app.server.providers.clock_times import clock_readings, clock_values, until_tomorrow
 from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 
@@ -129,10 +129,6 @@ _DURATION = re.compile(rf"\b(?P<n>{_NUMBER}|half\s+an?)\s+(?P<half>and\s+a\s+hal
                        rf"(?:(?:whole|full|entire|complete)\s+)?"
                        rf"(?P<unit>{_UNIT})\b"
                        rf"(?=(?P<after>(?:\s+[\w’']+){{0,6}}))")  # read ahead, not taken
-# A term named by its length in months or years (*a 24-month contract*, *the three-year plan*, *a
-# 6-month permit*; *12- and 24-month contracts*), not a product of some days (*a 3-day pass*).
-_LENGTH = re.compile(rf"\b(?:(?P<first>{_NUMBER})-\s+(?:and|or)\s+)?(?P<n>{_NUMBER})-"
-                     r"(?P<unit>year|month)\b(?![- ]olds?\b)")
 # What a rate counts, right before *a week*, *a month* (*days a week*, *twice a month*).
 _PER_UNIT = re.compile(r"\b(?:(?:minutes|hours|days|nights|times|sessions|lessons|visits|classes|"
                        r"shifts|meals|trips|journeys)|once|twice)\s+$")
@@ -219,16 +215,6 @@ def _durations(text: str, aged: bool = True) -> Iterator[tuple[int, int, str, in
         yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
 
 
-def _lengths(text: str) -> Iterator[int]:
-    """The length in minutes of each thing ``text`` (casefolded) names by its length (*a
-    24-month contract*, *the three-year deal*)."""
-    for match in _LENGTH.finditer(text):
-        for number in (match.group("first"), match.group("n")):
-            count = _number(number) if number else None
-            if count is not None:
-                yield count * _UNITS[match.group("unit")]
-
-
 def weekdays_named(text: str) -> frozenset[int]:
     """The days of the week (0 Monday … 6 Sunday, ``HOLIDAY``) ``text`` (casefolded) names."""
     days: set[int] = set()
@@ -276,7 +262,7 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
         if kind == "span":  # "commit for one year": a 12-month contract's length
             found.setdefault("length", []).append(value)
         taken.append((start, end))
-    for length in _lengths(text):
+    for length in term_lengths.named(text):  # "my three-year contract"
         found.setdefault("length", []).append(length)
     for match in _EVE.finditer(text):  # "it's the evening before now": about half a day ahead
         found.setdefault("ahead", []).append(_EVE_MINUTES[match.group("part")])
@@ -462,7 +448,7 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
                                                              "not later than"):
             relation = ">="  # "cancel up to 7 days before": at 7 days' notice or more
         found.append(_Condition(kind, _relation(relation, minutes)))
-    lengths = frozenset(_lengths(text))  # "on 24-month contracts": for that length alone
+    lengths = frozenset(term_lengths.named(text))  # "on 24-month contracts": for that length alone
     if lengths:
         found.append(_Condition("length", lengths.__contains__))
     for _, _, kind, relation, value, high in measures.bounds(text):  # "100 pages or more"
