@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Eighty-eight question sets, each a knowledge folder with its questions:
+Ninety-two question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -158,7 +158,11 @@ Eighty-eight question sets, each a knowledge folder with its questions:
   half their questions in words the documents do not use (education and learning; home,
   utilities and telecoms; culture, events and venues; work in warehouses, factories and
   shops); ``heldout84`` and ``heldout85`` were read after their first run, ``heldout86`` and
-  ``heldout87`` never were.
+  ``heldout87`` never were;
+* ``heldout88`` to ``heldout91``: four more written blind in the same way (health and care
+  services; getting around; money, insurance and legal help; food, hospitality and events);
+  ``heldout88`` and ``heldout89`` were read after their first run, ``heldout90`` and
+  ``heldout91`` never were.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -171,7 +175,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout83]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout91]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -209,7 +213,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 88)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 92)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

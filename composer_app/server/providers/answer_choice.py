@@ -376,7 +376,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         passage = evidences[scored.sentence.passage]
         periods = defined_periods(u.text for u in units if u.key == scored.sentence.key) \
             if scored.sentence.row_entity else {}  # "High season runs from 1 July …"
-        text = for_the_asked(part.text, scored.sentence.text, periods) \
+        text = for_the_asked(part.text, scored.sentence.text, periods, scored.sentence.title) \
             if scored.sentence.row_entity else for_the_case(part.text, scored.sentence.text)
         direct.append(Direct(_with(passage, coverage[scored.sentence.key]), text))
     keys = list(dict.fromkeys(a.sentence.key for a in answered))

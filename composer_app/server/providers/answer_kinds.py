@@ -64,6 +64,7 @@ _AMOUNT = re.compile(
     r"(?:rental|hire|entry|admission|parking|delivery|membership|insurance)\b)"
     r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage|"
     r"kilos?|kg|grams?|litres?|liters?|metres?|meters?|miles?|km)\b)|"
+    r"how\s+much\s+(?:compensation|refund|reimbursement|cashback)\b|"
     r"how\s+much\s+(?:per|a|an|each)\s+(?:night|day|hour|week|month|year|person|head|adult|child|"
     r"visit|session|lesson|class)\s+(?:is|are|does|do|will|would)\b|"
     r"what\s+(?:does|do|will|would)\b.*\bcost\b|"
@@ -143,7 +144,7 @@ _MONEY = re.compile(
 _PERCENT_TEXT = r"\d\s*(?:%|percent\b|per\s+cent\b)"
 _PERCENT = re.compile(_PERCENT_TEXT, re.I)
 _DIFFERENCE = re.compile(r"\b(?:extra|more|less|off|discount\w*|surcharge\w*|reduc\w*|cheaper|"
-                         r"refund\w*|deduct\w*|additional)\b|"
+                         r"refund\w*|deduct\w*|additional|compensat\w*|reimburs\w*)\b|"
                          r"\b(?:get|gets|getting|got|paid|money)\s+(?:\w+\s+){0,2}?back\b", re.I)
 # A share of a price is an amount of money itself: "a deposit of 30 percent of the hire fee",
 # "half of the entry fee".

@@ -25,9 +25,9 @@ The values, each of its own kind (only values of the same kind are compared):
   event (*three days before moving day*, *in advance*, *my lesson is in 30 hours*, *10 days
   away*; *the evening before* is 13 hours, *the day before* 24, *a week's notice* 7 days),
   ``span`` otherwise (*ten weeks ago*, *for a month*, *three months old*, a thing's *more than 2
-  years old*; *on Monday … it's Friday now* is four days since), held against the bounds and
-  ranges a sentence sets (*at least 48 hours in advance*, *two or more years*, *5 to 10 working
-  days before*);
+  years old*, a delay: *the train got in 40 minutes late*; *on Monday … it's Friday now* is
+  four days since), held against the bounds and ranges a sentence sets (*at least 48 hours in
+  advance*, *two or more years*, *5 to 10 working days before*);
 * ``length``: the length in minutes of a term a question names or states (*my three-year
   contract*, *commit for one year*), held against the terms a sentence names by their length in
   months or years (*on 24-month contracts*, *12- and 24-month plans*; ``term_lengths``): the
@@ -209,6 +209,8 @@ def _durations(text: str, aged: bool = True) -> Iterator[tuple[int, int, str, in
         until = re.search(r"\b(?:in|within\s+the\s+next)\s+$", text[max(0, match.start() - 20):
                                                                     match.start()])
         notice = re.match(r"['’]s?\s+notice\b", text[match.end("unit"):])  # "a week's notice"
+        if re.match(r"\s+(?:late|overdue|behind)\b", match.group("after")):
+            until = None  # "the train got in 40 minutes late": a delay, not a time to come
         kind = "ahead" if until or notice or re.match(rf"\s+(?:[\w’']+\s+){{0,5}}?{_AHEAD}\b"
                                                       r"|\s+away\b", match.group("after")) \
             else "span"  # "10 days away from our arrival date": ahead

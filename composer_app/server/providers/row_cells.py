@@ -6,19 +6,24 @@ them should read the students' price, not all three: ``for_the_asked`` keeps the
 cell (what the row is about) and the cells whose heading is the group the question names.
 
 Invariants: the row is read only when every cell is written ``Heading: value`` and joined by
-``; `` (the prose reader's form of a table row); the first cell is always kept; a cell is left
+``; `` (the prose reader's form of a table row; a heading may hold a clock time, *Weekdays
+before 17:00*); the first cell is always kept; a cell is left
 out only when its heading names another group of the same dimension than the question's
-(``qualifiers``) or an age range that excludes the age the question states (*Children under
-6* for a ten-year-old), and only when at least one value cell is kept; anything else returns
-the row unchanged. When no group is left out so, a value cell whose heading sets a condition
-that fails for the situation the question states (a month, a date, a time of day, days of the
-week: ``conditions``) is left out when another value cell's heading holds for it (*October to March*
-for a question in November). Then, of the value cells left, those of one shape (the same words
+(``qualifiers``), unless it names a part of the day that holds the time the question states
+(*Evenings and Saturdays* at 6pm on a Wednesday), or an age range that excludes the age the
+question states (*Children under 6* for a ten-year-old), and only when at least one value cell
+is kept; anything else returns the row unchanged. When no group is left out so, a value cell
+whose heading sets a condition that fails for the situation the question states (a month, a
+date, a time of day or a part of the day, days of the week: ``conditions``) is left out when
+another value cell's heading holds for it (*October to March* for a question in November).
+Then, of the value cells left, those of one shape (the same words
 around their numbers: *Pay as you go: 69p per kWh*, *With a ChargeCard: 64p per kWh*) are
-alternatives, and when the question holds a word (not a stop word nor a word of paying:
-``_PLAIN``) of exactly one of their headings that no other of them holds, the other alternatives
-are left out (*I have a ChargeCard*; *at the weekend*, after the weekday cell is left out for
-it: *Weekend per hour: £7.80*, not *Per day (24 hours): £62*).
+alternatives, and when the question holds a word (not a stop word, a word of paying: ``_PLAIN``,
+nor a word of the document's title: *Voltbridge* of *Voltbridge Plus members*) of exactly one
+of their headings that no other of them holds, or holds a heading of several words whole
+(*if I pay as I go*), the other alternatives are left out (*I have a ChargeCard*; *at the
+weekend*, after the weekday cell is left out for it: *Weekend per hour: £7.80*, not *Per day
+(24 hours): £62*).
 
 A heading that names a period the document defines in its prose (*High season runs from 1 July to
 31 August*: ``defined_periods``) is read with that definition; of two value cells named by
@@ -43,7 +48,7 @@ from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS
 from composer_app.server.providers.term_forms import stem
 
-_CELL = re.compile(r"^(?P<heading>[^:;]{1,60}): (?P<value>[^;]{1,120})$")
+_CELL = re.compile(r"^(?P<heading>(?:[^:;]|:(?=\d)){1,60}): (?P<value>[^;]{1,120})$")
 _PLAIN = frozenset({"pay", "price", "cost", "fee", "charge", "rate", "go", "use", "per", "with",
                     "without", "standard", "normal", "each"})
 
@@ -55,6 +60,10 @@ _DEFINED = re.compile(r"^\s*(?:the\s+)?(?P<name>(?:high|low|peak|off-peak|mid|sh
 _DAY_OF_MONTH = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?=(?:{'|'.join(MONTHS)})\b)", re.I)
 _NO_PERIODS: Mapping[str, str] = MappingProxyType({})
 _PERIOD_WORD = re.compile(r"\b(?:season|peak|off-peak|summer|winter)\b", re.I)
+# Parts of the day a heading names (*Evenings and Saturdays*), in minutes after midnight.
+_DAY_PART = re.compile(r"\b(?P<part>morning|afternoon|evening|night)s?\b", re.I)
+_PART_MINUTES = {"morning": (0, 720), "afternoon": (720, 1020), "evening": (1020, 1440),
+                 "night": (1260, 1440)}
 
 
 def defined_periods(sentences: Iterable[str]) -> dict[str, str]:
@@ -82,10 +91,21 @@ def _heading_stems(heading: str) -> set[str]:
             if w not in STOP_WORDS and len(w) > 2} - {stem(w) for w in _PLAIN}
 
 
-def _alternative_named(question: str, cells: list[str]) -> list[str]:
+def _phrase(text: str) -> str:
+    """``text`` casefolded as words between spaces, the asker's *I* and *we* read as *you*
+    (*if I pay as I go* holds the heading *Pay as you go*)."""
+    words = re.findall(r"[a-z0-9]+", text.casefold())
+    return " " + " ".join("you" if w in ("i", "we") else w for w in words) + " "
+
+
+def _alternative_named(question: str, cells: list[str], title: str = "") -> list[str]:
     """``cells`` without the alternatives the question does not name (see the module
-    invariant)."""
-    asked = {stem(w) for w in re.findall(r"[a-z]+", question.casefold())}
+    invariant); a word of the document's ``title`` (*Voltbridge* of *Voltbridge Plus members*)
+    names no alternative, and a heading of several words the question holds whole names its
+    own."""
+    asked = {stem(w) for w in re.findall(r"[a-z]+", question.casefold())} - \
+        {stem(w) for w in re.findall(r"[a-z]+", title.casefold())}
+    said = _phrase(question)
     shapes: dict[str, list[int]] = {}
     for number, cell in enumerate(cells[1:], start=1):
         value = cell.split(": ", 1)[1]
@@ -96,11 +116,24 @@ def _alternative_named(question: str, cells: list[str]) -> list[str]:
         if len(numbers) < 2:
             continue
         own = {n: _heading_stems(cells[n].split(": ", 1)[0]) for n in numbers}
-        named = [n for n in numbers
-                 if (own[n] - set().union(*(own[m] for m in numbers if m != n))) & asked]
+        whole = [n for n in numbers if len((heading := _phrase(
+            cells[n].split(": ", 1)[0])).split()) > 1 and heading in said]
+        named = whole or [n for n in numbers
+                          if (own[n] - set().union(*(own[m] for m in numbers if m != n))) & asked]
         if len(named) == 1:
             dropped.update(n for n in numbers if n != named[0])
     return [cell for number, cell in enumerate(cells) if number not in dropped]
+
+
+def _at_part(heading: str, clocks: Iterable[int]) -> bool | None:
+    """Whether a time of day the question states (``clocks``, minutes after midnight) falls in
+    a part of the day ``heading`` names (*Evenings and Saturdays*), or ``None`` when it names
+    none or the question states no time."""
+    parts = [_PART_MINUTES[m.group("part").casefold()] for m in _DAY_PART.finditer(heading)]
+    clocks = tuple(clocks)
+    if not parts or not clocks:
+        return None
+    return any(low <= clock < high for clock in clocks for low, high in parts)
 
 
 def _for_the_situation(question: str, cells: list[str],
@@ -122,8 +155,13 @@ def _for_the_situation(question: str, cells: list[str],
             when = _DAY_OF_MONTH.sub("", when)
         reading = read(question, heading if when is None else f"{heading} {when}")
         days = weekdays_named(heading.casefold()) if asked_days else frozenset()
-        met.append(reading.met or bool(days & asked_days))
-        failed.append(reading.failed or (bool(days) and not days & asked_days))
+        at_part = _at_part(heading, asked.get("clock", ()))
+        if at_part is not None:  # "Evenings and Saturdays" holds at 6pm on a Wednesday
+            met.append(at_part or reading.met or bool(days & asked_days))
+            failed.append(not met[-1])
+        else:
+            met.append(reading.met or bool(days & asked_days))
+            failed.append(reading.failed or (bool(days) and not days & asked_days))
         undefined.append(when is None and _PERIOD_WORD.search(heading) is not None)
     if len(met) == 2 and sum(met) + sum(failed) == 1 and any(undefined) and not all(undefined):
         rest = undefined.index(True)  # the rest of the year: "All other dates are low season"
@@ -134,18 +172,21 @@ def _for_the_situation(question: str, cells: list[str],
     return [cells[0], *(c for c, out in zip(cells[1:], failed, strict=True) if not out)]
 
 
-def for_the_asked(question: str, row: str, periods: Mapping[str, str] = _NO_PERIODS) -> str:
+def for_the_asked(question: str, row: str, periods: Mapping[str, str] = _NO_PERIODS,
+                  title: str = "") -> str:
     """``row`` narrowed to the cells for the group ``question`` asks about (see the module
-    invariant); ``periods`` holds the periods its document defines (``defined_periods``)."""
+    invariant); ``periods`` holds the periods its document defines (``defined_periods``),
+    ``title`` is its document's title."""
     cells = row.split("; ")
     if len(cells) < 3 or not all(_CELL.match(cell) for cell in cells):
         return row
-    ages = situation(question).get("age", ())
+    asked = situation(question)
+    ages, clocks = asked.get("age", ()), asked.get("clock", ())
     kept = [cells[0]]
     for cell in cells[1:]:
         heading = cell.split(": ", 1)[0]
         reading = read_qualifiers(question, heading)
-        if reading.contrasted and not reading.matched:
+        if reading.contrasted and not reading.matched and not _at_part(heading, clocks):
             continue
         if ages and re.search(r"\d", heading) and \
                 not any(within_range(str(age), heading) for age in ages):
@@ -153,7 +194,7 @@ def for_the_asked(question: str, row: str, periods: Mapping[str, str] = _NO_PERI
         kept.append(cell)
     if len(kept) == len(cells):
         kept = _for_the_situation(question, cells, periods)
-    kept = _alternative_named(question, kept)  # of the cells left: "weekend per hour", no day
+    kept = _alternative_named(question, kept, title)  # of the cells left: "weekend per hour"
     if len(kept) < 2 or len(kept) == len(cells):
         return row
     return "; ".join(kept)

@@ -336,3 +336,11 @@ def test_the_shapes_of_the_values_a_sentence_states() -> None:
     assert value_shapes("For balances over £10,000 the rate becomes 3.15% AER.") == \
         {"money", "share"}
     assert value_shapes("Walks are matched by size and energy.") == set()
+
+
+def test_how_much_compensation_is_an_amount_a_share_of_a_fare_states() -> None:
+    question = "How much compensation can I claim?"
+    assert wanted_kind(question) == "amount"
+    assert not lacks_kind("Return ticket: 25% of the return fare", question, "amount")
+    assert lacks_kind("If you arrive 15 minutes or more late, you can claim compensation.",
+                      question, "amount")

@@ -485,3 +485,12 @@ def test_a_set_of_months_and_the_months_outside_it_are_conditions() -> None:
     assert read("Can I bring my dog in March?",
                 "Except in June, July or August, dogs are welcome.").met
     assert not read(question, "In July, the pool opens at 7:00.").failed  # one month places
+
+
+def test_a_time_late_is_a_delay_not_a_time_to_come() -> None:
+    question = "My train home got in 40 minutes late. How much compensation can I claim?"
+    assert situation(question)["span"] == (40,)
+    assert "ahead" not in situation(question)
+    assert read(question, "Delay on arrival: 30 to 59 minutes; Return ticket: 25%").met
+    assert read(question, "Delay on arrival: 15 to 29 minutes; Return ticket: 12.5%").failed
+    assert situation("My lesson is in 30 hours. Can I still cancel?")["ahead"] == (1800,)

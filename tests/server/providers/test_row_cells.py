@@ -113,3 +113,33 @@ def test_a_period_the_document_defines_names_the_column_for_a_date(question: str
 def test_without_a_date_or_a_definition_both_periods_stay() -> None:
     assert for_the_asked("How much is a tent pitch?", PITCH, defined_periods(SEASONS)) == PITCH
     assert for_the_asked("How much is a tent pitch in July?", PITCH) == PITCH
+
+
+VOLTBRIDGE = ("Charger type: Rapid, 50 kW; Voltbridge Plus members: 59p per kWh; "
+              "Pay as you go: 72p per kWh")
+
+
+def test_a_heading_the_question_holds_whole_names_its_alternative() -> None:
+    asked = "What does Voltbridge charge per kWh on a rapid charger if I pay as I go?"
+    assert for_the_asked(asked, VOLTBRIDGE, title="Voltbridge Charging: Tariffs") == \
+        "Charger type: Rapid, 50 kW; Pay as you go: 72p per kWh"
+
+
+def test_a_word_of_the_documents_title_names_no_alternative() -> None:
+    asked = "What does Voltbridge charge per kWh on a rapid charger?"
+    assert for_the_asked(asked, VOLTBRIDGE, title="Voltbridge Charging: Tariffs") == VOLTBRIDGE
+
+
+PHYSIO = ("Appointment: Follow-up treatment; Length: 30 minutes; Weekdays before 17:00: £48; "
+          "Evenings and Saturdays: £55")
+
+
+@pytest.mark.parametrize(("question", "kept"), [
+    ("How much is a follow-up if I book it for 6pm on a Wednesday?", "Evenings and Saturdays: £55"),
+    ("How much is a follow-up at 10am on a Wednesday?", "Weekdays before 17:00: £48"),
+    ("How much is a follow-up at 10am on a Saturday?", "Evenings and Saturdays: £55"),
+])
+def test_a_heading_with_a_clock_time_or_a_part_of_the_day_holds_for_the_time_asked(
+        question: str, kept: str) -> None:
+    assert for_the_asked(question, PHYSIO) == \
+        f"Appointment: Follow-up treatment; Length: 30 minutes; {kept}"
