@@ -3,35 +3,32 @@ a conflict between documents, and an honest "not found".
 
 Invariants: a part of the question is answered only by a sentence whose ``coverage`` reaches
 ``USED_THRESHOLD`` (a first sentence from ``MET_FLOOR`` of it up is raised to it when its condition
-holds for the situation the question states, ``condition_ranking``, or when it grants or refuses the
-permission the question asks for, ``_permission_rule``; a first sentence that only the sentence
-model raised to it for a part that asks yes or no or for a value and that the reader doubts is
-put back to its coverage by words, and the first of the next ``NEXT_READ`` sentences that
-reaches the threshold and is not doubted answers instead, ``_undoubted``; a first sentence from
-``LEAD_FLOOR`` up is raised to it when no other sentence comes within ``LEAD_RATIO`` of it,
-``_clear_lead``; a first sentence from ``COMPANION_FLOOR`` up is raised to it when its document
-answers another part of the same question, ``_companion``; a part whose nearest sentence is
-already said for another part is not reported as unanswered; a part that asks what happens if
-the asker does not do what an earlier part's answer requires is answered by the sentence right
-after that answer when it states it (*If you do not, …*), ``_if_not``; a later part whose first
-sentence already answers an earlier part is answered by the sentence of that document its own
-words cover best, from ``COMPANION_FLOOR`` up, ``_beyond_said``; a part that asks whether
-something exists or is offered is not answered from a document that never names the thing,
-``_thing_never_named``); with no part answered there is no direct sentence and no ``used``
-document; the documents of the direct
-sentences come first among ``used``; when another document answers the same part nearly as well
-(``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs found
-together in both, when the answer has any: ``shares_subject``) (``same_subject``) with different
-numbers, the one that is newer by its own written date (else its modification time) is answered from
-and the other is only ``checked``, and ``conflict`` names both in one sentence (when they agree, the
-newer one answers and nothing is named; a document that holds the names the question gives counts
-them as its headings when it is such a rival; a newer document's sentence among the first
-``CHANGE_READ``, from ``CHANGE_FLOOR`` of the threshold up, that states a change of the value the
-answer states, holding that value or saying it replaces it, answers instead and names the
-conflict: ``_changed_by_newer``); a direct sentence that is a table row keeps only the
-cells of the group the question asks about (``row_cells``); every document's ``coverage`` (its
-confidence) is the best coverage of any of its sentences over the question's parts; a document
-that gives a direct sentence is cited and quoted at that sentence (its first, when several).
+holds for the situation the question states, ``condition_ranking``, or when it grants or refuses
+the permission the question asks for, ``_permission_rule``; a first sentence that only the sentence
+model raised to it for a part that asks yes or no or for a value and that the reader doubts is put
+back to its coverage by words, and the first of the next ``NEXT_READ`` sentences that reaches the
+threshold and is not doubted answers instead, ``_undoubted``; a first sentence from ``LEAD_FLOOR``
+up is raised to it when no other sentence comes within ``LEAD_RATIO`` of it, ``_clear_lead``; a
+later part is answered with the help of an earlier one as ``later_parts`` says: from the document
+that answers another part (``companion``), by the sentence after the rule for *what happens if I
+don't* (``if_not``), by its own words when its nearest sentence is already said (``beyond_said``),
+by the sentence next to an earlier answer (``neighbour``); a part whose nearest sentence is already
+said for another part is not reported as unanswered; a part that asks whether something exists or
+is offered is not answered from a document that never names the thing, ``_thing_never_named``);
+with no part answered there is no direct sentence and no ``used`` document; the documents of the
+direct sentences come first among ``used``; when another document answers the same part nearly as
+well (``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs
+found together in both, when the answer has any: ``shares_subject``) (``same_subject``) with
+different numbers, the one that is newer by its own written date (else its modification time) is
+answered from and the other is only ``checked``, and ``conflict`` names both in one sentence (when
+they agree, the newer one answers and nothing is named; a document that holds the names the
+question gives counts them as its headings when it is such a rival; a newer document's sentence
+among the first ``CHANGE_READ``, from ``CHANGE_FLOOR`` of the threshold up, that states a change of
+the value the answer states, holding that value or saying it replaces it, answers instead and names
+the conflict: ``_changed_by_newer``); a direct sentence that is a table row keeps only the cells of
+the group the question asks about (``row_cells``); every document's ``coverage`` (its confidence)
+is the best coverage of any of its sentences over the question's parts; a document that gives a
+direct sentence is cited and quoted at that sentence (its first, when several).
 """
 
 from __future__ import annotations
@@ -62,6 +59,12 @@ from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.conditions import read, situation
 from composer_app.server.providers.document_versions import may_revise
 from composer_app.server.providers.extractive import Evidence, SourceRef
+from composer_app.server.providers.later_parts import (
+    beyond_said,
+    companion,
+    if_not,
+    neighbour,
+)
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.question_parts import Part, Term
 from composer_app.server.providers.questions import STOP_WORDS, asks_whether
@@ -73,7 +76,6 @@ USED_THRESHOLD = 0.6
 LEAD_FLOOR = 0.44  # a first sentence this covered answers when it clearly leads (``_clear_lead``)
 LEAD_RATIO = 0.5  # of the first sentence's coverage: what every other sentence stays within
 NEXT_READ = 3  # sentences after a doubted first one: the next that reaches the threshold answers
-COMPANION_FLOOR = 0.5  # a first sentence this covered answers in a document that answers a sibling
 CONFLICT_RATIO = 0.75
 CHANGE_FLOOR = 0.3  # of the threshold: a newer sentence stating a change answers from here
 CHANGE_READ = 12  # the first sentences read for a newer document's change
@@ -186,22 +188,6 @@ def _own_case(part: Part, scored: Scored) -> bool:
     return (reading.met or reading.failed) and not _OWN_CASE_KINDS.isdisjoint(reading.kinds)
 
 
-def _companion(ranked: list[Scored], answering: Collection[str]) -> Scored | None:
-    """The first sentence of ``ranked`` (a part no sentence answers) raised to
-    ``USED_THRESHOLD`` when it is at least ``COMPANION_FLOOR`` covered and comes from a document
-    that answers another part of the same question (``answering``): the parts of one question
-    (*How much is an outside-only clean, and can I pay by cheque?*) ask about one subject, so
-    the document that answers one is where the other is answered (*We no longer accept
-    cheques*), however few of its words the short part repeats."""
-    if not ranked:
-        return None
-    first = ranked[0]
-    if first.sentence.key in answering and not first.sentence.elsewhere and \
-            COMPANION_FLOOR <= first.coverage < USED_THRESHOLD:
-        return replace(first, coverage=USED_THRESHOLD)
-    return None
-
-
 @dataclass(frozen=True, slots=True)
 class Direct:
     """A sentence that answers a part of the question, and the passage it comes from."""
@@ -220,55 +206,6 @@ class Choice:
     conflict: str | None = None
     unanswered: list[str] = field(default_factory=list)
     quotes: dict[str, str] = field(default_factory=dict)
-
-
-def _beyond_said(part: Part, ranked: Sequence[Scored], earlier: Sequence[Scored | None],
-                 units: Sequence[Sentence]) -> Scored | None:
-    """For a later part whose first sentence already answers an earlier part, the sentence of
-    that document its own words (not those it leans on) cover best, from ``COMPANION_FLOOR``
-    up, raised to the threshold; else ``None``."""
-    said = {a.sentence.text for a in earlier if a is not None}
-    own = replace(part, terms=tuple(t for t in part.terms if not t.inherited))
-    if not ranked or ranked[0].sentence.text not in said or not own.terms or \
-            len(own.terms) == len(part.terms):
-        return None
-    key = ranked[0].sentence.key
-    scored = [score(u, own) for u in units if u.key == key and u.text not in said]
-    best = max(scored, key=lambda s: s.score, default=None)
-    if best is None or best.coverage < COMPANION_FLOOR:
-        return None
-    return replace(best, coverage=max(best.coverage, USED_THRESHOLD))
-
-
-# A part that asks what follows from not doing what an earlier part asked about (*… and what
-# happens if I don't?*, *what if I miss it?*), and a sentence that states it (*If you do not, we
-# may charge you a penalty of £70*, *Otherwise …*, *Failing that, …*).
-_IF_NOT_ASKED = re.compile(r"^\s*(?:and\s+)?what\s+(?:happens|will\s+happen|would\s+happen|if)\b"
-                           r".*\b(?:don['’]?t|do\s+not|doesn['’]?t|does\s+not|didn['’]?t|not|"
-                           r"miss|forget|fail)\b", re.IGNORECASE)
-_IF_NOT_STATED = re.compile(r"^\s*(?:if\s+(?:you|they|he|she|we)\s+(?:do|does|did)\s+not\b|"
-                            r"if\s+(?:you|they|he|she|we)\s+(?:don['’]?t|doesn['’]?t|didn['’]?t|"
-                            r"fail|miss|forget)\b|if\s+not\b|otherwise\b|failing\s+(?:this|that)\b|"
-                            r"failure\s+to\b)", re.IGNORECASE)
-
-
-def _if_not(part: Part, earlier: Sequence[Scored | None], units: Sequence[Sentence]
-            ) -> Scored | None:
-    """For a part that asks what happens if the asker does not do what an earlier part's answer
-    requires (``_IF_NOT_ASKED``), the sentence right after that answer when it states just that
-    (``_IF_NOT_STATED``), raised to the threshold; else ``None``. Its words are the question's
-    least: what it answers is the sentence before it."""
-    asking = re.split(r"(?<=[.!?])\s+", part.text.strip())[-1]
-    if not _IF_NOT_ASKED.search(asking):
-        return None
-    for answer in (a for a in reversed(earlier) if a is not None):
-        said = answer.sentence
-        for unit in units:
-            if unit.key == said.key and unit.passage == said.passage and \
-                    unit.index == said.index + 1 and _IF_NOT_STATED.search(unit.text):
-                found = score(unit, part)
-                return replace(found, coverage=max(found.coverage, USED_THRESHOLD))
-    return None
 
 
 def _units(evidences: Sequence[Evidence]) -> list[Sentence]:
@@ -347,7 +284,10 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         rankings.append(ranked)
         nearest.append(ranked[0] if ranked else None)
         top = ranked[0] if ranked and ranked[0].coverage >= USED_THRESHOLD else None
-        top = _if_not(part, answers, units) or _beyond_said(part, ranked, answers, units) or top
+        top = if_not(part, answers, units, USED_THRESHOLD) or \
+            beyond_said(part, ranked, answers, units, USED_THRESHOLD) or top
+        if top is None or top.sentence.text in {a.sentence.text for a in answers if a}:
+            top = neighbour(part, ranked, answers, USED_THRESHOLD, reader) or top
         if top is not None and _thing_never_named(part, top, units):
             top = None  # "Is there Wi-Fi …?" of a document that never names Wi-Fi
         if top is not None and not _is_code(by_key[top.sentence.key]):
@@ -360,7 +300,7 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
                 older.add(loser)
         answers.append(top)
     answering = {a.sentence.key for a in answers if a is not None}
-    answers = [a if a is not None else _companion(ranked, answering)
+    answers = [a if a is not None else companion(ranked, answering, USED_THRESHOLD)
                for a, ranked in zip(answers, rankings, strict=True)]
     answered = [a for a in answers if a is not None]
     if not answered:

@@ -1,18 +1,16 @@
-"""What the offline assistant answers from its ranked sentences: the clear lead, and a part
-answered in the document that answers its sibling."""
+"""What the offline assistant answers from its ranked sentences: the clear lead, the reader's
+doubt."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from composer_app.server.providers.answer_choice import (
-    COMPANION_FLOOR,
     LEAD_FLOOR,
     LEAD_RATIO,
     NEXT_READ,
     USED_THRESHOLD,
     _clear_lead,
-    _companion,
     _undoubted,
 )
 from composer_app.server.providers.answer_ranking import Scored
@@ -67,27 +65,6 @@ def test_the_same_sentence_in_another_passage_is_no_rival() -> None:
     ranked = _ranked(0.5, 0.5, 0.1)
     ranked[1] = replace(ranked[1], sentence=ranked[0].sentence)
     assert _clear_lead(PART, ranked)[0].coverage == USED_THRESHOLD
-
-
-def test_a_part_is_answered_below_the_threshold_in_the_document_answering_its_sibling() -> None:
-    ranked = _ranked(COMPANION_FLOOR + 0.01, 0.5, 0.4)
-    answered = _companion(ranked, {ranked[0].sentence.key})
-    assert answered is not None and answered.coverage == USED_THRESHOLD
-    assert answered.sentence == ranked[0].sentence
-
-
-def test_a_part_is_not_answered_from_a_document_that_answers_no_sibling() -> None:
-    ranked = _ranked(COMPANION_FLOOR + 0.01, 0.5)
-    assert _companion(ranked, set()) is None
-    assert _companion(ranked, {"another document"}) is None
-
-
-def test_a_weak_sentence_is_no_answer_even_in_the_document_answering_a_sibling() -> None:
-    ranked = _ranked(COMPANION_FLOOR - 0.01, 0.1)
-    assert _companion(ranked, {ranked[0].sentence.key}) is None
-    named_elsewhere = [replace(ranked[0], coverage=COMPANION_FLOOR + 0.01,
-                               sentence=replace(ranked[0].sentence, elsewhere=True))]
-    assert _companion(named_elsewhere, {ranked[0].sentence.key}) is None
 
 
 def _doubting(question: str, sentences: list[str]) -> list[float]:

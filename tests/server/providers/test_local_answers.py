@@ -1317,3 +1317,29 @@ def test_a_contract_named_by_its_length_answers_for_that_length(folder, ask):
                   "upgrade?")
     assert "27 monthly payments" in _direct(upgrade)
     assert "18 monthly payments" not in _direct(upgrade)
+
+
+COURT_RULES = """# Ashbury Lawn Tennis Club: Court Rules
+
+## On the courts
+
+Only tennis shoes with clay-court soles may be worn on the courts.
+After playing, you must drag the court with the net and sweep the lines.
+Members may book a court up to 7 days ahead.
+
+## Guests
+
+A guest pays 8 euros per hour and must play with a member.
+"""
+
+
+def test_a_later_part_is_answered_by_the_sentence_next_to_the_earlier_answer(folder, ask):
+    """*…, and what do I have to do with the court when we're done?* shares few words with
+    *After playing, you must drag the court*, which stands right after the shoes rule that
+    answers the first part: the parts of one question ask about one subject."""
+    (folder / "court-rules.md").write_text(COURT_RULES, encoding="utf-8")
+    outcome = ask("I've never played on clay. What shoes do I need, and what do I have to do "
+                  "with the court when we're done?")
+    assert "clay-court soles" in _direct(outcome)
+    assert "drag the court" in _direct(outcome)
+

@@ -1,0 +1,86 @@
+"""How a later part of a question is answered with the help of an earlier one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from composer_app.server.providers.answer_choice import USED_THRESHOLD
+from composer_app.server.providers.answer_ranking import Scored, idf, passage_sentences, score
+from composer_app.server.providers.later_parts import COMPANION_FLOOR, companion, neighbour
+from composer_app.server.providers.question_parts import Part, read_question
+from tests.server.providers.support import ranked_sentences
+
+TERMS = """Every member receives a personal key card. A lost key card is replaced for 25 euros.
+A day pass costs 25 euros. The space is closed on public holidays."""
+_, _, RANKED = ranked_sentences("What does it cost to replace a lost access badge?", "terms.md",
+                                TERMS)
+
+
+def _ranked(first: float, *others: float) -> list[Scored]:
+    ranked = sorted(RANKED, key=lambda s: "lost key card" not in s.sentence.text)
+    coverages = [first, *others]
+    return [replace(s, coverage=c) for s, c in zip(ranked, coverages, strict=False)]
+
+
+def test_a_part_is_answered_below_the_threshold_in_the_document_answering_its_sibling() -> None:
+    ranked = _ranked(COMPANION_FLOOR + 0.01, 0.5, 0.4)
+    answered = companion(ranked, {ranked[0].sentence.key}, USED_THRESHOLD)
+    assert answered is not None and answered.coverage == USED_THRESHOLD
+    assert answered.sentence == ranked[0].sentence
+
+
+def test_a_part_is_not_answered_from_a_document_that_answers_no_sibling() -> None:
+    ranked = _ranked(COMPANION_FLOOR + 0.01, 0.5)
+    assert companion(ranked, set(), USED_THRESHOLD) is None
+    assert companion(ranked, {"another document"}, USED_THRESHOLD) is None
+
+
+def test_a_weak_sentence_is_no_answer_even_in_the_document_answering_a_sibling() -> None:
+    ranked = _ranked(COMPANION_FLOOR - 0.01, 0.1)
+    assert companion(ranked, {ranked[0].sentence.key}, USED_THRESHOLD) is None
+    named_elsewhere = [replace(ranked[0], coverage=COMPANION_FLOOR + 0.01,
+                               sentence=replace(ranked[0].sentence, elsewhere=True))]
+    assert companion(named_elsewhere, {ranked[0].sentence.key}, USED_THRESHOLD) is None
+
+
+def _parts_ranked(question: str, text: str) -> list[tuple[Part, list[Scored]]]:
+    parts = read_question(question, lambda _: idf(40, 3))
+    units = passage_sentences("doc", 0, 0, "rules.md", text)
+    return [(part, sorted((score(u, part) for u in units), key=lambda s: -s.score))
+            for part in parts]
+
+
+COURT = ("Only tennis shoes with clay-court soles may be worn on the courts. After playing, you "
+         "must drag the court with the net and sweep the lines. Members may book a court up to "
+         "7 days ahead. A guest pays 8 euros per hour and must play with a member.")
+
+
+def test_a_later_part_takes_the_sentence_next_to_the_earlier_answer() -> None:
+    (_, first), (second, ranked) = _parts_ranked(
+        "What shoes do I need, and what do I have to do with the court when we're done?", COURT)
+    said = next(s for s in first if "clay-court" in s.sentence.text)
+    near = neighbour(second, ranked, [said], USED_THRESHOLD)
+    assert near is not None and "drag the court" in near.sentence.text
+    assert near.coverage >= USED_THRESHOLD
+    assert neighbour(second, ranked, [None], USED_THRESHOLD) is None  # no earlier answer
+
+
+DRIVERS = ("The spouse or partner of the main driver can be added free of charge. Each additional "
+           "driver costs 9 euros per day, up to 90 euros per rental.")
+
+
+def test_a_price_an_earlier_answer_states_takes_no_neighbour() -> None:
+    (_, first), (second, ranked) = _parts_ranked(
+        "Can I add my wife as a second driver, and is there a daily fee for her?", DRIVERS)
+    said = next(s for s in first if "free of charge" in s.sentence.text)
+    assert second.wants == "amount"
+    assert neighbour(second, ranked, [said], USED_THRESHOLD) is None
+
+
+def test_a_table_row_never_stands_next_to_another() -> None:
+    rows = "Plan: Basic; Price: 10 euros\nPlan: Family; Price: 25 euros"
+    (_, first), (second, ranked) = _parts_ranked(
+        "Which plan is for one person, and how many people does the other cover?", rows)
+    said = next(s for s in first if "Basic" in s.sentence.text)
+    assert all(s.sentence.row_entity for s in ranked)
+    assert neighbour(second, ranked, [said], USED_THRESHOLD) is None
