@@ -21,7 +21,6 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
-from composer_app.server.providers.answer_meaning import MAX_CANDIDATES
 from composer_app.server.providers.answer_ranking import Scored, Sentence, lacks_asked_kind, score
 from composer_app.server.providers.answer_reading import Reader, doubted
 from composer_app.server.providers.question_parts import Part
@@ -29,6 +28,7 @@ from composer_app.server.providers.question_parts import Part
 COMPANION_FLOOR = 0.5  # a first sentence this covered answers in a document that answers a sibling
 NEIGHBOUR_FLOOR = 0.35  # a sentence this covered next to an earlier part's answer answers a later
 NEIGHBOUR_REACH = 2  # sentences either side of an earlier part's answer that stand next to it
+NEIGHBOUR_READ = 12  # a later part's first sentences among which its neighbour is looked for
 
 
 def companion(ranked: list[Scored], answering: Collection[str], threshold: float
@@ -70,13 +70,13 @@ def beyond_said(part: Part, ranked: Sequence[Scored], earlier: Sequence[Scored |
 def neighbour(part: Part, ranked: Sequence[Scored], earlier: Sequence[Scored | None],
               threshold: float, reader: Reader | None = None) -> Scored | None:
     """For a later part that no sentence answers, or whose first sentence is an earlier part's
-    answer, the best of its first ``MAX_CANDIDATES`` sentences that stands within
+    answer, the best of its first ``NEIGHBOUR_READ`` sentences that stands within
     ``NEIGHBOUR_REACH`` sentences of the nearest earlier answer in the same passage, from
     ``NEIGHBOUR_FLOOR`` up, raised to the threshold; else ``None``, and ``None`` for a part that
     asks a price an earlier answer states (*Band 2 costs £73.50 and covers fillings* answers
     *which band is that and what will it cost me?* whole); a table row never stands next to
-    another (the rows of a table are other groups' rules), and the ``reader`` must not doubt
-    the sentence (*who pays for the team lunch?* is not answered by *Staging deployments need
+    another (the rows of a table are other groups' rules), and a sentence the ``reader`` doubts
+    is passed over (*who pays for the team lunch?* is not answered by *Staging deployments need
     one approval from any engineer on the team*). The parts of one question ask about
     one subject, and a document says what belongs together side by side (*After playing, you
     must drag the court* after the shoes the courts need)."""
@@ -86,14 +86,14 @@ def neighbour(part: Part, ranked: Sequence[Scored], earlier: Sequence[Scored | N
         return None
     said = answered[-1].sentence
     texts = {a.sentence.text for a in answered}
-    for scored in ranked[:MAX_CANDIDATES]:
+    for scored in ranked[:NEIGHBOUR_READ]:
         near = scored.sentence
         if near.key == said.key and near.passage == said.passage and \
                 0 < abs(near.index - said.index) <= NEIGHBOUR_REACH and \
                 near.text not in texts and scored.coverage >= NEIGHBOUR_FLOOR and \
                 not (near.row_entity and said.row_entity):  # rows side by side: other groups
             if doubted(part, scored, reader):
-                return None
+                continue
             return replace(scored, coverage=max(scored.coverage, threshold))
     return None
 

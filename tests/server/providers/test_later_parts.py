@@ -84,3 +84,26 @@ def test_a_table_row_never_stands_next_to_another() -> None:
     said = next(s for s in first if "Basic" in s.sentence.text)
     assert all(s.sentence.row_entity for s in ranked)
     assert neighbour(second, ranked, [said], USED_THRESHOLD) is None
+
+
+POOL_RULES = ("Swimming caps are required in the main pool. Goggles may be worn. Lockers take a "
+              "1 euro coin. Towels can be rented at reception. The sauna is for adults only. "
+              "Children under 8 must be accompanied. The pool closes at 21:00. Showering is "
+              "required before swimming.")
+
+
+def test_a_neighbour_is_looked_for_beyond_the_first_sentences_and_past_a_doubted_one() -> None:
+    (_, first), (second, ranked) = _parts_ranked(
+        "Do I need a cap, and can I wear my goggles or use a locker?", POOL_RULES)
+    said = next(s for s in first if "caps are required" in s.sentence.text)
+    goggles = next(s for s in ranked if "Goggles" in s.sentence.text)
+    lockers = next(s for s in ranked if "Lockers" in s.sentence.text)
+    far = [s for s in ranked if abs(s.sentence.index - said.sentence.index) > 2]
+    late = [*far[:6], replace(goggles, coverage=0.4), replace(lockers, coverage=0.4)]
+
+    def doubting_goggles(question: str, sentences: list[str]) -> list[float]:
+        return [-10.0 if "Goggles" in s else 1.0 for s in sentences]
+
+    near = neighbour(second, late, [said], USED_THRESHOLD, doubting_goggles)
+    assert near is not None and "Lockers" in near.sentence.text
+    assert near.coverage == USED_THRESHOLD
