@@ -38,7 +38,6 @@ UNITS = {
     "litre": "litre", "litres": "litre", "liter": "litre", "liters": "litre",
     "m²": "m2", "m2": "m2", "sqm": "m2",
     "m": "m", "metre": "m", "metres": "m", "meter": "m", "meters": "m",
-    "wh": "wh", "kwh": "kwh", "kw": "kw", "mah": "mah", "mb": "mb", "gb": "gb", "tb": "tb",
     "cm": "cm", "centimetre": "cm", "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
     "euro": "eur", "euros": "eur", "eur": "eur", "€": "eur",
     "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "£": "gbp",

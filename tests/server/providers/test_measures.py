@@ -105,10 +105,3 @@ def test_an_amount_stated_as_passed_or_not_reached_lies_beyond_it() -> None:
 def test_within_a_distance_bounds_it_from_above() -> None:
     text = "orders over £500 delivered within 15 miles of the store get free delivery."
     assert ("measure:mile", "<=", 15 * SCALE, 15 * SCALE) in [b[2:] for b in bounds(text)]
-
-
-def test_energy_is_measured_in_watt_hours_held_against_a_battery_band() -> None:
-    assert [a[2:] for a in asked("can i take my 120 wh power bank on the plane?")] == \
-        [("measure:wh", 120 * SCALE)]
-    assert [b[2:] for b in bounds("batteries from 100 wh to 160 wh need approval.")] == \
-        [("measure:wh", "within", 100 * SCALE, 160 * SCALE)]
