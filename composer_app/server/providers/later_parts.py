@@ -10,9 +10,9 @@ to the caller's ``threshold``, or ``None``:
 * ``neighbour``: a part whose answer stands next to an earlier part's answer;
 * ``if_not``: *… and what happens if I don't?*, the sentence after the rule that states it.
 
-Invariants: a sentence is only ever raised, to the threshold, never lowered; no function
-returns a sentence already said for an earlier part; all read the ranked sentences and units
-they are given, nothing else.
+Invariants: a sentence is only ever raised, to the threshold, never lowered; ``beyond_said``
+and ``neighbour`` never return a sentence already said for an earlier part; all read the ranked
+sentences and units they are given (and ``neighbour`` the reader's score), nothing else.
 """
 
 from __future__ import annotations
