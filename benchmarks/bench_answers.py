@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Ninety-two question sets, each a knowledge folder with its questions:
+Ninety-six question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -162,7 +162,11 @@ Ninety-two question sets, each a knowledge folder with its questions:
 * ``heldout88`` to ``heldout91``: four more written blind in the same way (health and care
   services; getting around; money, insurance and legal help; food, hospitality and events);
   ``heldout88`` and ``heldout89`` were read after their first run, ``heldout90`` and
-  ``heldout91`` never were.
+  ``heldout91`` never were;
+* ``heldout92`` to ``heldout95``: four more written blind in the same way (home, utilities and
+  repairs; education and childcare; work and employment; sport, leisure and the outdoors);
+  ``heldout92`` and ``heldout94`` were read after their first run, ``heldout93`` and
+  ``heldout95`` never were.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -175,7 +179,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout91]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout95]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -213,7 +217,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 92)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 96)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

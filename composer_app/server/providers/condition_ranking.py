@@ -93,6 +93,7 @@ MET_BONUS = 0.2
 MET_FLOOR = 2 / 3  # of the threshold: a first sentence whose condition holds answers from here
 _AMBIGUOUS = frozenset({"new"})  # "a new one", "the new card": rarely the group of newcomers
 FAILED_PENALTY = 0.25
+_OPENING = 2  # content words: where a sentence names the thing it goes on about
 NAMED_REACH = 3  # sentences back: the general rule a case-named exception qualifies
 _NAMED_CASE = re.compile(r"^\s*(?:(?:for|with)\s+(?P<case>(?:[a-z][a-z-]*\s+){0,3}[a-z][a-z-]*),\s"
                          r"|(?P<kind>[a-z][a-z-]*)\s+(?P<group>members|customers|cardholders|"
@@ -342,9 +343,23 @@ def _alternative(part: Part, scored: Scored, reading: Reading,
 def _names_more(part: Part, first: Scored, second: Scored) -> bool:
     """Whether ``first`` names a group the question asks about that ``second`` does not (*E-bikes
     are only hired to riders aged 16 and over* against *Helmets … must be worn by all riders
-    under 16*, for an e-bike): then ``second`` is no rule about the same thing."""
-    return bool(read_qualifiers(part.text, first.sentence.text).matched -
-                read_qualifiers(part.text, second.sentence.text).matched)
+    under 16*, for an e-bike): then ``second`` is no rule about the same thing. A group word
+    ``second`` leaves out where it opens with the thing ``first`` names it before (*Payments of
+    £100 or less are received free* after *Receiving an international payment of more than £100
+    costs £7*) is still said: the sentence goes on about the same payments."""
+    more = read_qualifiers(part.text, first.sentence.text).matched - \
+        read_qualifiers(part.text, second.sentence.text).matched
+    return any(not _left_out(word, first, second) for word in more)
+
+
+def _left_out(word: str, first: Scored, second: Scored) -> bool:
+    """Whether ``first`` names ``word`` right before a noun (*international payment*) that is one
+    of the first ``_OPENING`` content words of ``second``."""
+    opening = [w for w in second.sentence.stems
+               if w not in STOP_WORDS and w.isalpha() and len(w) > 2][:_OPENING]
+    return any(stem(noun) in opening and noun not in STOP_WORDS
+               for noun in re.findall(rf"\b{re.escape(word)}[- ]+([a-z]{{3,}})",
+                                      first.sentence.text.casefold()))
 
 
 def _asks_a_group(part: Part) -> bool:

@@ -487,3 +487,19 @@ def test_a_rule_about_fewer_of_the_groups_asked_about_is_no_alternative_to_a_fai
     first = next(s for s in ranked if s.sentence.text.startswith("E-bikes"))
     ranked = [replace(first, coverage=0.74, score=1.1), *(s for s in ranked if s is not first)]
     assert settle(part, ranked, 0.6)[0].sentence.text.startswith("E-bikes")
+
+
+PAYMENTS = """# International payments
+
+Sending an international payment costs £20. Receiving an international payment of more than \
+£100 costs £7. Payments of £100 or less are received free of charge.
+"""
+
+
+def test_a_rule_that_leaves_out_the_group_its_rule_before_named_is_still_its_alternative() -> None:
+    part, _, ranked = ranked_sentences(
+        "A customer is sending us the equivalent of £80 by international transfer. Will you "
+        "charge us to receive it?", "payments.md", PAYMENTS)
+    first = next(s for s in ranked if s.sentence.text.startswith("Receiving"))
+    ranked = [replace(first, coverage=0.74, score=1.0), *(s for s in ranked if s is not first)]
+    assert settle(part, ranked, 0.6)[0].sentence.text.startswith("Payments of £100 or less")
