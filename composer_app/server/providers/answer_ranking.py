@@ -87,7 +87,6 @@ from composer_app.server.providers.conditions import (
     rules_the_day_part,
     same_duration,
     states_hours,
-    within_range,
 )
 from composer_app.server.providers.counted_things import counts_other
 from composer_app.server.providers.excerpts import sentences
@@ -116,6 +115,7 @@ from composer_app.server.providers.term_polarity import (
     without_objects,
     without_stems,
 )
+from composer_app.server.providers.written_ranges import within_range
 
 HEADING_CREDIT = 0.6
 CARRY_CREDIT = 0.45

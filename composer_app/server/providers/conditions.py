@@ -61,8 +61,7 @@ reading depends on the two texts only); a condition is read from words that make
 a date *between* it *and the start of* something is from that date on),
 never from a bare value, nor from the dates a document is *valid from* (its own validity, not a
 rule); a range may wrap (*23:00 to 8:00*, *November to March*, *Friday to Monday*); a day
-counted as a unit (*within two working days*) names no day. ``within_range`` tells whether a
-whole number lies in a range a text writes out (*aged 14 to 17*, *under 14*, *65 and over*).
+counted as a unit (*within two working days*) names no day.
 """
 
 from __future__ import annotations
@@ -78,7 +77,7 @@ from composer_app.server.providers.clock_times import clock_readings, clock_valu
 from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 
 __all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
-           "states_hours", "weekdays_named", "within_range"]
+           "states_hours", "weekdays_named"]
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
@@ -571,29 +570,3 @@ def same_duration(question: str, word: str, sentence: str) -> bool:
 def _durations_with(text: str, word: str) -> frozenset[int]:
     return frozenset(minutes for start, end, _, minutes in _durations(text)
                      if re.search(rf"\b{re.escape(word)}\b", text[start:end]))
-
-
-# A whole number (thousands may be separated: *2,000*), not part of 10:00 or 1.5.
-_WHOLE = r"(?<![\d:.,])(\d{1,3}(?:,\d{3})+|\d+)(?![:.,]?\d)"
-_RANGE = re.compile(rf"\b(?:between\s+)?{_WHOLE}\s*(?:to|-|–|and|until)\s*{_WHOLE}")
-_BELOW = re.compile(
-    rf"\b(?:under|below|less\s+than|younger\s+than|fewer\s+than|up\s+to)\s+{_WHOLE}")
-_ABOVE = re.compile(rf"\b(?:over|above|more\s+than|older\s+than|at\s+least|from)\s+{_WHOLE}"
-                    rf"|{_WHOLE}(?:\s*\+|\s+(?:and|or)\s+(?:over|above|older|more)\b)")
-
-
-def within_range(number: str, text: str) -> bool:
-    """Whether ``text`` states a range of whole numbers that holds ``number`` (*aged 14 to 17*,
-    *between 10 and 20*, *under 14*, *over 65*, *65 and over*, *at least 18*, *up to 2,000*; the
-    bounds as written)."""
-    if re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", number) is None:
-        return False
-    value = _whole(number)
-    lowered = text.casefold()
-    return (any(_whole(low) <= value <= _whole(high) for low, high in _RANGE.findall(lowered))
-            or any(value < _whole(bound) for bound in _BELOW.findall(lowered))
-            or any(value >= _whole(bound or after) for bound, after in _ABOVE.findall(lowered)))
-
-
-def _whole(written: str) -> int:
-    return int(written.replace(",", ""))

@@ -42,11 +42,11 @@ from composer_app.server.providers.conditions import (
     read,
     situation,
     weekdays_named,
-    within_range,
 )
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS
 from composer_app.server.providers.term_forms import stem
+from composer_app.server.providers.written_ranges import within_range
 
 _CELL = re.compile(r"^(?P<heading>(?:[^:;]|:(?=\d)){1,60}): (?P<value>[^;]{1,120})$")
 _PLAIN = frozenset({"pay", "price", "cost", "fee", "charge", "rate", "go", "use", "per", "with",
