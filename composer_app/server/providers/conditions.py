@@ -58,7 +58,9 @@ The values, each of its own kind (only values of the same kind are compared):
 Invariants: a sentence with no condition of a kind the question states is never ``met`` (the
 reading depends on the two texts only); a condition is read from words that make it one (*before*,
 *after*, *by*, *until*, *within*, *up to*, *at least*, *less than*, *or more*, a range *from … to*;
-a date *between* it *and the start of* something is from that date on),
+a date *between* it *and the start of* something is from that date on; a bound an *if* or
+*when* clause says is not kept, *If your supply is not restored within 12 hours*, or an *unless*
+clause sets, holds on its other side: after 12 hours),
 never from a bare value, nor from the dates a document is *valid from* (its own validity, not a
 rule); a range may wrap (*23:00 to 8:00*, *November to March*, *Friday to Monday*); a day
 counted as a unit (*within two working days*) names no day.
@@ -347,6 +349,12 @@ _EXCLUDING = ("outside", "except", "apart")
 _DAY_RANGE = re.compile(
     rf"\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?P<m1>{_MONTH}))?\s*(?:to|-|–|until|till|and)\s*"
     rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\b")
+# A bound in a clause that says it is not kept (*If your supply is not restored within 12 hours,
+# we pay you £40*; *unless it is collected by 18:00*): the rule is for the other side of it.
+_NOT_KEPT = re.compile(r"(?:\bnot|n['’]t|\bnever|\bfail(?:s|ed)?\s+to)\s+(?:[a-z]+\s+){0,3}$")
+_IF_CLAUSE = re.compile(r"\b(?:if|when|where|whenever|should)\b[^,;:.]*$")
+_UNLESS = re.compile(r"\bunless\b[^,;:.]*$")
+_INVERTED = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}
 _SPAN_LOW = re.compile(rf"\b(?:between\s+)?(?P<n>{_NUMBER})\s*(?:to|-|–|and)\s*$")
 _VALIDITY = re.compile(r"\b(?:valid|effective|in\s+force)\s+(?:from|as\s+of|until|till)\s+$")
 _BEFORE = re.compile(rf"\b(?P<words>{_BEFORE_WORDS}|{_AFTER_WORDS})\s+(?:the\s+)?$")
@@ -355,6 +363,15 @@ _OPEN_END = re.compile(r"\s+and\s+(?:the|your|their|its)\s+(?:start|end|beginnin
 
 
 @lru_cache(maxsize=8192)
+def _negated(text: str, start: int) -> bool:
+    """Whether the bound whose words start at ``start`` is said not to be kept: *not*, *never*
+    or *fails to* just before it in an *if* or *when* clause, or an *unless* clause."""
+    before = text[max(0, start - 120): start]
+    if _UNLESS.search(before):
+        return _NOT_KEPT.search(before) is None
+    return _NOT_KEPT.search(before) is not None and _IF_CLAUSE.search(before) is not None
+
+
 def _conditions(sentence: str) -> tuple[_Condition, ...]:
     """The conditions ``sentence`` sets (see the module invariant)."""
     text = sentence.casefold()
@@ -413,6 +430,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
         point = (("<" if words == "before" else "<=")
                  if re.fullmatch(_BEFORE_WORDS, words) else
                  (">" if words in ("after", "later than", "past") else ">="))
+        if _negated(text, max(0, start - 24) + lead.start()):
+            point = _INVERTED[point]  # "if it is not collected by 18:00": from 18:00 on
         found.append(_Condition(kind, _relation(point, value)))
     relation: str | None
     spans = list(_durations(text, aged=any(True for _ in ages.bounds(text))))
@@ -444,7 +463,9 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
             continue
         if relation is None:
             continue
-        if kind == "ahead" and relation in ("<=", "<") and lead and \
+        if _negated(text, max(0, start - 24) + lead.start() if lead else start):
+            relation = _INVERTED[relation]  # "if it is not fixed within 2 days": after 2 days
+        elif kind == "ahead" and relation in ("<=", "<") and lead and \
                 re.sub(r"\s+", " ", lead.group("words")) in ("up to", "until", "no later than",
                                                              "not later than"):
             relation = ">="  # "cancel up to 7 days before": at 7 days' notice or more

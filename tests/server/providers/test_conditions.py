@@ -464,3 +464,26 @@ def test_a_time_late_is_a_delay_not_a_time_to_come() -> None:
     assert read(question, "Delay on arrival: 30 to 59 minutes; Return ticket: 25%").met
     assert read(question, "Delay on arrival: 15 to 29 minutes; Return ticket: 12.5%").failed
     assert situation("My lesson is in 30 hours. Can I still cancel?")["ahead"] == (1800,)
+
+
+@pytest.mark.parametrize(("question", "sentence", "met", "failed"), [
+    ("Our taps have been dry for 14 hours after a burst. How much are we owed?",
+     "If your supply is not restored within 12 hours, we pay you £40.", True, False),
+    ("Our taps have been dry for 6 hours after a burst. How much are we owed?",
+     "If your supply is not restored within 12 hours, we pay you £40.", False, True),
+    ("My internet has been dead for four days. Do I get money back?",
+     "If a total loss of service isn't fixed within 2 days, we credit £8 for each day.",
+     True, False),
+    ("I collected it at 19:00. What happens now?",
+     "If the parcel is not collected by 18:00, it goes back to the depot.", True, False),
+    ("The answer came after 3 weeks. What can I do?",
+     "Cancellation is free unless we reply within 10 days.", True, False),
+    ("It took us 2 days to hear back. What can I do?",
+     "Unless we reply within 10 days, you may cancel for free.", False, True),
+    ("I'm booked in 3 days. Can I still get money back?",  # a rule forbidding, not a condition
+     "Refunds are not given less than 7 days before the start.", True, False),
+])
+def test_a_bound_said_not_to_be_kept_holds_on_its_other_side(question: str, sentence: str,
+                                                             met: bool, failed: bool) -> None:
+    reading = read(question, sentence)
+    assert (reading.met, reading.failed) == (met, failed)
