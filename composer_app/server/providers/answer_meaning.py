@@ -22,6 +22,11 @@ the question by a sentence model (cosine similarity of their embeddings):
   month*) is similar to it whatever the answer;
 * sentences found by meaning (``nearby``: ``sentence_vectors``) are judged too, and one that is
   not among the first candidates by words needs ``MEANING_ONLY_MARGIN`` more;
+* a candidate that introduces a list (*Kestrelmere maternity pay depends on your service:*)
+  states none of its items' rules: its items (at most ``MAX_ITEMS``) are judged too, each read
+  after it (``in_context``), as relevant as their words and that reading make them, with no
+  margin (*With less than one year's service: statutory pay only* for *I joined eight months
+  ago*; the situation then tells the items apart: ``condition_ranking``);
 * a sentence that holds only the question's topic words (``topic_only``: the names its title
   and headings hold too) is similar to a question about that topic whatever it says, so what
   it says beyond the topic is compared with what the question asks beyond it, both without the
@@ -43,7 +48,8 @@ the question by a sentence model (cosine similarity of their embeddings):
 
 Invariants: sentences are only re-judged when none reaches ``threshold`` by its words, so an
 answer the words already give never changes; only sentences within the first ``MAX_CANDIDATES``
-distinct texts are re-judged, against the question and at most ``MAX_SHORTENED`` shortened
+distinct texts, the sentences found by meaning and at most ``MAX_ITEMS`` items of the lists
+those introduce are re-judged, against the question and at most ``MAX_SHORTENED`` shortened
 forms of it, in one call of the model per question part (its cost is bounded); a re-judged
 coverage stays in [0, ``MEANING_CEILING``] and keeps its meaning as calibrated confidence; ties
 keep the words' order; without a model (``similarity`` is ``None``) the ranking is returned
@@ -81,6 +87,7 @@ SIMILARITY_FLOOR = 0.2
 SIMILARITY_FULL = 0.7
 MEANING_ONLY_MARGIN = 0.05  # a sentence found by meaning alone needs this much more
 CONTEXT_FLOOR = 0.3  # below this bare similarity, a sentence is not read again in context
+MAX_ITEMS = 8  # list items re-judged with the sentences that introduce their lists, at most
 MEANING_CEILING = 0.74  # below 0.75, the band labelled strong
 PRICED_AS_ASKED = 0.3  # the question's similarity to what a sentence prices, to be the same
 TOPIC_REMAINDER_FLOOR = 0.35  # what a topic-only sentence says beyond the topic, to what is asked
@@ -114,6 +121,13 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
     for number, scored in enumerate(ranked):
         if scored.sentence.text in nearby:
             chosen.setdefault(scored.sentence.text, number)
+    openers = {ranked[number].sentence.text for number in chosen.values()
+               if ranked[number].sentence.leads_in}
+    items = set(list(dict.fromkeys(s.sentence.text for s in ranked
+                                   if s.sentence.opener in openers))[:MAX_ITEMS])
+    for number, scored in enumerate(ranked):
+        if scored.sentence.text in items:
+            chosen.setdefault(scored.sentence.text, number)
     texts = list(chosen)
     shortened = _shortened(part, [ranked[number] for number in chosen.values()])
     remainders = {text: remainder for text, number in chosen.items()
@@ -138,8 +152,8 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
     drops = {text: [None if s is None else whole[column] - by_query[s][column]
                     for s in shortened] for column, text in enumerate(texts)}
     reread = [ranked[number] for column, (text, number) in enumerate(chosen.items())
-              if whole[column] >= CONTEXT_FLOOR or _contradicted(part, ranked[number],
-                                                                 drops[text])]
+              if whole[column] >= CONTEXT_FLOOR or text in items
+              or _contradicted(part, ranked[number], drops[text])]
     contexts = _in_context(part, reread, queries, shortened, similarity)
     cleared = {text for text, (_, contradicted) in contexts.items() if not contradicted}
     judged = list(ranked)
@@ -150,7 +164,7 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
             if other == number or ranked[other].sentence.text == text:
                 judged[other] = ranked[other] if text in off_topic else _judged(
                     part, ranked[other], meaning, drops[text], veto=text not in cleared,
-                    margin=0.0 if text in by_words else MEANING_ONLY_MARGIN,
+                    margin=0.0 if text in by_words or text in items else MEANING_ONLY_MARGIN,
                     priced_as_asked=text in as_asked)
     order = sorted(range(len(judged)), key=lambda i: (-judged[i].score, i))
     return [judged[i] for i in order]
@@ -245,10 +259,13 @@ def _contradicted(part: Part, scored: Scored, drops: Sequence[float | None]) -> 
 
 def in_context(sentence: Sentence) -> str:
     """The sentence preceded by its document's title and its section's heading (a file name
-    read as words: ``dental-practice.md`` is *dental practice*)."""
+    read as words: ``dental-practice.md`` is *dental practice*), and a list item by the sentence
+    that introduces its list (*… pay depends on your service: With less than one year's
+    service: statutory pay only*)."""
     title = re.sub(r"[-_]+", " ", sentence.title.rsplit(".", 1)[0]).strip()
     heads = [h for h in (title, sentence.section) if h]
-    return f"{' - '.join(heads)}: {sentence.text}" if heads else sentence.text
+    text = f"{sentence.opener} {sentence.text}" if sentence.opener else sentence.text
+    return f"{' - '.join(heads)}: {text}" if heads else text
 
 
 def _in_context(part: Part, candidates: Sequence[Scored], queries: Sequence[str],

@@ -12,7 +12,9 @@ prose passage is scored against each part:
   section's heading or the document's title counts ``HEADING_CREDIT``, and a term found only in the
   previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT`` when
   the sentence refers back with *it*, *they*, *this*, ...; a table row's previous sentence is the
-  one that introduces its table); a term the question denies (*not live in*) that the sentence
+  one that introduces its table, and a list item's the one that introduces its list, ending with
+  a colon, up to a heading or a block of more than ``ITEM_SENTENCES`` sentences); a term the
+  question denies (*not live in*) that the sentence
   affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its ``non-``
   opposite counts nothing (``term_polarity``); the verb of a permission question (*Can I bring …?*)
   counts ``SYNONYM_CREDIT`` in a sentence that grants or refuses permission; a number the question
@@ -47,7 +49,8 @@ prose passage is scored against each part:
   ``PRICED_ELSEWHERE_FACTOR`` (``priced_things``: *How much does the language exam cost?* is not
   answered by *Course books cost 25 euros*), and a sentence of a document that lacks a name the
   question gives (``question_names``: *at the Birkenhof*, when another document's title names it)
-  keeps ``ELSEWHERE_FACTOR``;
+  keeps ``ELSEWHERE_FACTOR``, and a sentence that introduces a list (*Maternity pay depends on
+  your service:*) keeps ``LEAD_IN_FACTOR``: its items state the rules;
 * ``score`` adds small bonuses to ``coverage`` for the question's subject pairs found together in
   the sentence (not a pair its title and headings hold both words of: that names the document's
   topic, not the sentence's), for a sentence holding the kind of value asked for (a number or
@@ -138,6 +141,8 @@ CONTRAST_FACTOR = 0.5
 ELSEWHERE_FACTOR = 0.5
 TOPIC_ONLY_FACTOR = 0.6
 SUBJECT_FOLLOWS_FACTOR = 0.6
+LEAD_IN_FACTOR = 0.6
+ITEM_SENTENCES = 2  # a list item is at most this long: a longer block ends the list
 OPENING_WORDS = 3  # the words of a sentence that name what it is about
 SAME_SUBJECT_SHARE = 0.5
 QUOTE_MAX_CHARS = 600
@@ -171,6 +176,8 @@ class Sentence:
     lacking: frozenset[str] = frozenset()  # stems it holds only after "without"
     elsewhere: bool = False  # its document lacks a name the question gives (*the Birkenhof*)
     following: tuple[str, ...] = ()  # the first stems of the next sentence of its line
+    leads_in: bool = False  # it ends with a colon and blocks follow it: it introduces a list
+    opener: str = ""  # for a list item, the sentence that introduces its list
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,12 +193,17 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
                       ) -> list[Sentence]:
     """Every sentence of a retrieved prose passage (one block per line, headings with ``#``);
     a table row's previous sentence is the last prose sentence before it in the passage (the
-    sentence that introduces the table)."""
+    sentence that introduces the table), and the first sentence of each block after a block
+    ending with a colon is an item of the list that sentence introduces (``leads_in``), with it
+    as its previous sentence and ``opener``, up to a heading or a longer block."""
     found: list[Sentence] = []
     title_stems = frozenset(stems(title.rsplit(".", 1)[0]))
     heading = title_stems
     section = ""
     lead: frozenset[str] = frozenset()
+    listed: frozenset[str] = frozenset()  # the stems of the sentence that opens the list
+    opening = ""  # and its text
+    opener: int | None = None  # the last block's sentence when it ends with a colon
     for block, raw in enumerate(unmark(marked).split("\n")):
         line = raw.strip()
         if not line:
@@ -199,9 +211,13 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
         if line.startswith("#"):
             section = line.lstrip("#").strip()
             heading = heading | frozenset(stems(section))
-            lead = frozenset()
+            lead = listed = frozenset()
+            opener, opening = None, ""
             continue
-        previous: frozenset[str] = frozenset()
+        if opener is not None:  # the block before ended with a colon: it opens this list
+            found[opener] = replace(found[opener], leads_in=True)
+            listed, opening = frozenset(found[opener].stems), found[opener].text
+        previous: frozenset[str] = listed
         first = len(found)
         for sentence in sentences(line):
             words = tuple(stems(sentence))
@@ -214,12 +230,16 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
                                   heading, previous or (lead if entity else frozenset()),
                                   not lowered.isdisjoint(_BACK_REFERENCE),
                                   negated_stems(sentence), prefixed_stems(sentence), entity,
-                                  section, title, without_stems(sentence)))
+                                  section, title, without_stems(sentence),
+                                  opener=opening if len(found) == first else ""))
             if len(found) - 1 > first:
                 found[-2] = replace(found[-2], following=words[:OPENING_WORDS])
             previous = frozenset(words)
             if not entity:
                 lead = previous
+        if len(found) - first > ITEM_SENTENCES:  # a paragraph of its own, not a list item
+            listed, opening = frozenset(), ""
+        opener = len(found) - 1 if len(found) > first and found[-1].text.endswith(":") else None
     return found
 
 
@@ -382,10 +402,14 @@ def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = Fal
     document that lacks a name the question gives (``ELSEWHERE_FACTOR``: *Can I keep my horse at
     the Birkenhof?* is not answered
     by the laundrette's rule for horse rugs), or a question itself (``CONTRAST_FACTOR``: *Lost
-    something on one of our trams?* opens the page that answers it)."""
+    something on one of our trams?* opens the page that answers it), or the sentence that
+    introduces a list (``LEAD_IN_FACTOR``: *Maternity pay depends on your service:* states none
+    of the rules its items give)."""
     factor = ELSEWHERE_FACTOR if sentence.elsewhere else 1.0
     if sentence.text.rstrip().endswith("?"):  # the document asks it too; what follows answers
         factor *= CONTRAST_FACTOR
+    if sentence.leads_in:  # "Maternity pay depends on your service:": its list items answer
+        factor *= LEAD_IN_FACTOR
     if read_qualifiers(part.text, sentence.text).contrasted or _without_stated(sentence, part) \
             or (states_former(sentence.text) and not asks_former(part.text)):
         factor *= CONTRAST_FACTOR

@@ -537,3 +537,22 @@ def test_a_sentence_about_the_thing_asked_for_ranks_above_one_that_mentions_it()
     part, units, _ = ranked_sentences("How much excess do I pay per claim?", "cover.md", excess)
     assert score(units[0], part).score > score(replace(units[0], text="You pay 75 euros for each "
                                                        "claim, as excess."), part).score
+
+
+def test_a_sentence_that_introduces_a_list_lends_its_words_to_the_items() -> None:
+    marked = ("# Family leave\nMaternity pay depends on your service:\n"
+              "With one year's service: 18 weeks at full pay.\n"
+              "With less service: statutory pay only.\n"
+              "Tell us early. Partners get 2 weeks. Both may share the rest.\n"
+              "Adopters are paid the same.\n## Other leave\nAsk your manager.\n")
+    found = passage_sentences("kb:1", 0, 0, "leave.md", marked)
+    opener, longer, shorter, paragraph, after, other = (
+        next(s for s in found if s.text.startswith(opening))
+        for opening in ("Maternity", "With one", "With less", "Tell", "Adopters", "Ask"))
+    assert opener.leads_in and not longer.leads_in
+    assert longer.opener == shorter.opener == opener.text
+    assert longer.previous == shorter.previous == frozenset(opener.stems)
+    assert paragraph.opener == opener.text and not after.opener  # a paragraph ends the list
+    assert not other.opener and not other.previous  # and a heading does
+    part = read_question("What pay do I get on maternity leave?", lambda word: 1.0)[0]
+    assert score(opener, part).coverage < score(replace(opener, leads_in=False), part).coverage

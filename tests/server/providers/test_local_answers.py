@@ -1343,3 +1343,32 @@ def test_a_later_part_is_answered_by_the_sentence_next_to_the_earlier_answer(fol
     assert "clay-court soles" in _direct(outcome)
     assert "drag the court" in _direct(outcome)
 
+
+
+FAMILY_LEAVE = """# Kestrelmere Housing Trust: Family Leave Policy
+
+## Maternity and adoption leave
+
+All employees can take up to 52 weeks of maternity or adoption leave,
+whatever their length of service. Tell the People Team by the end of the
+15th week before the week your baby is due.
+
+Kestrelmere maternity and adoption pay depends on your service:
+
+- With at least one year's service by the due date: 18 weeks at full
+  pay, then 21 weeks at the statutory rate.
+- With less than one year's service: statutory pay only, for 39 weeks.
+
+## Paternity leave
+
+Partners can take 2 weeks of paternity leave at full pay.
+"""
+
+
+def test_a_list_is_answered_by_its_item_not_by_the_sentence_that_introduces_it(folder, ask):
+    """*… pay depends on your service:* states no pay at all: the item for eight months'
+    service (*less than one year's service*) answers."""
+    (folder / "family-leave.md").write_text(FAMILY_LEAVE, encoding="utf-8")
+    outcome = ask("I joined Kestrelmere Housing Trust eight months ago and I'm expecting a "
+                  "baby. What money will I get while I'm off?")
+    assert "statutory pay only" in _direct(outcome)
