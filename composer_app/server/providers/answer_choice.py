@@ -21,7 +21,9 @@ well (``CONFLICT_RATIO`` of the score) about the same subject (one of the questi
 found together in both, when the answer has any: ``shares_subject``) (``same_subject``) with
 different numbers, the one that is newer by its own written date (else its modification time) is
 answered from and the other is only ``checked``, and ``conflict`` names both in one sentence (when
-they agree, the newer one answers and nothing is named; a document that holds the names the
+they agree, the newer one answers and nothing is named; a sentence that says only that a value
+stays as it was, *The overtime rates … are unchanged*, is no rival, and when it leads, the
+rival's value answers; a document that holds the names the
 question gives counts them as its headings when it is such a rival; a newer document's sentence
 among the first ``CHANGE_READ``, from ``CHANGE_FLOOR`` of the threshold up, that states a change of
 the value the answer states, holding that value or saying it replaces it, answers instead and names
@@ -423,8 +425,8 @@ def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str,
     naming the conflict and the key of the document not answered from."""
     mine = numbers_of(top.sentence.text)
     for key, rival in per_doc.items():
-        if key == top.sentence.key or _is_code(by_key[key]):
-            continue
+        if key == top.sentence.key or _is_code(by_key[key]) or _unchanged(rival.sentence.text):
+            continue  # "The overtime rates … are unchanged": the older value still holds
         if rival.coverage < USED_THRESHOLD or rival.score < CONFLICT_RATIO * top.score:
             continue
         if not shares_subject(top.sentence, rival.sentence, part) or \
@@ -433,6 +435,8 @@ def _resolve_conflict(top: Scored, per_doc: dict[str, Scored], by_key: dict[str,
         theirs = numbers_of(rival.sentence.text)
         if not same_subject(top.sentence.text, rival.sentence.text):
             continue
+        if _unchanged(top.sentence.text):  # it says only that the rival's value still holds
+            return rival, None, None
         first, second = by_key[top.sentence.key].ref, by_key[key].ref
         day_first, day_second = dated(first), dated(second)
         if not (mine or theirs) or mine == theirs:  # they agree: answer from the newer one
@@ -455,10 +459,21 @@ _CHANGE = re.compile(r"\b(?:rises?|rising|goes\s+up|going\s+up|increases?|increa
                      r"drops?|reduced|changes?|changing)\s+(?:\w+\s+){0,3}?from\b[^.;]{0,40}?\bto\b"
                      r"|\breplac(?:es|ing|ed)\s+the\s+(?:\w+\s+){0,2}(?:figure|price|fee|charge|"
                      r"rate|amount|value)", re.IGNORECASE)
+# A sentence saying a value stays as it was (*… are unchanged*, *stay the same*, *still apply*).
+_UNCHANGED = re.compile(r"\b(?:unchanged|(?:remains?|stays?)\s+(?:the\s+)?same|(?:still|"
+                        r"continues?\s+to)\s+apply|do(?:es)?\s+not\s+change|not\s+changing)\b",
+                        re.IGNORECASE)
 _REPLACES = re.compile(r"\breplac(?:es|ing|ed)\b", re.IGNORECASE)
 # A value stated as the new one (*On Sundays, collection is now between 14:00 and 15:30*).
 _NOW = re.compile(r"\b(?:is|are|will\s+be)\s+now\b|\bnow\s+(?:costs?|is|are|runs?|opens?|closes?|"
                   r"starts?|ends?|takes?|pays?|applies|lasts?|charges?)\b", re.IGNORECASE)
+
+
+def _unchanged(text: str) -> bool:
+    """Whether the sentence says only that a value stays as it was (*The overtime rates for
+    weekdays and Sundays are unchanged*): it states no value and no change of its own."""
+    return _UNCHANGED.search(text) is not None and _CHANGE.search(text) is None and \
+        not numbers_of(text)
 
 
 def _changed_by_newer(top: Scored, ranked: Sequence[Scored], by_key: dict[str, Evidence],

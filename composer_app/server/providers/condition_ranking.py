@@ -58,8 +58,10 @@ do not show.
 Invariants: only five kinds of sentence change their ``coverage``: the other side of a failed rule,
 the same rule for other values after it, and an exception after its rule (to that rule's, their
 relevance being the same rule's), and, when the first sentence answers, a sentence of its document
-whose condition holds (raised to the threshold, as the rule for the situation in the answering
-document), and, when none answers, a first sentence whose condition holds and whose coverage is at
+whose condition holds on more than a stretch of time alone (raised to the threshold, as the rule
+for the situation in the answering document: *dead for four days* meets *return your router
+within 30 days* by chance, and a sentence that goes on from a rule holds for the kinds that rule
+holds for), and, when none answers, a first sentence whose condition holds and whose coverage is at
 least ``MET_FLOOR`` of the threshold, that states a value of the kind asked for (an amount for a
 price question, ``answer_kinds.lacks_kind``), in a document that holds the names the question gives
 (raised to it); every other sentence keeps its coverage and only its ``score`` (the ranking)
@@ -89,6 +91,8 @@ from composer_app.server.providers.question_parts import Part
 from composer_app.server.providers.questions import STOP_WORDS, asks_whether
 from composer_app.server.providers.term_forms import stem, stems
 
+_SPAN_ONLY = frozenset({"span"})  # a stretch of time met by chance (*dead for four days*: *return
+# your router within 30 days*) makes no rule the one for the situation
 MET_BONUS = 0.2
 MET_FLOOR = 2 / 3  # of the threshold: a first sentence whose condition holds answers from here
 _AMBIGUOUS = frozenset({"new"})  # "a new one", "the new card": rarely the group of newcomers
@@ -185,22 +189,22 @@ def _threshold_asked(part: Part, scored: Scored, reading: Reading) -> Reading:
     return reading
 
 
-def _referring(scored: Scored, reading: Reading, after_met: bool) -> Reading:
+def _referring(scored: Scored, reading: Reading, after_met: Reading | None) -> Reading:
     """The reading of a sentence right after a sentence whose condition holds: the other side
     of it fails, even with conditions of its own when its first clause says so (*Outside these
     periods, you can also come without an appointment from Monday to Friday* after *From 1
     October to 30 November, by appointment only*, for a Tuesday in late October), and a
     sentence with no condition of its own that refers back to it or opens with its subject holds
     with it (*We lend helmets to them free of charge* after *Children under 12 must wear a
-    helmet*, for a ten-year-old)."""
-    if not after_met:
+    helmet*, for a ten-year-old), of the kinds that sentence holds for."""
+    if after_met is None:
         return reading
     if reading.met or reading.failed:
         return Reading(False, True) if _opens_with_other_side(scored.sentence.text) else reading
     if _OTHER_SIDE.search(scored.sentence.text):
         return Reading(False, True)
-    return Reading(True, False) if scored.sentence.back_reference or _continues(scored) \
-        else reading
+    return Reading(True, False, after_met.kinds) \
+        if scored.sentence.back_reference or _continues(scored) else reading
 
 
 def _continues(scored: Scored) -> bool:
@@ -256,8 +260,8 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     readings = [_only_under(part, s, _own_other_side(s, read(part.text, s.sentence.text)))
                 if i in reach else Reading(False, False) for i, s in enumerate(ranked)]
     readings, qualifying = _qualified(ranked, readings)
-    met_at = {_place(s, 0) for s, r in zip(ranked, readings, strict=True) if r.met}
-    readings = [r if i in qualifying else _referring(s, r, _place(s, -1) in met_at)
+    met_at = {_place(s, 0): r for s, r in zip(ranked, readings, strict=True) if r.met}
+    readings = [r if i in qualifying else _referring(s, r, met_at.get(_place(s, -1)))
                 for i, (s, r) in enumerate(zip(ranked, readings, strict=True))]
     other_side = _other_sides(part, ranked, readings)
     # a failed rule whose other side, or whose rule for other values, no sentence states
@@ -281,7 +285,8 @@ def settle(part: Part, ranked: Sequence[Scored], threshold: float) -> list[Score
     if reached:  # the rule for the situation in the answering document answers too
         settled = [replace(s, coverage=threshold)
                    if good and s.coverage < threshold and s.sentence.key == ranked[0].sentence.key
-                   else s for s, good in zip(settled, [r.met for r in readings], strict=True)]
+                   else s for s, good in zip(settled, [r.met and r.kinds != _SPAN_ONLY
+                                                       for r in readings], strict=True)]
     order = sorted(range(len(settled)), key=lambda i: (
         reached and settled[i].coverage < threshold, -settled[i].score, i))
     first = order[0]

@@ -503,3 +503,23 @@ def test_a_rule_that_leaves_out_the_group_its_rule_before_named_is_still_its_alt
     first = next(s for s in ranked if s.sentence.text.startswith("Receiving"))
     ranked = [replace(first, coverage=0.74, score=1.0), *(s for s in ranked if s is not first)]
     assert settle(part, ranked, 0.6)[0].sentence.text.startswith("Payments of £100 or less")
+
+
+BROADBAND = """# Broadband terms
+
+If a total loss of service is not fixed within 2 full working days, we credit your account \
+with £8 for each day. When you leave, return your router within 30 days. If the router is not \
+returned, we charge £60.
+"""
+
+
+def test_a_stretch_of_time_met_by_chance_raises_no_sentence_to_the_threshold() -> None:
+    part, _, ranked = ranked_sentences(
+        "My internet has been completely dead for four days. Do I get any money back?",
+        "broadband.md", BROADBAND)
+    credit = next(s for s in ranked if s.sentence.text.startswith("If a total loss"))
+    ranked = [replace(credit, coverage=0.68, score=0.7),
+              *(replace(s, coverage=min(s.coverage, 0.2)) for s in ranked if s is not credit)]
+    settled = settle(part, ranked, 0.6)
+    assert settled[0].sentence.text.startswith("If a total loss")
+    assert all(s.coverage < 0.6 for s in settled[1:])  # "within 30 days" holds by chance

@@ -1372,3 +1372,33 @@ def test_a_list_is_answered_by_its_item_not_by_the_sentence_that_introduces_it(f
     outcome = ask("I joined Kestrelmere Housing Trust eight months ago and I'm expecting a "
                   "baby. What money will I get while I'm off?")
     assert "statutory pay only" in _direct(outcome)
+
+
+OVERTIME_2025 = """# Larkspur Cold Storage: Overtime Rules 2025
+
+Published 3 March 2025.
+
+| When the overtime is worked | Rate |
+|---|---|
+| Monday to Friday, after 40 hours | Time and a quarter |
+| Saturday | Time and a half |
+| Sunday | Double time |
+"""
+OVERTIME_2026 = """# Larkspur Cold Storage: Changes to Overtime from 2026
+
+Published 12 January 2026.
+
+The night shift allowance rises from £1.10 to £1.40 an hour from 1 February 2026.
+The overtime rates for weekdays, Saturdays, Sundays and bank holidays are unchanged.
+"""
+
+
+def test_a_newer_notice_that_leaves_a_rule_unchanged_does_not_replace_it(folder, ask):
+    """*The overtime rates … are unchanged* states no rate: the older rules still answer."""
+    (folder / "larkspur-cold-storage-overtime-2025.md").write_text(OVERTIME_2025,
+                                                                   encoding="utf-8")
+    (folder / "larkspur-cold-storage-changes-2026.md").write_text(OVERTIME_2026,
+                                                                  encoding="utf-8")
+    outcome = ask("If I work extra hours on a Sunday at Larkspur Cold Storage, how is that "
+                  "overtime paid?")
+    assert "Double time" in _direct(outcome)
