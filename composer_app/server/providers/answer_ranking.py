@@ -13,7 +13,8 @@ prose passage is scored against each part:
   previous sentence of the same paragraph counts ``CARRY_CREDIT`` (``BACK_REFERENCE_CREDIT`` when
   the sentence refers back with *it*, *they*, *this*, ...; a table row's previous sentence is the
   one that introduces its table, and a list item's the one that introduces its list, ending with
-  a colon, up to a heading or a block of more than ``ITEM_SENTENCES`` sentences); a term the
+  a colon, up to a heading or a block of more than ``ITEM_SENTENCES`` sentences, and with the
+  items' words when it refers to them together: *these small jobs*); a term the
   question denies (*not live in*) that the sentence
   affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its ``non-``
   opposite counts nothing (``term_polarity``); the verb of a permission question (*Can I bring …?*)
@@ -149,6 +150,7 @@ QUOTE_MAX_CHARS = 600
 
 _BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
 _BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
+_LIST_REFERENCE = frozenset(["these", "those", "such", "them", "they"])  # a list, together
 _LEADING_PHRASE = re.compile(r"^(?:from|on|at|in|for|after|before|during|until|since|as\s+of|if|"
                              r"when|once|unless)\b[^,]{0,40},\s*", re.I)
 _ROW = re.compile(r"^[^:;]{1,60}: (?P<value>(?:[^:;]|(?<=\d):(?=\d)){1,80}); [^:;]{1,60}: ")
@@ -195,7 +197,9 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
     a table row's previous sentence is the last prose sentence before it in the passage (the
     sentence that introduces the table), and the first sentence of each block after a block
     ending with a colon is an item of the list that sentence introduces (``leads_in``), with it
-    as its previous sentence and ``opener``, up to a heading or a longer block."""
+    as its previous sentence and ``opener``, up to a heading or a longer block; such a first
+    sentence that refers to the items together (*these*, *those*, *such*, *them*, *they*: *…
+    can ask us to do these small jobs for them*) has the items' words too."""
     found: list[Sentence] = []
     title_stems = frozenset(stems(title.rsplit(".", 1)[0]))
     heading = title_stems
@@ -204,6 +208,7 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
     listed: frozenset[str] = frozenset()  # the stems of the sentence that opens the list
     opening = ""  # and its text
     opener: int | None = None  # the last block's sentence when it ends with a colon
+    items: frozenset[str] = frozenset()  # the stems of the list's items so far
     for block, raw in enumerate(unmark(marked).split("\n")):
         line = raw.strip()
         if not line:
@@ -217,6 +222,7 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
         if opener is not None:  # the block before ended with a colon: it opens this list
             found[opener] = replace(found[opener], leads_in=True)
             listed, opening = frozenset(found[opener].stems), found[opener].text
+            items = frozenset()
         previous: frozenset[str] = listed
         first = len(found)
         for sentence in sentences(line):
@@ -226,6 +232,8 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
                 words += tuple(s for s in dict.fromkeys(stems(single)) if s not in words)
             lowered = {w.casefold() for w in re.findall(r"[^\W_]+", sentence)}
             entity = _row_entity(sentence)
+            if previous is listed and listed and not lowered.isdisjoint(_LIST_REFERENCE):
+                previous = listed | items  # "… can ask us to do these small jobs for them"
             found.append(Sentence(key, rank, passage, block, len(found), sentence, words,
                                   heading, previous or (lead if entity else frozenset()),
                                   not lowered.isdisjoint(_BACK_REFERENCE),
@@ -237,6 +245,7 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
             previous = frozenset(words)
             if not entity:
                 lead = previous
+        items = items.union(*(f.stems for f in found[first:]))
         if len(found) - first > ITEM_SENTENCES:  # a paragraph of its own, not a list item
             listed, opening = frozenset(), ""
         opener = len(found) - 1 if len(found) > first and found[-1].text.endswith(":") else None

@@ -22,6 +22,7 @@ from composer_app.server.providers.answer_ranking import (
     topic_words,
 )
 from composer_app.server.providers.question_parts import read_question
+from composer_app.server.providers.term_forms import stem
 from tests.server.providers.support import ranked_sentences
 
 
@@ -556,3 +557,16 @@ def test_a_sentence_that_introduces_a_list_lends_its_words_to_the_items() -> Non
     assert not other.opener and not other.previous  # and a heading does
     part = read_question("What pay do I get on maternity leave?", lambda word: 1.0)[0]
     assert score(opener, part).coverage < score(replace(opener, leads_in=False), part).coverage
+
+
+def test_a_sentence_after_a_list_that_refers_to_its_items_holds_their_words() -> None:
+    marked = ("# Repairs\nYou are responsible for:\n"
+              "changing light bulbs, fuses and smoke alarm batteries;\n"
+              "bleeding radiators and unblocking sinks.\n"
+              "Tenants aged 70 or over can ask us to do these small jobs for them.\n"
+              "Tenants must report damp within a week.\n")
+    found = passage_sentences("kb:1", 0, 0, "repairs.md", marked)
+    jobs, damp = (next(s for s in found if s.text.startswith(opening))
+                  for opening in ("Tenants aged", "Tenants must"))
+    assert {stem("smoke"), stem("alarm"), stem("radiators")} <= jobs.previous
+    assert stem("smoke") not in damp.previous  # it refers to no item
