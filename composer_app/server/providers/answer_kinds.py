@@ -21,7 +21,9 @@ back*; bringing a car back asks none) for a price question, and a sentence witho
 price with decimals is none: *0.45 euros*), day, date, year, season or duration (*for life* is one;
 a time word the question itself names is none), nor a time placed by an event (*after*, *once*,
 *within*), for a time question (and without a clock time or a part of the day for *what time*, *the
-check-in time*). Every table is plain English vocabulary.
+check-in time*, and without a day, a date, a clock time or a part of the day for *when* something
+is held, meets or takes place: *They last 40 minutes* says no when). Every table is plain English
+vocabulary.
 """
 
 from __future__ import annotations
@@ -117,6 +119,10 @@ _DAY_STATED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}[./]\d{1,2}\b|\b(
                          r"third|fourth|last)\s+(?:working\s+|business\s+|week)?day\b|\b"
                          r"(?:today|tomorrow|weekdays?|weekends?|daily)\b", re.I)
 _DAY_WORDS = frozenset(w for d in _DAY_TEXT.split() for w in (d, d + "s"))
+# A question when something recurs or happens (*When are the lunch-and-learn sessions held?*,
+# *When does the choir meet?*), answered by a day, a date or a time of day.
+_WHEN_HELD = re.compile(r"^\s*when\s+(?:is|are|does|do|will)\b[^?.]*\b(?:held|meets?|"
+                        r"takes?\s+place|on)\s*\??\s*$", re.I)
 # A duration without a number: *valid for life*, *kept indefinitely*.
 _LASTING = re.compile(r"\b(?:for\s+life|life-?long|lifetime|indefinitely|permanently|"
                       r"never\s+expires?|does\s+not\s+expire|no\s+expiry)\b", re.I)
@@ -315,6 +321,10 @@ def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> boo
     if kind == "time":
         if _CLOCK_ASKED.search(question) or _CLOCK_NAMED.search(question):  # a day does not say it
             return _CLOCK.search(text) is None and _PART_OF_DAY.search(text) is None
+        if _WHEN_HELD.search(question):  # a duration alone (*They last 40 minutes*) says
+            return _CLOCK.search(text) is None and _PART_OF_DAY.search(text) is None and \
+                _DAY_STATED.search(text) is None and \
+                _DAY_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold()))  # not when
         if _DAY_ASKED.search(question):  # "by what day": a duration alone does not say it
             return _DAY_STATED.search(text) is None and \
                 _DAY_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold()))

@@ -344,3 +344,19 @@ def test_how_much_compensation_is_an_amount_a_share_of_a_fare_states() -> None:
     assert not lacks_kind("Return ticket: 25% of the return fare", question, "amount")
     assert lacks_kind("If you arrive 15 minutes or more late, you can claim compensation.",
                       question, "amount")
+
+
+@pytest.mark.parametrize(("sentence", "lacks"), [
+    ("They last 40 minutes and do not count against your training budget.", True),
+    ("Short talks are held in the canteen on Thursdays at 12:30.", False),
+    ("Sessions start at 12:30.", False),
+    ("The group meets every evening.", False),
+    ("The market is held from May to September.", False),
+])
+def test_a_duration_alone_does_not_say_when_something_is_held(sentence: str,
+                                                              lacks: bool) -> None:
+    assert lacks_kind(sentence, "When are the lunch-and-learn sessions held?", "time") is lacks
+
+
+def test_a_duration_still_says_how_long_something_lasts() -> None:
+    assert not lacks_kind("They last 40 minutes.", "How long are the sessions?", "time")
