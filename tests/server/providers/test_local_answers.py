@@ -1365,12 +1365,21 @@ Partners can take 2 weeks of paternity leave at full pay.
 """
 
 
-def test_a_list_is_answered_by_its_item_not_by_the_sentence_that_introduces_it(folder, ask):
+def test_a_list_is_answered_by_its_item_not_by_the_sentence_that_introduces_it(folder,
+                                                                               tmp_path):
     """*… pay depends on your service:* states no pay at all: the item for eight months'
-    service (*less than one year's service*) answers."""
+    service (*less than one year's service*) answers (the lead-in is found by meaning, once the
+    folder is embedded)."""
     (folder / "family-leave.md").write_text(FAMILY_LEAVE, encoding="utf-8")
-    outcome = ask("I joined Kestrelmere Housing Trust eight months ago and I'm expecting a "
-                  "baby. What money will I get while I'm off?")
+    provider = LocalProvider(folder, tmp_path / "data")
+    try:
+        provider.answer(request("What is in the folder?"))  # builds the index, starts embedding
+        assert provider.vectors is not None and provider.vectors.wait(120)
+        outcome = run_turn(provider, request(
+            "I joined Kestrelmere Housing Trust eight months ago and I'm expecting a baby. What "
+            "money will I get while I'm off?"))
+    finally:
+        provider.close()
     assert "statutory pay only" in _direct(outcome)
 
 
