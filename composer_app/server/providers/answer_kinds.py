@@ -323,11 +323,9 @@ def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> boo
             return _CLOCK.search(text) is None and _PART_OF_DAY.search(text) is None
         if _WHEN_HELD.search(question):  # a duration alone (*They last 40 minutes*) says
             return _CLOCK.search(text) is None and _PART_OF_DAY.search(text) is None and \
-                _DAY_STATED.search(text) is None and \
-                _DAY_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold()))  # not when
+                not _names_a_day(text)  # not when
         if _DAY_ASKED.search(question):  # "by what day": a duration alone does not say it
-            return _DAY_STATED.search(text) is None and \
-                _DAY_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold()))
+            return not _names_a_day(text)
         return not holds_kind(text, "time", asked=question) and \
             _EVENT_TIME.isdisjoint(x.casefold() for x in re.findall(r"[^\W_]+", text))
     if kind == "phone":
@@ -335,6 +333,12 @@ def lacks_kind(text: str, question: str, kind: str, *, row: bool = False) -> boo
     if kind == "quantity" and _HOW_MANY.search(question):  # "how many": a number, or no limit
         return not holds_kind(text, "quantity") and _NO_LIMIT.search(text) is None
     return False
+
+
+def _names_a_day(text: str) -> bool:
+    """Whether ``text`` names a day, a date or a month (*on Thursdays*, *by the 3rd*)."""
+    return _DAY_STATED.search(text) is not None or \
+        not _DAY_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold()))
 
 
 # A question for a count (*How many members does it have?*), answered by a number or by there
