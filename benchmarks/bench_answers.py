@@ -1,6 +1,6 @@
 """Answer accuracy of the offline assistant, end to end through a real server on loopback.
 
-Ninety-six question sets, each a knowledge folder with its questions:
+Ninety-eight question sets, each a knowledge folder with its questions:
 
 * ``own`` (``benchmarks/answers/knowledge``, ``questions.json``): hard-wrapped Markdown with
   near-miss sentences, two documents that contradict older ones, paraphrased questions, and three
@@ -166,7 +166,10 @@ Ninety-six question sets, each a knowledge folder with its questions:
 * ``heldout92`` to ``heldout95``: four more written blind in the same way (home, utilities and
   repairs; education and childcare; work and employment; sport, leisure and the outdoors);
   ``heldout92`` and ``heldout94`` were read after their first run, ``heldout93`` and
-  ``heldout95`` never were.
+  ``heldout95`` never were;
+* ``heldout96`` and ``heldout97``: two more written blind in the same way (banks, insurers,
+  pensions and savings; ferries, coaches, airports, hotels, campsites and hire);
+  ``heldout96`` was read after its first run, ``heldout97`` never was.
 
 Each set's folder is copied into a temporary folder with every file given the same modification
 time (so only the dates written in the documents can tell old from new), ``composer-server serve
@@ -179,7 +182,7 @@ own thread over the HTTP API and the completed answer is graded:
 * an unanswerable question (``file`` null) is correct when no source is ``used`` and the answer
   is labelled general knowledge (it says it found nothing).
 
-    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout95]
+    .venv/bin/python benchmarks/bench_answers.py [--set own|heldout|…|heldout97]
         [--verbose] [--min-accuracy 0.9] [--settle SECONDS]
 
 Before the graded questions, one ungraded question builds the index (which starts embedding a
@@ -217,7 +220,7 @@ SETS = {"own": HERE, "heldout": HERE / "heldout", "heldout2": HERE / "heldout2",
         "heldout11": HERE / "heldout11", "heldout12": HERE / "heldout12",
         "heldout13": HERE / "heldout13", "heldout14": HERE / "heldout14",
         "heldout15": HERE / "heldout15",
-        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 96)}}
+        **{f"heldout{n}": HERE / f"heldout{n}" for n in range(16, 98)}}
 STAMP = 1_767_225_600  # every copied file gets this mtime (2026-01-01)
 ANSWER_TIMEOUT = 30.0
 

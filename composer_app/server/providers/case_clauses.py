@@ -9,38 +9,44 @@ whose case the question's situation or group fits and drops those it contradicts
 Invariants: a sentence is cut at the first of these levels that splits it into clauses of at least
 ``MIN_WORDS`` words each: ``; ``; then *, but*, *, while*, *, whereas*; then *, except*; then *,
 and*, *, or* (a list, where a piece too short to stand alone stays with the one before it: *…, or
-pregnant*); then *and*, *or* between two clauses that both state a number and hold no comma or
-colon, the first but for a condition it opens with up to a comma (*£3 for adults and £1.50 for
-children*; *If it is not in your rate, breakfast costs £15 for adults and £7 for children*; not
-*Saturdays after 12:00, Sundays and public holidays: 80 euros*), where a piece without a number is a
-list's item that stays with the next (*violins and violas for £12 per month and cellos for £18 per
-month* is two clauses), never inside a range *between … and …*. A clause is out when a condition of
-it fails for the question's situation (``conditions.read``), or it names another group of a
-dimension the question names (``qualifiers.read``) and none of its conditions holds; it is in when a
-condition holds or a group matches, and it is not out. A clause that only states the other side
-(*otherwise …*, *after that …*, *shorter contracts …*) is not in: it reads only after the clause it
-answers. When no clause is out, a later clause whose own case the question names, by a word no other
-clause holds, is the only one in: the group after its value (*£30 for Friends of Glenmarrow* after
-*The pass costs £45*, for a Friends member), at a bare *and* the thing before its value (*cellos for
-£18*), or the thing an exception names (*…, except the dawn deer watch, which meets at the Marrow
-Bridge car park*), by what sets it apart when it names a kind of the rule's own things (*all
-devices, except phones with liquid damage*: the liquid damage, not the phone); and when every clause
-of a cut at a semicolon or *, but* opens with the same preposition, the words after it (up to a
-comma, at most ``CASE_WORDS``) are each clause's case, the first's too (*On Team, each seat … ; on
-Business there is no limit*, for a Team customer); and, at a semicolon, *, but* or a list's *, and*,
-of two clauses that state one rule for two cases (each states a value, and they share
-``PARALLEL_WORDS`` words or more), the one the question names by a contrast word, a word standing
-where the other clause has a word of its own (*full* in *The annual rent for a full plot is £62, and
-the annual rent for a half plot is £34*). The sentence comes back cut only when at least one clause
-is in and one is out, keeping the clauses that are in, in their order. A kept clause that is not the
-first follows the first clause's label when that clause opens with one (*Cosmic bowling, per hour: …
-Saturdays: 44 euros.*), or else the first clause's opening words: up to its first value when the
-kept clause starts with a value, a number word or *only*, *about*, *up to* before one (*Audio guides
-cost … £1.50 for children under 16.*; *Tenants may keep … only three hens on a half plot.*), up to
-the word a list's kept item opens with (*You do not pay NHS dental charges if you are … under 19 and
-in full-time education, or pregnant.*); when every clause is a table row's cell (``Heading:
-value``), the kept cells follow the first cell, which names what the row is about. Anything else
-returns the sentence unchanged.
+pregnant*); then *and*, *or* after the sentence's last comma, between clauses that each state a
+number and hold no label's colon, the words before that comma staying with the first (*£3 for
+adults and £1.50 for children*; *If it is not in your rate, breakfast costs £15 for adults and £7
+for children*; *Core hours, when you must be available, are 10:00 to 15:00 from Monday to Thursday
+and 10:00 to 13:00 on Friday*; not *Saturdays after 12:00, Sundays and public holidays: 80 euros*),
+where a piece without a number is a list's item that stays with the next (*violins and violas for
+£12 per month and cellos for £18 per month* is two clauses), never inside a range *between … and
+…*. A clause is out when a condition of it fails for the question's situation
+(``conditions.read``), or it names another group of a dimension the question names
+(``qualifiers.read``) and none of its conditions holds; it is in when a condition holds or a group
+matches, and it is not out. A clause that only states the other side (*otherwise …*, *after that
+…*, *shorter contracts …*) is not in: it reads only after the clause it answers. When no clause is
+out, a later clause whose own case the question names, by a word no other clause holds, is the only
+one in: the group after its value (*£30 for Friends of Glenmarrow* after *The pass costs £45*, for
+a Friends member), at a bare *and* the thing before its value (*cellos for £18*), or the thing an
+exception names (*…, except the dawn deer watch, which meets at the Marrow Bridge car park*), by
+what sets it apart when it names a kind of the rule's own things (*all devices, except phones with
+liquid damage*: the liquid damage, not the phone); and when every clause of a cut at a semicolon or
+*, but* opens with the same preposition, the words after it (up to a comma, at most ``CASE_WORDS``)
+are each clause's case, the first's too (*On Team, each seat … ; on Business there is no limit*,
+for a Team customer); and, at a semicolon, *, but* or a list's *, and*, of two clauses that state
+one rule for two cases (each states a value, and they share ``PARALLEL_WORDS`` words or more), the
+one the question names by a contrast word, a word standing where the other clause has a word of its
+own (*full* in *The annual rent for a full plot is £62, and the annual rent for a half plot is
+£34*); and of a clause that says when something opens or starts and a later one that goes on with
+its subject to say when it closes or ends (*Registration opens on 1 September and closes on 20
+September*), the end the question asks for when it asks for one only (*When does enrollment
+start?*). The sentence comes back cut only when at least one clause is in and one is out, keeping
+the clauses that are in, in their order. A kept clause that is not the first follows the first
+clause's label when that clause opens with one (*Cosmic bowling, per hour: … Saturdays: 44
+euros.*), or its subject when it goes on with it (*Registration … closes on 20 September*), or else
+the first clause's opening words: up to its first value when the kept clause starts with a value
+(after *at*, *from*, *by* or *until* too), a number word or *only*, *about*, *up to* before one
+(*Audio guides cost … £1.50 for children under 16.*; *The pool opens … at 9:00 on Saturdays.*;
+*Tenants may keep … only three hens on a half plot.*), up to the word a list's kept item opens with
+(*You do not pay NHS dental charges if you are … under 19 and in full-time education, or
+pregnant.*); when every clause is a table row's cell (``Heading: value``), the kept cells follow
+the first cell, which names what the row is about. Anything else returns the sentence unchanged.
 """
 
 from __future__ import annotations
@@ -74,6 +80,13 @@ _CASE_OPENING = re.compile(r"(on|for|with|in|at)\s+(?=\w)", re.IGNORECASE)
 # (*all devices, except phones with liquid damage*: a phone alone is one of the devices).
 _MODIFIER = re.compile(r"\s(?:with|without|that|whose|under|over|aged|from|in|on|of)\s",
                        re.IGNORECASE)
+_STARTS = frozenset(["open", "opens", "start", "starts", "begin", "begins", "commence",
+                     "commences"])
+_ENDS = frozenset(["close", "closes", "end", "ends", "finish", "finishes", "shut", "shuts"])
+_ASKS_START = re.compile(r"\b(?:open|opens|opening|start|starts|starting|begin|begins|beginning|"
+                         r"commence\w*|first\s+day)\b", re.IGNORECASE)
+_ASKS_END = re.compile(r"\b(?:close|closes|closing|end|ends|ending|finish\w*|shut\w*|deadline|"
+                       r"last\s+day|cut-?off|until\s+when)\b", re.IGNORECASE)
 _LISTS = (3,)  # the level whose clauses are items of one list (*, or …*)
 _GROUP_AFTER_VALUE = re.compile(r"^(?:[£$€]\s?\d|\d)[\d.,]*(?:\s+[a-z%]+){0,2}?\s+for\s+"
                                 r"(?P<group>[^,;]{3,60})$", re.IGNORECASE)
@@ -85,7 +98,8 @@ _VALUE = re.compile(r"[£$€]\s?\d|\d")
 _LABEL = re.compile(r"^[^:;\d£$€]{3,80}:(?=\s)")
 _NUMBER_WORD = rf"(?:{'|'.join(NUMBER_VALUES)})\b"
 _FRAMED = re.compile(
-    rf"^(?:[£$€]\s?\d|\d|(?:about|around|up\s+to|only)\s+(?:[£$€]?\d|{_NUMBER_WORD}))",
+    rf"^(?:(?:at|from|by|until)\s+(?=\d))?"
+    rf"(?:[£$€]\s?\d|\d|(?:about|around|up\s+to|only)\s+(?:[£$€]?\d|{_NUMBER_WORD}))",
     re.IGNORECASE)
 _FRAME_VALUE = re.compile(rf"[£$€]\s?\d|\d|\b{_NUMBER_WORD}", re.IGNORECASE)
 _FRAMING = re.compile(r"(?:\s+(?:about|around|up\s+to|only))+$", re.IGNORECASE)
@@ -128,12 +142,16 @@ def _clauses(sentence: str) -> tuple[list[str], int]:
     module invariant)."""
     body = sentence.rstrip(" .")
     for number, level in enumerate(_LEVELS):
-        pieces = _valued(body, level) if number == len(_LEVELS) - 1 else \
-            _pieces(body, level, number in _LISTS)
+        if number == len(_LEVELS) - 1:  # within the last comma's part, the words before it
+            head, comma, tail = body.rpartition(", ")  # the first clause's condition or frame
+            pieces = _valued(tail, level)
+            pieces[0] = head + comma + pieces[0]
+        else:
+            pieces = _pieces(body, level, number in _LISTS)
         if len(pieces) < 2 or any(len(p.split()) < MIN_WORDS for p in pieces):
             continue
         if number == len(_LEVELS) - 1 and (
-                not all(_VALUE.search(p) and not re.search(r"[:,]", p)
+                not all(_VALUE.search(p) and not re.search(r":\s|,", p)
                         for p in (pieces[0].rsplit(", ", 1)[-1], *pieces[1:]))
                 or any(re.search(r"\bbetween\b", p, re.I) for p in pieces[:-1])):
             continue  # "between 1 January and 31 March" is one range
@@ -219,11 +237,34 @@ def _contrast_named(question: str, clauses: list[str]) -> int | None:
     return named[0] if len(named) == 1 else None
 
 
+def _end_named(question: str, clauses: list[str]) -> int | None:
+    """Of two clauses of which one says when something opens or starts and the other when it
+    closes or ends (*Registration opens on 1 September and closes on 20 September*), the one
+    the question asks for when it asks for one end only (*When does enrollment start?*), when the
+    later clause goes on with the first one's subject."""
+    if len(clauses) != 2:
+        return None
+    sides = [(bool(words & _STARTS), bool(words & _ENDS)) for words in
+             ({w.casefold() for w in re.findall(r"[A-Za-z]+", c)} for c in clauses)]
+    if sorted(sides) != [(False, True), (True, False)] or \
+            clauses[1].split()[0].casefold() not in _STARTS | _ENDS:
+        return None  # the later clause goes on with the first one's subject
+    start, end = bool(_ASKS_START.search(question)), bool(_ASKS_END.search(question))
+    if start == end:
+        return None
+    return next(n for n, (opens, closes) in enumerate(sides) if (opens if start else closes))
+
+
 def _framed(first: str, kept: str, listed: bool) -> str:
     """``kept`` after the first clause's label or opening words (see the module invariant)."""
     label = _LABEL.match(first)
     if label:
         return f"{label.group(0)} … {kept}"
+    ends = _STARTS | _ENDS
+    if kept.split()[0].casefold() in ends:  # "… and closes on 20 September": its subject
+        words = first.split()
+        verb = next((n for n, w in enumerate(words) if w.casefold() in ends), 0)
+        return f"{' '.join(words[:verb])} … {kept}" if verb else kept
     opening = kept.split()[0].casefold()
     words = first.split()
     if listed and _ITEM_OPENING.fullmatch(opening) and \
@@ -251,6 +292,8 @@ def for_the_case(question: str, sentence: str) -> str:
         named = _named_by(question, clauses, level)
         if named is None and level in (*_CONTRASTS, *_LISTS):
             named = _contrast_named(question, clauses)
+        if named is None and level != _EXCEPT:
+            named = _end_named(question, clauses)
         if named is None:
             return sentence
         standing = [(n == named, n != named) for n in range(len(clauses))]

@@ -470,6 +470,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
                                                              "not later than"):
             relation = ">="  # "cancel up to 7 days before": at 7 days' notice or more
         found.append(_Condition(kind, _relation(relation, minutes)))
+        if kind == "span" and term_lengths.states_length(text[max(0, start - 48): start]):
+            found.append(_Condition("length", _relation(relation, minutes)))  # "contracts of …"
     lengths = frozenset(term_lengths.named(text))  # "on 24-month contracts": for that length alone
     if lengths:
         found.append(_Condition("length", lengths.__contains__))

@@ -88,6 +88,22 @@ from composer_app.server.providers.case_clauses import for_the_case
      "On Team, each seat may be reassigned up to 4 times in any 12-month period; on Business "
      "there is no limit on reassignment.",
      "On Business there is no limit on reassignment."),
+    # a frame with commas before the last comma, then two values at "and"
+    ("When do I have to be online on a Friday?",
+     "Core hours, when everyone must be reachable, are 09:30 to 15:30 from Monday to Thursday "
+     "and 09:30 to 12:30 on Friday.",
+     "Core hours, when everyone must be reachable, are … 09:30 to 12:30 on Friday."),
+    # clock times at a bare "and", the kept one after the words before the first
+    ("It's a Saturday. When does the lido open?",
+     "The lido opens at 6:30 on weekdays and at 8:00 on Saturdays.",
+     "The lido opens … at 8:00 on Saturdays."),
+    # the end asked for, of a clause that opens and one that closes
+    ("When can I start signing up for the spring pottery course?",
+     "Enrolment opens on 3 February and closes on 24 February at 18:00.",
+     "Enrolment opens on 3 February."),
+    ("What's the last day to sign up for the spring pottery course? When does it close?",
+     "Enrolment opens on 3 February and closes on 24 February at 18:00.",
+     "Enrolment … closes on 24 February at 18:00."),
 ])
 def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
         question: str, sentence: str, answer: str) -> None:
@@ -153,6 +169,14 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
     # the question names both cases
     ("How much more is a full plot than a half plot?",
      "The yearly rent for a full plot is £60, and the yearly rent for a half plot is £35."),
+    # the question asks for both ends, or for neither
+    ("When is enrolment for the spring pottery course open, from when until when?",
+     "Enrolment opens on 3 February and closes on 24 February at 18:00."),
+    ("Can I enrol for the spring pottery course online?",
+     "Enrolment opens on 3 February and closes on 24 February at 18:00."),
+    # the later clause has a subject of its own
+    ("What time does the library close?",
+     "The library opens at 9:00 on Saturdays, and it closes at 17:00."),
     # a list of days, not two clauses
     ("Our cat got hurt on a Sunday. How much extra do we pay?",
      "On Saturdays after 12:00, Sundays and public holidays, the surcharge is 80 euros."),
@@ -164,7 +188,8 @@ def test_a_sentence_is_kept_whole_when_the_case_does_not_pick_a_clause(question:
 
 _WORDS = st.sampled_from(["adults", "children", "under", "16", "£3", "pay", "on", "Saturdays",
                           "weekdays", "members", "and", "or", "but", ";", ",", "from", "10:00",
-                          "before", "after", "the", "fee", "is", "shorter", "contracts"])
+                          "before", "after", "the", "fee", "is", "shorter", "contracts", "opens",
+                          "closes", "start", "ends"])
 
 
 @given(st.lists(_WORDS, min_size=1, max_size=30), st.lists(_WORDS, min_size=1, max_size=12))

@@ -130,6 +130,13 @@ def test_an_age_and_a_may_are_not_a_count_or_a_month() -> None:
     ("I only want to commit for one year. Will the price go up?",
      "Prices on 12- and 24-month contracts rise every April.", True, False),
     ("Is my 12-year-old allowed in?", "Prices on 12-month contracts are fixed.", False, False),
+    # a bounded stretch of time after a term's name is that term's length
+    ("I'm on a 6-month temporary contract. Do I get the laptop allowance?",
+     "Temporary staff on contracts of 9 months or longer get a £300 laptop allowance.",
+     False, True),
+    ("I'm on a two-year temporary contract. Do I get the laptop allowance?",
+     "Temporary staff on contracts of at least 9 months get a £300 laptop allowance.",
+     True, False),
 ])
 def test_a_sentences_condition_holds_or_fails_for_the_situation(question: str, sentence: str,
                                                                 met: bool, failed: bool) -> None:

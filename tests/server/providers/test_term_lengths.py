@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from composer_app.server.providers.term_forms import NUMBER_VALUES
-from composer_app.server.providers.term_lengths import MINUTES, named
+from composer_app.server.providers.term_lengths import MINUTES, named, states_length
 
 YEAR, MONTH = MINUTES["year"], MINUTES["month"]
 
@@ -37,3 +37,14 @@ def test_any_count_of_months_or_years_reads_as_its_minutes(count: int, unit: str
     words = {value: word for word, value in NUMBER_VALUES.items()}
     written = words[count] if in_words and count in words else str(count)
     assert list(named(f"on a {written}-{unit} contract")) == [count * MINUTES[unit]]
+
+
+@pytest.mark.parametrize(("before", "states"), [
+    ("fixed-term employees on contracts of ", True),
+    ("a tenancy lasting at least ", True),
+    ("leases of more than ", True),
+    ("if you have worked here for ", False),
+    ("the plan costs £10 for ", False),
+])
+def test_a_stretch_of_time_after_a_terms_name_is_its_length(before: str, states: bool) -> None:
+    assert states_length(before) is states
