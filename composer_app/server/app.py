@@ -91,19 +91,30 @@ async def _load_provider_choices(store: ExecutorStore, settings: ServerSettings)
         use_database(await store.read(stored))
 
 
+async def sweep_once(store: ExecutorStore, settings: ServerSettings, runner: TurnRunner) -> None:
+    """Delete uploads never attached within ``pending_upload_ttl`` and files nothing names; on a
+    shared database, also reload the provider choices and end replies whose process is gone.
+
+    On SQLite this process owns every reply: those left by a process that is gone were ended at
+    start-up, before any request, and a reply streaming now is this process's own, even in the
+    moment between the request that committed it and the runner taking it (``running_turns``
+    does not hold it yet), so the sweep never ends one.
+    """
+    try:
+        await sweep_uploads(store, settings.attachments_dir,
+                            part_ttl=settings.upload_url_ttl + 600.0)
+    except (ComposerError, OSError) as exc:
+        _log.warning("upload sweep failed: %s", exc)
+    if settings.database_url is not None:
+        await _load_provider_choices(store, settings)
+        await _end_orphaned_turns(store, settings, runner)
+
+
 async def _sweep_forever(store: ExecutorStore, settings: ServerSettings,
                          runner: TurnRunner) -> None:
-    """Hourly: delete uploads never attached within ``pending_upload_ttl`` and files nothing
-    names; on a shared database, also end replies whose process is gone."""
+    """``sweep_once`` now, then hourly (on a shared database every ``ORPHAN_IDLE_SECONDS / 2``)."""
     while True:
-        try:
-            await sweep_uploads(store, settings.attachments_dir,
-                                part_ttl=settings.upload_url_ttl + 600.0)
-        except (ComposerError, OSError) as exc:
-            _log.warning("upload sweep failed: %s", exc)
-        if settings.database_url is not None:
-            await _load_provider_choices(store, settings)
-        await _end_orphaned_turns(store, settings, runner)
+        await sweep_once(store, settings, runner)
         await asyncio.sleep(SWEEP_INTERVAL if settings.database_url is None
                             else ORPHAN_IDLE_SECONDS / 2)
 

@@ -14,11 +14,12 @@ import pytest
 import uvicorn
 
 from composer_app.server import __main__ as server_main
-from composer_app.server.app import build_app
+from composer_app.server.app import build_app, sweep_once
 from composer_app.server.settings import ServerSettings
 from composer_app.server.store.postgres import PostgresStore
 from composer_app.server.store.sql import SqlQueries
 from composer_app.server.store.sqlite import SqliteStore
+from composer_app.server.turns import TurnRunner
 from tests.server.harness import harness, tid, turn_start
 
 with warnings.catch_warnings():
@@ -57,6 +58,27 @@ def test_orphaned_replies_end_on_postgres_when_idle_and_not_owned(tmp_path: Path
             replies[thread] = snapshot["messages"][-1]
         assert replies[old]["isStreaming"] is False
         assert replies[fresh]["isStreaming"] is True  # may still belong to a live process
+
+
+def test_the_sweep_on_sqlite_never_ends_a_reply_a_request_has_just_started(
+        tmp_path: Path) -> None:
+    """A reply committed by its request but not yet taken by the runner (the sweep's first pass
+    runs as the server starts, when the first message may arrive) streams on to its end, rather
+    than failing as if the server had restarted."""
+    provider = GatedProvider()
+    with harness(tmp_path, provider=provider, delta_interval=0.0) as h:
+        thread = tid()
+        h.ok(h.alice, turn_start(thread, "hi", bootstrap=True))
+        h.client.portal.call(provider.wait_started)  # type: ignore[union-attr]
+        not_yet_taken = TurnRunner(h.store, provider, h.settings.attachments_dir)
+        h.client.portal.call(sweep_once, h.store, h.settings, not_yet_taken)  # type: ignore[union-attr]
+        reply = h.client.get(f"/api/threads/{thread}", headers=h.alice).json()["messages"][-1]
+        assert reply["isStreaming"] is True
+        assert provider.gate is not None
+        h.client.portal.call(provider.gate.set)  # type: ignore[union-attr]
+        h.wait_turns()
+        reply = h.client.get(f"/api/threads/{thread}", headers=h.alice).json()["messages"][-1]
+        assert (reply["isStreaming"], reply["text"]) == (False, "first second")
 
 
 class FullDiskStore(SqliteStore):
