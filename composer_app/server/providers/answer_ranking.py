@@ -39,8 +39,10 @@ prose passage is scored against each part:
   first Monday. Tenors and basses meet on the second Monday.*);
 * ``answer_factor`` marks near misses by their kind: a sentence about another group than the one the
   question's qualifiers name (``qualifiers``: *adults* asked, *children* answered), or about the
-  case without a thing the question states (*they're on their own rims*: *Storing four tyres without
-  rims costs 35 euros*; ``without_objects``), keeps ``CONTRAST_FACTOR`` of its coverage, a qualifier
+  alternative the question turns down (*I'd rather use my own glazier than your repairer*:
+  ``alternatives``), or about the case without a thing the question states (*they're on their own
+  rims*: *Storing four tyres without rims costs 35 euros*; ``without_objects``), keeps
+  ``CONTRAST_FACTOR`` of its coverage, a qualifier
   the sentence answers for through a wider or narrower class counts as a synonym (*Saturday*: *at
   weekends*), a sentence without an amount of money (or *free*, *included*; a percentage for *how
   much extra*) for a price question keeps ``MISSING_AMOUNT_FACTOR``, a sentence that states no time,
@@ -74,6 +76,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from composer_app.server.providers.alternatives import turned_down
 from composer_app.server.providers.answer_kinds import (
     ANSWER_WORDS,
     DIGITS,
@@ -398,6 +401,7 @@ def lacks_asked_kind(scored: Scored, part: Part) -> bool:
 def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = False) -> float:
     """What the coverage of ``sentence`` keeps for being a near miss by its kind: about another
     group than the one asked about (``CONTRAST_FACTOR``: *adults* asked, *children* answered; or
+    about the alternative the question turns down: ``alternatives``; or
     about the case without a thing the question states: *on their own rims*, *without rims*; or
     about the rule before a change, for a question about now: ``former_rules``),
     or without an amount of money for a price question (``MISSING_AMOUNT_FACTOR``; a percentage
@@ -420,7 +424,8 @@ def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = Fal
     if sentence.leads_in:  # "Maternity pay depends on your service:": its list items answer
         factor *= LEAD_IN_FACTOR
     if read_qualifiers(part.text, sentence.text).contrasted or _without_stated(sentence, part) \
-            or (states_former(sentence.text) and not asks_former(part.text)):
+            or (states_former(sentence.text) and not asks_former(part.text)) \
+            or turned_down(part.text, sentence.text, sentence.title):
         factor *= CONTRAST_FACTOR
     if part.wants == "amount" and lacks_kind(sentence.text, part.text, "amount",
                                                  row=bool(sentence.row_entity)):

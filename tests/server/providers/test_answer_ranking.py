@@ -570,3 +570,20 @@ def test_a_sentence_after_a_list_that_refers_to_its_items_holds_their_words() ->
                   for opening in ("Tenants aged", "Tenants must"))
     assert {stem("smoke"), stem("alarm"), stem("radiators")} <= jobs.previous
     assert stem("smoke") not in damp.previous  # it refers to no item
+
+
+CLAIMS = ("# Fernwick Motor Cover: claims guide\n"
+          "Report any accident to us within 48 hours.\n"
+          "If you use our approved repairer for a new windscreen, the excess is £90.\n"
+          "If you choose your own glazier for a new windscreen, the excess is £200.\n")
+
+
+def test_a_sentence_about_the_alternative_the_question_turns_down_is_a_near_miss() -> None:
+    part, units, ranked = ranked_sentences(
+        "I'd rather use my own glazier than Fernwick's repairer. What excess do I pay for a new "
+        "windscreen?", "fernwick-claims.md", CLAIMS)
+    repairer = next(s for s in units if "approved repairer" in s.text)
+    glazier = next(s for s in units if "own glazier" in s.text)
+    assert answer_factor(repairer, part) < 1.0 and answer_factor(glazier, part) == 1.0
+    assert ranked.index(next(s for s in ranked if s.sentence is glazier)) < \
+        ranked.index(next(s for s in ranked if s.sentence is repairer))
