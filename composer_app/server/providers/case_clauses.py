@@ -83,10 +83,14 @@ _MODIFIER = re.compile(r"\s(?:with|without|that|whose|under|over|aged|from|in|on
 _STARTS = frozenset(["open", "opens", "start", "starts", "begin", "begins", "commence",
                      "commences"])
 _ENDS = frozenset(["close", "closes", "end", "ends", "finish", "finishes", "shut", "shuts"])
-_ASKS_START = re.compile(r"\b(?:open|opens|opening|start|starts|starting|begin|begins|beginning|"
-                         r"commence\w*|first\s+day)\b", re.IGNORECASE)
-_ASKS_END = re.compile(r"\b(?:close|closes|closing|end|ends|ending|finish\w*|shut\w*|deadline|"
-                       r"last\s+day|cut-?off|until\s+when)\b", re.IGNORECASE)
+# One end asked for: *open* and *close* as verbs only (*When does it open?*; not *When is it
+# open?* nor *the opening hours*, which ask for both).
+_ASKS_START = re.compile(r"\b(?:start|starts|starting|begin|begins|beginning|commence\w*|"
+                         r"first\s+day|from\s+when|opens|opening\s+(?:time|date|day))\b"
+                         r"|\b(?:does|do|did|will)\b[^?.!]*\bopen\b", re.IGNORECASE)
+_ASKS_END = re.compile(r"\b(?:end|ends|ending|finish\w*|closes|closing\s+(?:time|date|day)|"
+                       r"deadline|last\s+day|cut-?off|until\s+when)\b"
+                       r"|\b(?:does|do|did|will)\b[^?.!]*\b(?:close|shut)\b", re.IGNORECASE)
 _LISTS = (3,)  # the level whose clauses are items of one list (*, or …*)
 _GROUP_AFTER_VALUE = re.compile(r"^(?:[£$€]\s?\d|\d)[\d.,]*(?:\s+[a-z%]+){0,2}?\s+for\s+"
                                 r"(?P<group>[^,;]{3,60})$", re.IGNORECASE)

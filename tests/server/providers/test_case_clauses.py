@@ -104,6 +104,8 @@ from composer_app.server.providers.case_clauses import for_the_case
     ("What's the last day to sign up for the spring pottery course? When does it close?",
      "Enrolment opens on 3 February and closes on 24 February at 18:00.",
      "Enrolment … closes on 24 February at 18:00."),
+    ("What time does the Fenwick library close?", "The library opens at 9:00 and closes at 17:00.",
+     "The library … closes at 17:00."),
 ])
 def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
         question: str, sentence: str, answer: str) -> None:
@@ -174,6 +176,10 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
      "Enrolment opens on 3 February and closes on 24 February at 18:00."),
     ("Can I enrol for the spring pottery course online?",
      "Enrolment opens on 3 February and closes on 24 February at 18:00."),
+    # opening hours, or being open, ask for both ends
+    ("What are the opening hours of the Fenwick library?",
+     "The library opens at 9:00 and closes at 17:00."),
+    ("When is the Fenwick library open?", "The library opens at 9:00 and closes at 17:00."),
     # the later clause has a subject of its own
     ("What time does the library close?",
      "The library opens at 9:00 on Saturdays, and it closes at 17:00."),
