@@ -16,7 +16,8 @@ under 18*), or as a group of one age
 (*sixteen-year-olds*, not the upper end of *14 to 16-year-olds*) or of all ages beyond a bound
 (*under-18s*: under 18, *over-65s*: 65 and over), or as the ages an age group is named with in
 brackets, in a text about ages or the young (*Toddlers (2 years)*, *Pre-school (3 and 4
-years)*); ages are whole years up to 120.
+years)*); ages are whole years up to 120; ``age_bound`` holds a question's stated age against every
+age bound of a sentence (held when any bound holds).
 A school year (*my son is in Year 3*, *my Year 7 class*) is read only as *Year* and a number up
 to 13, and held against the school years a sentence names (*Pupils in Year 5 and Year 6*, *Years
 3 to 6*, *from Year 7*, *up to Year 4*) as the kind ``school_year``.
@@ -117,6 +118,23 @@ def bounds(text: str) -> Iterator[tuple[str, int, int]]:
         years = number_value(match.group("n"))
         if years is not None:
             yield "within", years, years
+
+
+_HOLDS = {"<": lambda v, low, high: v < low, "<=": lambda v, low, high: v <= low,
+          ">": lambda v, low, high: v > low, ">=": lambda v, low, high: v >= low,
+          "within": lambda v, low, high: low <= v <= high}
+
+
+def age_bound(question: str, number: str, sentence: str) -> bool | None:
+    """Whether an age bound of ``sentence`` holds for the age the question's ``number`` states
+    (*I'm 82* against *aged 50 to 80*: ``False``), or ``None`` when the number states no
+    person's age or the sentence sets no bound on age."""
+    text = question.casefold()
+    years = [value for start, end, value in stated(text) if number in text[start:end]]
+    found = list(bounds(sentence.casefold()))
+    if not years or not found:
+        return None
+    return any(_HOLDS[relation](y, low, high) for relation, low, high in found for y in years)
 
 
 _SCHOOL_YEAR = r"years?\s+(?P<{0}>1[0-3]|[1-9])(?!\d|[.,:]\d|\s*(?:%|euros?|pounds?|£|€))"

@@ -24,7 +24,10 @@ prose passage is scored against each part:
   question missing from the sentence halves the coverage unless the sentence states a range that
   holds it (*my
   15-year-old*: *aged 14 to 17*; ``within_range``) or a condition on the value it states, held or
-  not (*three months old*: *at least 16 weeks old*; ``conditions.addressed``), and so does (by
+  not (*three months old*: *at least 16 weeks old*; ``conditions.addressed``), or a bound on the
+  age it states that holds, or that fails for a question that asks for no value, which earns the
+  number ``FAILED_AGE_CREDIT`` (*Am I too old …? I'm 82*: *aged 50 to 80*; ``ages.age_bound``),
+  and so does (by
   ``MISSING_FOCUS_FACTOR``) a sentence that lacks, even in its headings, a word of the thing asked
   for (the *focus*: ``phone number`` in *What is the phone number of the main reception?*,
   ``electricity`` in *How much electricity …?*, ``lesson`` in *How much is a riding lesson?*; *the
@@ -76,6 +79,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from composer_app.server.providers.ages import age_bound
 from composer_app.server.providers.alternatives import turned_down
 from composer_app.server.providers.answer_kinds import (
     ANSWER_WORDS,
@@ -135,6 +139,7 @@ QUALIFIER_BONUS = 0.12
 SUBJECT_BONUS = 0.08
 POLARITY_FACTOR = 0.5
 MISSING_NUMBER_FACTOR = 0.5
+FAILED_AGE_CREDIT = 0.5  # a stated age an age bound of the sentence excludes (*I'm 82*)
 MISSING_FOCUS_FACTOR = 0.6
 MISSING_AMOUNT_FACTOR = 0.6
 MISSING_TIME_FACTOR = 0.6
@@ -287,6 +292,10 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
         if term.number and credit < 1.0 and (_in_range(term.word, sentence)
                                              or addressed(part.text, term.word, sentence.text)):
             credit = 1.0  # "my 15-year-old": "aged 14 to 17"; "3 months old": "16 weeks old"
+        if term.number and credit < 1.0 and (
+                held := age_bound(part.text, term.word, sentence.text)) is not None and (
+                held or part.wants is None):  # a price for my 4-year-old: not the 2-year-olds'
+            credit = 1.0 if held else max(credit, FAILED_AGE_CREDIT)  # "I'm 82": "aged 50 to 80"
         if credit < 1.0 and term.word in UNIT_WORDS and same_duration(part.text, term.word,
                                                                         sentence.text):
             credit = 1.0  # "a whole year": "12 months"
@@ -318,7 +327,8 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     coverage = sum(t.weight * c for t, c in zip(part.terms, credits, strict=True)) / total
     if any(t.number and t.stem not in own and t.stem not in sentence.heading
            and not _in_range(t.word, sentence)
-           and not addressed(part.text, t.word, sentence.text) for t in part.terms):
+           and not addressed(part.text, t.word, sentence.text)
+           and _age_unanswered(part, t.word, sentence) for t in part.terms):
         coverage *= MISSING_NUMBER_FACTOR
     kinds = {t.stem for t, c in zip(part.terms, credits, strict=True)  # "the deadline": "by 30 …"
              if c > 0.0 and t.word in TIME_NOUNS}
@@ -348,6 +358,13 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
         bonus += SUBJECT_BONUS  # "The rent is £1,150": what is asked for is what it is about
     bonus += RANK_BONUS / (1 + sentence.rank)
     return Scored(sentence, min(coverage, 1.0), coverage + bonus)
+
+
+def _age_unanswered(part: Part, number: str, sentence: Sentence) -> bool:
+    """Whether ``sentence`` leaves the age the part's ``number`` states unanswered: it sets no
+    bound on it, or (for a question that asks for a value) only bounds it fails."""
+    held = age_bound(part.text, number, sentence.text)
+    return held is None or (not held and part.wants is not None)
 
 
 def _opening(text: str) -> list[str]:

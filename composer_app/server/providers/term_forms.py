@@ -9,7 +9,8 @@ least ``COMPOUND_MIN``), else 0.0, so an exact word always beats a paraphrase; t
 are general English vocabulary (workplace documents, rules and price lists), never phrases of a
 particular folder; an irregular form is stemmed through its base form; ``single_verbs`` replaces a
 phrasal verb (``take home``, ``bring … back``, with at most ``PHRASAL_GAP`` words between verb and
-particle; the noun ``pick-up`` too) by the one verb that means the same (``borrow``, ``return``), a
+particle; the noun ``pick-up`` too) by the one verb that means the same (``borrow``, ``return``;
+*take out* by what is taken out: money is withdrawn, a plan or policy keeps its words), a
 few set phrases by the words documents use for them (*up front*: *in advance*; *on hold*: *paused*;
 *hang on to*: *keep*; *my third go*: *my third attempt*; *a text message*: *an SMS*; *within the
 country*: *domestically*; *the cut-off time*: *the time limit*, a bare *cut-off*: *deadline*; *take
@@ -186,12 +187,37 @@ _PHRASAL_VERBS = {
 _BASE_FORM = {form: base for base, forms in _VERB_FORMS.items() for form in forms.split()}
 
 
+# What is taken out decides the verb: money is withdrawn (*take money out*, *take out £200*), a
+# plan or policy is bought (*took out a HomeHeat plan*: no single verb, the words stay), and
+# anything else is borrowed (*take out a boat*, *take out a loan*).
+_MONEY_TAKEN = re.compile(r"\b(?:money|cash|savings|funds)\b|[£€$]\s?\d", re.IGNORECASE)
+_PRODUCT_TAKEN = re.compile(r"^(?:\s+[\w'’-]+){0,6}?\s+(?:plan|plans|policy|policies|cover|"
+                            r"insurance|subscription|subscriptions|membership|memberships|"
+                            r"contract|contracts|mortgage|mortgages)\b", re.IGNORECASE)
+
+
+def _single_verb(match: re.Match[str]) -> str | None:
+    """The single verb for a phrasal verb ``_PHRASAL`` matched, or ``None`` to keep its words."""
+    base = _BASE_FORM[match.group("verb").casefold()]
+    particle = match.group("particle").casefold()
+    verb = _PHRASAL_VERBS.get((base, particle))
+    if (base, particle) != ("take", "out") or verb is None:
+        return verb
+    after = match.string[match.end():match.end() + 60]
+    before = match.string[max(0, match.start() - 30):match.start()]
+    if _MONEY_TAKEN.search(match.group("gap")) or _MONEY_TAKEN.match(after.lstrip()) or (
+            _MONEY_TAKEN.search(before)):  # "take £50 out", "how much cash can I take out"
+        return "withdraw"
+    if _PRODUCT_TAKEN.match(after) or re.search(r"\b(?:one|it)\s*$", match.group("gap")):
+        return None  # "took out a HomeHeat plan", "a subscription … take one out"
+    return verb
+
+
 def single_verbs(text: str) -> str:
     """``text`` with its phrasal verbs replaced by single verbs (see the module invariant)."""
 
     def swap(match: re.Match[str]) -> str:
-        base = _BASE_FORM[match.group("verb").casefold()]
-        verb = _PHRASAL_VERBS.get((base, match.group("particle").casefold()))
+        verb = _single_verb(match)
         if verb is None:
             return match.group(0)
         return f"{verb}{match.group('gap')}"
@@ -240,11 +266,9 @@ def phrasal_sources(text: str) -> dict[str, tuple[str, str]]:
     phrasal verb itself (*Keys can be picked up at the desk*) still matches."""
     found: dict[str, tuple[str, str]] = {}
     for match in _PHRASAL.finditer(text):
-        base = _BASE_FORM[match.group("verb").casefold()]
-        particle = match.group("particle").casefold()
-        verb = _PHRASAL_VERBS.get((base, particle))
+        verb = _single_verb(match)
         if verb is not None:
-            found[stem(verb)] = (stem(match.group("verb")), stem(particle))
+            found[stem(verb)] = (stem(match.group("verb")), stem(match.group("particle")))
     return found
 
 

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from composer_app.server.providers.ages import (
+    age_bound,
     bounds,
     school_year_bounds,
     stated,
@@ -87,3 +88,11 @@ def test_a_pupils_school_year_is_read_only_as_year_and_a_small_number(text: str,
 def test_a_sentence_names_school_years_as_a_band(text: str,
                                                  found: list[tuple[str, int, int]]) -> None:
     assert list(school_year_bounds(text)) == found
+
+
+def test_an_age_bound_speaks_to_the_age_the_question_states_held_or_not() -> None:
+    question = "I'm 82. Am I too old to take out an Over-50s Life Plan?"
+    assert age_bound(question, "82", "UK residents aged 50 to 80 can apply.") is False
+    assert age_bound("My son is 17. Can he join?", "17", "You must be at least 16 to join.")
+    assert age_bound(question, "82", "The normal retirement age is 65.") is None
+    assert age_bound("We paid 82 euros. Can we join?", "82", "Members aged 50 to 80 join.") is None

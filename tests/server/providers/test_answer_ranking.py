@@ -9,6 +9,7 @@ import pytest
 from composer_app.server.providers.answer_choice import USED_THRESHOLD
 from composer_app.server.providers.answer_ranking import (
     CONTRAST_FACTOR,
+    FAILED_AGE_CREDIT,
     PAIR_BONUS,
     SUBJECT_FOLLOWS_FACTOR,
     answer_factor,
@@ -217,6 +218,20 @@ def test_how_much_of_what_is_the_focus_of_the_question() -> None:
                           lambda _: 1.0)[0].focus
     assert focus == {"electricity"}
     assert not read_question("How much does it cost?", lambda _: 1.0)[0].focus
+
+
+LIFE_PLAN = ("# Who can apply\n"
+             "The normal retirement age for members is 65.\n"
+             "The plan pays a cash sum when you die.\n"
+             "UK residents aged 50 to 80 can apply for the plan.\n")
+
+
+def test_an_age_bound_that_excludes_the_stated_age_answers_whether_one_is_too_old() -> None:
+    part, _, ranked = ranked_sentences("I'm 82. Am I too old to take out the plan?",
+                                       "life-plan.md", LIFE_PLAN)
+    [age] = [t for t in part.terms if t.number]
+    assert term_credits(ranked[0].sentence, part)[part.terms.index(age)] == FAILED_AGE_CREDIT
+    assert ranked[0].sentence.text.startswith("UK residents aged 50 to 80")
 
 
 MUSEUM = ("# Tickets\n"

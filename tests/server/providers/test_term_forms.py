@@ -10,6 +10,7 @@ from composer_app.server.providers.term_forms import (
     NUMBER_VALUES,
     SYNONYM_CREDIT,
     number_value,
+    phrasal_sources,
     related,
     single_verbs,
     spelling_variants,
@@ -56,6 +57,21 @@ def test_phrasal_verbs_become_the_single_verb_documents_use():
     assert single_verbs("I take it in the morning.") == "I take it in the morning."
     assert single_verbs("Does the controller keep vents open?") == (
         "Does the controller keep vents open?")
+
+
+def test_what_is_taken_out_decides_the_single_verb() -> None:
+    assert single_verbs("Can he take money out on his own?") == "Can he withdraw money on his own?"
+    assert single_verbs("How much cash can I take out per day?") == (
+        "How much cash can I withdraw per day?")
+    assert single_verbs("Can I take out £200?") == "Can I withdraw £200?"
+    assert single_verbs("Am I too old to take out an Oldcastle Over-50s Life Plan?") == (
+        "Am I too old to take out an Oldcastle Over-50s Life Plan?")
+    assert single_verbs("I took out a HomeHeat plan last week.") == (
+        "I took out a HomeHeat plan last week.")
+    assert single_verbs("Can we take out a boat?") == "Can we borrow a boat?"
+    assert single_verbs("I want to take out a loan.") == "I want to borrow a loan."
+    assert phrasal_sources("Can he take money out?") == {stem("withdraw"): ("tak", "out")}
+    assert phrasal_sources("I took out a travel insurance policy.") == {}
 
 
 def test_a_compound_spelt_with_a_hyphen_is_one_word() -> None:
