@@ -1,8 +1,8 @@
 """The kind of value a question asks for, and whether a sentence states one.
 
 A question asks for an ``amount`` of money (*How much does it cost?*, *Do I have to pay?*, *How
-much is that each year?*, *How much would it be?*, *What does the county archive charge if …?*;
-not *How much would it be in kilos?*), a
+much is that each year?*, *How much would it be?*, *What does the county archive charge if …?*,
+*How much money do I need to open it?*; not *How much would it be in kilos?*), a
 ``phone`` number (*What number do I ring?*, *What is the phone number of …?*), a ``time`` (*How
 long*, *when*, *by when*, *what time*, *how many days*), a ``quantity`` (*how many*, *how often*,
 *what temperature*) or a ``name`` (*who*, *where*), or for none of these.
@@ -66,7 +66,7 @@ _AMOUNT = re.compile(
     r"(?:rental|hire|entry|admission|parking|delivery|membership|insurance)\b)"
     r"(?!.*\b(?:weigh|weighs|weight|heavy|time|long|space|room|water|energy|power|data|storage|"
     r"kilos?|kg|grams?|litres?|liters?|metres?|meters?|miles?|km)\b)|"
-    r"how\s+much\s+(?:compensation|refund|reimbursement|cashback)\b|"
+    r"how\s+much\s+(?:compensation|refund|reimbursement|cashback|money|cash)\b|"
     r"how\s+much\s+(?:per|a|an|each)\s+(?:night|day|hour|week|month|year|person|head|adult|child|"
     r"visit|session|lesson|class)\s+(?:is|are|does|do|will|would)\b|"
     r"what\s+(?:does|do|will|would)\b.*\bcost\b|"

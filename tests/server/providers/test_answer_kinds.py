@@ -346,6 +346,17 @@ def test_how_much_compensation_is_an_amount_a_share_of_a_fare_states() -> None:
                       question, "amount")
 
 
+def test_how_much_money_or_cash_asks_for_an_amount_of_money() -> None:
+    question = "How much money do I need to open a 95 Day Notice Saver?"
+    assert wanted_kind(question) == "amount"
+    assert wanted_kind("How much cash can I take out per day?") == "amount"
+    assert wanted_kind("How much water does the dishwasher use?") == "quantity"
+    assert lacks_kind("On the 95 Day Notice Saver the charge is 60 days' interest.", question,
+                      "amount")
+    assert not lacks_kind("Account: 95 Day Notice Saver; Minimum to open: £1,000", question,
+                          "amount")
+
+
 @pytest.mark.parametrize(("sentence", "lacks"), [
     ("They last 40 minutes and do not count against your training budget.", True),
     ("Short talks are held in the canteen on Thursdays at 12:30.", False),
