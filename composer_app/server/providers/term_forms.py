@@ -10,13 +10,13 @@ are general English vocabulary (workplace documents, rules and price lists), nev
 particular folder; an irregular form is stemmed through its base form; ``single_verbs`` replaces a
 phrasal verb (``take home``, ``bring … back``, with at most ``PHRASAL_GAP`` words between verb and
 particle; the noun ``pick-up`` too) by the one verb that means the same (``borrow``, ``return``;
-*take out* by what is taken out: money is withdrawn, a plan or policy keeps its words), a
-few set phrases by the words documents use for them (*up front*: *in advance*; *on hold*: *paused*;
-*hang on to*: *keep*; *my third go*: *my third attempt*; *a text message*: *an SMS*; *within the
-country*: *domestically*; *the cut-off time*: *the time limit*, a bare *cut-off*: *deadline*; *take
-my own photos*: *photograph*; *a couple of*: *a few*) and leaves every other word as it was (*cut
-off* as a verb, *a couple*), and ``phrasal_sources`` says which phrasal verb each such single verb
-stands for.
+*take out* by what is taken out: money is withdrawn, a plan, a policy or a person keeps its words;
+*get back* is *return* only from somewhere or home), a few set phrases by the words documents use
+for them (*up front*: *in advance*; *on hold*: *paused*; *hang on to*: *keep*; *my third go*: *my
+third attempt*; *a text message*: *an SMS*; *within the country*: *domestically*; *the cut-off
+time*: *the time limit*, a bare *cut-off*: *deadline*; *take my own photos*: *photograph*; *a couple
+of*: *a few*) and leaves every other word as it was (*cut off* as a verb, *a couple*), and
+``phrasal_sources`` says which phrasal verb each such single verb stands for.
 """
 
 from __future__ import annotations
@@ -160,6 +160,7 @@ give up: quit
 back out: withdraw
 leave behind: forget
 go home: leave
+get back: return
 """
 _VERB_FORMS = {
     "take": "take takes taking took taken", "check": "check checks checking checked",
@@ -170,6 +171,7 @@ _VERB_FORMS = {
     "drop": "drop drops dropping dropped", "fill": "fill fills filling filled",
     "pay": "pay pays paying paid", "back": "back backs backing backed",
     "leave": "leave leaves leaving left", "go": "go goes going went gone",
+    "get": "get gets getting got gotten",
 }
 
 
@@ -188,12 +190,19 @@ _BASE_FORM = {form: base for base, forms in _VERB_FORMS.items() for form in form
 
 
 # What is taken out decides the verb: money is withdrawn (*take money out*, *take out £200*), a
-# plan or policy is bought (*took out a HomeHeat plan*: no single verb, the words stay), and
-# anything else is borrowed (*take out a boat*, *take out a loan*).
+# plan or policy is bought and a person taken on an outing (*took out a HomeHeat plan*, *take my
+# aunt out*: no single verb, the words stay), and anything else is borrowed (*take out a boat*,
+# *take out a loan*).
 _MONEY_TAKEN = re.compile(r"\b(?:money|cash|savings|funds)\b|[£€$]\s?\d", re.IGNORECASE)
 _PRODUCT_TAKEN = re.compile(r"^(?:\s+[\w'’-]+){0,6}?\s+(?:plan|plans|policy|policies|cover|"
                             r"insurance|subscription|subscriptions|membership|memberships|"
                             r"contract|contracts|mortgage|mortgages)\b", re.IGNORECASE)
+
+
+_PERSON_TAKEN = re.compile(r"\b(?:him|her|them|us|me|aunt|uncle|mum|mom|dad|mother|father|gran|"
+                           r"granny|grandma|grandmother|grandad|grandpa|grandfather|nan|son|"
+                           r"daughter|child|children|kids|wife|husband|partner|friends?|"
+                           r"residents?|patients?|guests?|clients?)\b", re.IGNORECASE)
 
 
 def _single_verb(match: re.Match[str]) -> str | None:
@@ -201,15 +210,17 @@ def _single_verb(match: re.Match[str]) -> str | None:
     base = _BASE_FORM[match.group("verb").casefold()]
     particle = match.group("particle").casefold()
     verb = _PHRASAL_VERBS.get((base, particle))
+    after = match.string[match.end():match.end() + 60]
+    if (base, particle) == ("get", "back"):  # "we got back from Portugal", not "get money back"
+        return verb if not match.group("gap") and re.match(r"\s+(?:from|home)\b", after) else None
     if (base, particle) != ("take", "out") or verb is None:
         return verb
-    after = match.string[match.end():match.end() + 60]
     before = match.string[max(0, match.start() - 30):match.start()]
     if _MONEY_TAKEN.search(match.group("gap")) or _MONEY_TAKEN.match(after.lstrip()) or (
             _MONEY_TAKEN.search(before)):  # "take £50 out", "how much cash can I take out"
         return "withdraw"
-    if _PRODUCT_TAKEN.match(after) or re.search(r"\b(?:one|it)\s*$", match.group("gap")):
-        return None  # "took out a HomeHeat plan", "a subscription … take one out"
+    if _PRODUCT_TAKEN.match(after) or _PERSON_TAKEN.search(match.group("gap")):
+        return None  # "took out a HomeHeat plan", "take my aunt out for lunch"
     return verb
 
 
