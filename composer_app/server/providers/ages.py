@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
 
@@ -129,12 +130,19 @@ def age_bound(question: str, number: str, sentence: str) -> bool | None:
     """Whether an age bound of ``sentence`` holds for the age the question's ``number`` states
     (*I'm 82* against *aged 50 to 80*: ``False``), or ``None`` when the number states no
     person's age or the sentence sets no bound on age."""
-    text = question.casefold()
-    years = [value for start, end, value in stated(text) if number in text[start:end]]
+    years = _stated_years(question, number)
+    if not years:
+        return None
     found = list(bounds(sentence.casefold()))
-    if not years or not found:
+    if not found:
         return None
     return any(_HOLDS[relation](y, low, high) for relation, low, high in found for y in years)
+
+
+@lru_cache(maxsize=256)
+def _stated_years(question: str, number: str) -> tuple[int, ...]:
+    text = question.casefold()
+    return tuple(value for start, end, value in stated(text) if number in text[start:end])
 
 
 _SCHOOL_YEAR = r"years?\s+(?P<{0}>1[0-3]|[1-9])(?!\d|[.,:]\d|\s*(?:%|euros?|pounds?|£|€))"
