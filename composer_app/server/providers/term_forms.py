@@ -160,7 +160,6 @@ give up: quit
 back out: withdraw
 leave behind: forget
 go home: leave
-get back: return
 """
 _VERB_FORMS = {
     "take": "take takes taking took taken", "check": "check checks checking checked",
@@ -171,7 +170,6 @@ _VERB_FORMS = {
     "drop": "drop drops dropping dropped", "fill": "fill fills filling filled",
     "pay": "pay pays paying paid", "back": "back backs backing backed",
     "leave": "leave leaves leaving left", "go": "go goes going went gone",
-    "get": "get gets getting got gotten",
 }
 
 
@@ -210,11 +208,9 @@ def _single_verb(match: re.Match[str]) -> str | None:
     base = _BASE_FORM[match.group("verb").casefold()]
     particle = match.group("particle").casefold()
     verb = _PHRASAL_VERBS.get((base, particle))
-    after = match.string[match.end():match.end() + 60]
-    if (base, particle) == ("get", "back"):  # "we got back from Portugal", not "get money back"
-        return verb if not match.group("gap") and re.match(r"\s+(?:from|home)\b", after) else None
     if (base, particle) != ("take", "out") or verb is None:
         return verb
+    after = match.string[match.end():match.end() + 60]
     before = match.string[max(0, match.start() - 30):match.start()]
     if _MONEY_TAKEN.search(match.group("gap")) or _MONEY_TAKEN.match(after.lstrip()) or (
             _MONEY_TAKEN.search(before)):  # "take £50 out", "how much cash can I take out"
@@ -222,6 +218,12 @@ def _single_verb(match: re.Match[str]) -> str | None:
     if _PRODUCT_TAKEN.match(after) or _PERSON_TAKEN.search(match.group("gap")):
         return None  # "took out a HomeHeat plan", "take my aunt out for lunch"
     return verb
+
+
+# Coming back from somewhere is returning (*we got back from Portugal*); *get my money back* and
+# *get back to us* are not.
+_GOT_BACK = re.compile(r"\b(?:get|gets|getting|got|gotten)\s+back(?=\s+(?:from|home)\b)",
+                       re.IGNORECASE)
 
 
 def single_verbs(text: str) -> str:
@@ -233,6 +235,7 @@ def single_verbs(text: str) -> str:
             return match.group(0)
         return f"{verb}{match.group('gap')}"
 
+    text = _GOT_BACK.sub("return", text)
     return _SET_PHRASE.sub(_set_phrase, _PHRASAL.sub(swap, text))
 
 
@@ -280,6 +283,8 @@ def phrasal_sources(text: str) -> dict[str, tuple[str, str]]:
         verb = _single_verb(match)
         if verb is not None:
             found[stem(verb)] = (stem(match.group("verb")), stem(match.group("particle")))
+    for match in _GOT_BACK.finditer(text):
+        found[stem("return")] = (stem(match.group(0).split()[0]), stem("back"))
     return found
 
 

@@ -73,6 +73,7 @@ def test_what_is_taken_out_decides_the_single_verb() -> None:
     assert single_verbs("We got back from Portugal.") == "We return from Portugal."
     assert single_verbs("Can I get my money back?") == "Can I get my money back?"
     assert single_verbs("How soon will you get back to us?") == "How soon will you get back to us?"
+    assert single_verbs("I've got to bring it back.") == "I've got to return it."
     assert single_verbs("I want to take out a loan.") == "I want to borrow a loan."
     assert phrasal_sources("Can he take money out?") == {stem("withdraw"): ("tak", "out")}
     assert phrasal_sources("I took out a travel insurance policy.") == {}
