@@ -302,8 +302,10 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
                 older.add(loser)
         answers.append(top)
     answering = {a.sentence.key for a in answers if a is not None}
-    answers = [a if a is not None else companion(ranked, answering, USED_THRESHOLD)
-               for a, ranked in zip(answers, rankings, strict=True)]
+    told = {a.sentence.text for a in answers if a is not None}
+    answers = [a if a is not None else companion(part, ranked, answering, units, told,
+                                                 USED_THRESHOLD)
+               for a, ranked, part in zip(answers, rankings, parts, strict=True)]
     answered = [a for a in answers if a is not None]
     if not answered:
         checked = _ordered(best_unit, evidences, coverage, exclude=set())[:MAX_CHECKED]

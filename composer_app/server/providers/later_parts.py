@@ -5,7 +5,8 @@ to pay for?*): a later part repeats few words of its own, so what answers an ear
 where its answer is. Each function here returns the sentence that answers a later part, raised
 to the caller's ``threshold``, or ``None``:
 
-* ``companion``: a part no sentence answers, from the document that answers another part;
+* ``companion``: a part no sentence answers, from the document that answers another part (its
+  first sentence, or the one the part's own words cover);
 * ``beyond_said``: a part whose nearest sentence is an earlier part's answer, by its own words;
 * ``neighbour``: a part whose answer stands next to an earlier part's answer;
 * ``if_not``: *… and what happens if I don't?*, the sentence after the rule that states it.
@@ -24,29 +25,48 @@ from dataclasses import replace
 from composer_app.server.providers.answer_ranking import Scored, Sentence, lacks_asked_kind, score
 from composer_app.server.providers.answer_reading import Reader, doubted
 from composer_app.server.providers.question_parts import Part
+from composer_app.server.providers.questions import asks_whether
 
 COMPANION_FLOOR = 0.5  # a first sentence this covered answers in a document that answers a sibling
+KIND_COMPANION_FLOOR = 0.25  # ... or this covered when it states the kind of value asked
+VALUE_KINDS = frozenset(["amount", "time", "quantity", "phone"])  # kinds a sentence states as
+# a value (not a name, which almost any sentence holds)
+OWN_FLOOR = 0.95  # a later part's own words cover a companion this well
 NEIGHBOUR_FLOOR = 0.35  # a sentence this covered next to an earlier part's answer answers a later
 NEIGHBOUR_REACH = 2  # sentences either side of an earlier part's answer that stand next to it
 NEIGHBOUR_READ = 12  # a later part's first sentences among which its neighbour is looked for
 
 
-def companion(ranked: list[Scored], answering: Collection[str], threshold: float
+def companion(part: Part, ranked: list[Scored], answering: Collection[str],
+              units: Sequence[Sentence], said: Collection[str], threshold: float
               ) -> Scored | None:
-    """The first sentence of ``ranked`` (a part no sentence answers) raised to
-    ``threshold`` when it is at least ``COMPANION_FLOOR`` covered and comes from a document
-    that answers another part of the same question (``answering``): the parts of one question
+    """For a part no sentence answers, a sentence of a document that answers another part of
+    the same question (``answering``), raised to ``threshold``: the parts of one question
     (*How much is an outside-only clean, and can I pay by cheque?*) ask about one subject, so
     the document that answers one is where the other is answered (*We no longer accept
-    cheques*), however few of its words the short part repeats."""
+    cheques*), however few of its words the short part repeats. That sentence is
+
+    * the first of ``ranked``, at least ``COMPANION_FLOOR`` covered, or ``KIND_COMPANION_FLOOR``
+      when the part asks for a value (``VALUE_KINDS``, not yes or no) that it states (*Return
+      trips to Westbury Royal Infirmary cost a flat £20* for *How much is the volunteer car to
+      Westbury Royal Infirmary and back, and can I pay the driver by card?*);
+    * else the one, not yet ``said`` and no table row, that the part's own words (not those it
+      leans on) cover at least ``OWN_FLOOR``: *A free repair stand with tools and a pump is
+      located next to the lift* for *… and where can I find a pump?*, whose borrowed words
+      (*extra rack space for a third bike*) had put it below the threshold."""
     if not ranked:
         return None
     first = ranked[0]
+    floor = KIND_COMPANION_FLOOR if part.wants in VALUE_KINDS and \
+        not asks_whether(part.text) and not lacks_asked_kind(first, part) else COMPANION_FLOOR
     if first.sentence.key in answering and not first.sentence.elsewhere and \
-            COMPANION_FLOOR <= first.coverage < threshold:
+            floor <= first.coverage < threshold:
         return replace(first, coverage=threshold)
-    return None
-
+    best = _by_own_words(part, [u for u in units if not u.elsewhere and not u.row_entity],
+                         answering, said)
+    if best is None or best.coverage < OWN_FLOOR:
+        return None
+    return replace(best, coverage=max(best.coverage, threshold))
 
 
 def beyond_said(part: Part, ranked: Sequence[Scored], earlier: Sequence[Scored | None],
@@ -55,16 +75,24 @@ def beyond_said(part: Part, ranked: Sequence[Scored], earlier: Sequence[Scored |
     that document its own words (not those it leans on) cover best, from ``COMPANION_FLOOR``
     up, raised to the threshold; else ``None``."""
     said = {a.sentence.text for a in earlier if a is not None}
-    own = replace(part, terms=tuple(t for t in part.terms if not t.inherited))
-    if not ranked or ranked[0].sentence.text not in said or not own.terms or \
-            len(own.terms) == len(part.terms):
+    if not ranked or ranked[0].sentence.text not in said:
         return None
-    key = ranked[0].sentence.key
-    scored = [score(u, own) for u in units if u.key == key and u.text not in said]
-    best = max(scored, key=lambda s: s.score, default=None)
+    best = _by_own_words(part, units, {ranked[0].sentence.key}, said)
     if best is None or best.coverage < COMPANION_FLOOR:
         return None
     return replace(best, coverage=max(best.coverage, threshold))
+
+
+def _by_own_words(part: Part, units: Sequence[Sentence], keys: Collection[str],
+                  said: Collection[str]) -> Scored | None:
+    """The sentence of the documents ``keys``, not in ``said``, that the part's own words cover
+    best (scored without the terms it leans on), or ``None`` for a part with no words of its own
+    or none it leans on."""
+    own = replace(part, terms=tuple(t for t in part.terms if not t.inherited))
+    if not own.terms or len(own.terms) == len(part.terms):
+        return None
+    scored = [score(u, own) for u in units if u.key in keys and u.text not in said]
+    return max(scored, key=lambda s: s.score, default=None)
 
 
 def neighbour(part: Part, ranked: Sequence[Scored], earlier: Sequence[Scored | None],

@@ -6,14 +6,19 @@ from dataclasses import replace
 
 from composer_app.server.providers.answer_choice import USED_THRESHOLD
 from composer_app.server.providers.answer_ranking import Scored, idf, passage_sentences, score
-from composer_app.server.providers.later_parts import COMPANION_FLOOR, companion, neighbour
+from composer_app.server.providers.later_parts import (
+    COMPANION_FLOOR,
+    KIND_COMPANION_FLOOR,
+    companion,
+    neighbour,
+)
 from composer_app.server.providers.question_parts import Part, read_question
 from tests.server.providers.support import ranked_sentences
 
 TERMS = """Every member receives a personal key card. A lost key card is replaced for 25 euros.
 A day pass costs 25 euros. The space is closed on public holidays."""
-_, _, RANKED = ranked_sentences("What does it cost to replace a lost access badge?", "terms.md",
-                                TERMS)
+PART, UNITS, RANKED = ranked_sentences("What does it cost to replace a lost access badge?",
+                                      "terms.md", TERMS)
 
 
 def _ranked(first: float, *others: float) -> list[Scored]:
@@ -24,26 +29,29 @@ def _ranked(first: float, *others: float) -> list[Scored]:
 
 def test_a_part_is_answered_below_the_threshold_in_the_document_answering_its_sibling() -> None:
     ranked = _ranked(COMPANION_FLOOR + 0.01, 0.5, 0.4)
-    answered = companion(ranked, {ranked[0].sentence.key}, USED_THRESHOLD)
+    answered = companion(PART, ranked, {ranked[0].sentence.key}, UNITS, set(), USED_THRESHOLD)
     assert answered is not None and answered.coverage == USED_THRESHOLD
     assert answered.sentence == ranked[0].sentence
 
 
 def test_a_part_is_not_answered_from_a_document_that_answers_no_sibling() -> None:
     ranked = _ranked(COMPANION_FLOOR + 0.01, 0.5)
-    assert companion(ranked, set(), USED_THRESHOLD) is None
-    assert companion(ranked, {"another document"}, USED_THRESHOLD) is None
+    assert companion(PART, ranked, set(), UNITS, set(), USED_THRESHOLD) is None
+    assert companion(PART, ranked, {"another document"}, UNITS, set(), USED_THRESHOLD) is None
 
 
 def test_a_weak_sentence_is_no_answer_even_in_the_document_answering_a_sibling() -> None:
-    ranked = _ranked(COMPANION_FLOOR - 0.01, 0.1)
-    assert companion(ranked, {ranked[0].sentence.key}, USED_THRESHOLD) is None
+    ranked = _ranked(KIND_COMPANION_FLOOR - 0.01, 0.1)
+    assert companion(PART, ranked, {ranked[0].sentence.key}, UNITS, set(), USED_THRESHOLD) is None
     named_elsewhere = [replace(ranked[0], coverage=COMPANION_FLOOR + 0.01,
                                sentence=replace(ranked[0].sentence, elsewhere=True))]
-    assert companion(named_elsewhere, {ranked[0].sentence.key}, USED_THRESHOLD) is None
+    assert companion(PART, named_elsewhere, {ranked[0].sentence.key}, UNITS, set(),
+                     USED_THRESHOLD) is None
 
 
 def _parts_ranked(question: str, text: str) -> list[tuple[Part, list[Scored]]]:
+    """Each part of ``question`` with the sentences of ``text`` scored against it, best
+    first."""
     parts = read_question(question, lambda _: idf(40, 3))
     units = passage_sentences("doc", 0, 0, "rules.md", text)
     return [(part, sorted((score(u, part) for u in units), key=lambda s: -s.score))
@@ -107,3 +115,58 @@ def test_a_neighbour_is_looked_for_beyond_the_first_sentences_and_past_a_doubted
     near = neighbour(second, late, [said], USED_THRESHOLD, doubting_goggles)
     assert near is not None and "Lockers" in near.sentence.text
     assert near.coverage == USED_THRESHOLD
+
+
+TRANSPORT = ("Vale Patient Transport is a charity run by volunteer drivers. Drivers can help you "
+             "in and out of the car. Return trips to Westbury Royal Infirmary cost a flat 20 "
+             "pounds, wherever you live in the district. Please pay the driver in cash on the day, "
+             "as drivers cannot accept card payments.")
+
+
+def test_a_part_asking_a_value_takes_a_weaker_first_sentence_that_states_it() -> None:
+    units = passage_sentences("doc", 0, 0, "transport.md", TRANSPORT)
+    first, _ = read_question("How much is the volunteer car to the hospital and back, and can "
+                             "I pay the driver by card?", lambda _: idf(40, 3))
+    fare = next(u for u in units if "flat 20" in u.text)
+    weak = replace(score(fare, first), coverage=(KIND_COMPANION_FLOOR + COMPANION_FLOOR) / 2)
+    answered = companion(first, [weak], {fare.key}, units, set(), USED_THRESHOLD)
+    assert first.wants == "amount"
+    assert answered is not None and answered.sentence == fare
+    assert answered.coverage == USED_THRESHOLD
+    helping = next(u for u in units if "in and out" in u.text)  # no amount: not the answer
+    lacking = replace(score(helping, first), coverage=weak.coverage)
+    assert companion(first, [lacking], {fare.key}, units, set(), USED_THRESHOLD) is None
+
+
+def test_a_yes_or_no_part_takes_no_weaker_sentence_for_the_value_it_names() -> None:
+    units = passage_sentences("doc", 0, 0, "drivers.md", DRIVERS)
+    _, second = read_question("Can I add my wife as a second driver, and is there a daily fee "
+                              "for her?", lambda _: idf(40, 3))
+    fee = next(u for u in units if "9 euros" in u.text)
+    weak = replace(score(fee, second), coverage=(KIND_COMPANION_FLOOR + COMPANION_FLOOR) / 2)
+    assert second.wants == "amount"
+    assert companion(second, [weak], {fee.key}, units, set(), USED_THRESHOLD) is None
+
+
+CELLAR = ("Each flat may keep two adult bikes in the cellar. If your household needs space for a "
+          "third bike, you can rent an extra rack space for 6 euros a month. The cellar is "
+          "covered by CCTV, so please lock your bike to the rack. A free repair stand with tools "
+          "and a pump is located next to the lift.")
+
+
+def test_a_later_part_is_answered_where_its_own_words_all_stand() -> None:
+    units = passage_sentences("doc", 0, 0, "cellar.md", CELLAR)
+    (_, first), (second, ranked) = _parts_ranked(
+        "How much is an extra rack space for a third bike, and where can I find a pump?", CELLAR)
+    said = next(s for s in first if "6 euros" in s.sentence.text)
+    assert any(t.inherited for t in second.terms)
+    weak = [replace(s, coverage=min(s.coverage, COMPANION_FLOOR - 0.1)) for s in ranked]
+    answered = companion(second, weak, {said.sentence.key}, units, {said.sentence.text},
+                         USED_THRESHOLD)
+    assert answered is not None and "pump" in answered.sentence.text
+    assert answered.coverage >= USED_THRESHOLD
+    assert companion(second, weak, {"another document"}, units, {said.sentence.text},
+                     USED_THRESHOLD) is None
+    pumpless = [u for u in units if "pump" not in u.text]
+    assert companion(second, weak, {said.sentence.key}, pumpless, {said.sentence.text},
+                     USED_THRESHOLD) is None

@@ -1411,3 +1411,28 @@ def test_a_newer_notice_that_leaves_a_rule_unchanged_does_not_replace_it(folder,
     outcome = ask("If I work extra hours on a Sunday at Larkspur Cold Storage, how is that "
                   "overtime paid?")
     assert "Double time" in _direct(outcome)
+
+
+BIKE_CELLAR = """# Harbour Court: the bike cellar
+
+Each flat may keep up to two adult bicycles in the cellar. If your
+household needs space for a third adult bike, you can rent an extra rack
+space for 6 euros a month from the management office, subject to
+availability.
+
+The cellar is covered by CCTV, but the management is not liable for
+theft, so please lock your bike to the rack with a good lock. A free
+repair stand with tools and a pump is located next to the lift.
+"""
+
+
+def test_a_later_part_is_answered_where_its_own_words_stand_in_the_answering_document(
+        folder, ask):
+    """*… and where can I find a pump?* borrows *extra rack space for a third bike* from the
+    first part, which kept *A free repair stand with tools and a pump …* below the threshold."""
+    (folder / "bike-cellar.md").write_text(BIKE_CELLAR, encoding="utf-8")
+    outcome = ask("How much is an extra rack space for a third bike, and where can I find a "
+                  "pump?")
+    direct = _direct(outcome)
+    assert "6 euros a month" in direct
+    assert "next to the lift" in direct
