@@ -59,6 +59,7 @@ from composer_app.server.providers.answer_reading import Reader, doubted, reread
 from composer_app.server.providers.case_clauses import for_the_case
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.conditions import read, situation
+from composer_app.server.providers.continuations import antecedent, continuation
 from composer_app.server.providers.document_versions import may_revise
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.later_parts import (
@@ -322,6 +323,14 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
             if scored.sentence.row_entity else {}  # "High season runs from 1 July …"
         text = for_the_asked(part.text, scored.sentence.text, periods, scored.sentence.title) \
             if scored.sentence.row_entity else for_the_case(part.text, scored.sentence.text)
+        before = antecedent(scored.sentence, units)  # "They may not travel alone …" says
+        if before is not None and before.text not in said:  # who "they" are by the one before
+            said.add(before.text)
+            text = f"{before.text} {text}"
+        going_on = continuation(scored.sentence, units)
+        if going_on is not None and going_on.text not in said:
+            said.add(going_on.text)
+            text = f"{text} {going_on.text}"
         direct.append(Direct(_with(passage, coverage[scored.sentence.key]), text))
     keys = list(dict.fromkeys(a.sentence.key for a in answered))
     for scored in reversed(answered):  # a document that answers is cited and quoted at its answer

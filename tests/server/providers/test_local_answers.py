@@ -1413,6 +1413,33 @@ def test_a_newer_notice_that_leaves_a_rule_unchanged_does_not_replace_it(folder,
     assert "Double time" in _direct(outcome)
 
 
+COACH_RULES = """# Kestrelmoor Coaches: conditions of carriage
+
+## Children and young people
+
+Children under 14 must travel with an adult aged 18 or over. Young people
+aged 14 and 15 may travel alone on daytime services if a parent or
+guardian completes the unaccompanied travel form when booking. They may
+not travel alone on any service departing after 21:00.
+
+## Luggage
+
+Each passenger may bring one suitcase and one small bag.
+"""
+
+
+def test_a_sentence_that_goes_on_from_the_answer_by_a_pronoun_is_quoted_with_it(folder, ask):
+    """*They may not travel alone … after 21:00* says who *they* are only through the sentence
+    before it, which alone is half the answer for a 15-year-old on the 22:15 coach."""
+    (folder / "coach-conditions.md").write_text(COACH_RULES, encoding="utf-8")
+    outcome = ask("My 15-year-old wants to take the 22:15 Kestrelmoor Coaches service on his "
+                  "own. Is that allowed?")
+    direct = _direct(outcome)
+    assert "aged 14 and 15 may travel alone" in direct
+    assert "They may not travel alone on any service departing after 21:00" in direct
+    assert "suitcase" not in direct
+
+
 BIKE_CELLAR = """# Harbour Court: the bike cellar
 
 Each flat may keep up to two adult bicycles in the cellar. If your
@@ -1436,3 +1463,4 @@ def test_a_later_part_is_answered_where_its_own_words_stand_in_the_answering_doc
     direct = _direct(outcome)
     assert "6 euros a month" in direct
     assert "next to the lift" in direct
+
