@@ -61,6 +61,7 @@ from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.conditions import read, situation
 from composer_app.server.providers.continuations import antecedent, continuation
 from composer_app.server.providers.document_versions import may_revise
+from composer_app.server.providers.excepted_cases import exception_for
 from composer_app.server.providers.extractive import Evidence, SourceRef
 from composer_app.server.providers.later_parts import (
     beyond_said,
@@ -291,6 +292,9 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
             beyond_said(part, ranked, answers, units, USED_THRESHOLD) or top
         if top is None or top.sentence.text in {a.sentence.text for a in answers if a}:
             top = neighbour(part, ranked, answers, USED_THRESHOLD, reader) or top
+        excepting = exception_for(part, top, units) if top is not None else None
+        if top is not None and excepting is not None:  # "… does not apply to the call-out fee"
+            top = replace(score(excepting, part), coverage=top.coverage)
         if top is not None and _thing_never_named(part, top, units):
             top = None  # "Is there Wi-Fi …?" of a document that never names Wi-Fi
         if top is not None and not _is_code(by_key[top.sentence.key]):
