@@ -29,7 +29,9 @@ still apply to everyone); results depend only on the two texts. Besides
 class words, an age in years (*my 8-year-old*) names the child, adult or senior class, a person's
 stated age (*my daughter is 12*: ``conditions.situation``) the child or senior class, an age
 bound at most the age of majority (*under 16*, *aged 6 to 14*) the child class, and a
-visit *before* (*I've been there before*) or a *first visit* names the regular or new class.
+visit *before* (*I've been there before*) or a *first visit* names the regular or new class;
+a month the question names (*in January*, *during July*) its winter or summer class, in the
+question only (a sentence's month is a date, for ``conditions``).
 """
 
 from __future__ import annotations
@@ -277,10 +279,21 @@ def _related(dimension: str, asked: str, named: str) -> bool:
     return asked == named or named in classes[asked][1] or asked in classes[named][1]
 
 
+# A month a question names is in the season a sentence may name instead (*We're visiting in
+# January*: *In winter the last full loop leaves at 16:30*); spring and autumn months name none.
+_SEASON_OF = {**dict.fromkeys(("december", "january", "february"), "winter"),
+              **dict.fromkeys(("june", "july", "august"), "summer")}
+_MONTH = re.compile(r"\b(?:in|during|for|this|next|early|late|mid)[- ](" +
+                    "|".join(_SEASON_OF) + r")\b")
+
+
 @lru_cache(maxsize=8192)
 def read(question: str, sentence: str) -> Reading:
     """What ``sentence`` says about the qualifiers of ``question`` (see the module invariant)."""
     asked = _classes(question)
+    month = _MONTH.search(question.casefold())
+    if month is not None and "season" not in asked:  # "in January": the winter rule
+        asked = {**asked, "season": {_SEASON_OF[month.group(1)]: month.group(1)}}
     named = _classes(sentence)
     matched: set[str] = set()
     contrasted = False

@@ -212,3 +212,16 @@ def test_being_at_university_names_the_student_group() -> None:
 def test_check_in_and_check_out_are_other_ends_of_a_stay() -> None:
     assert read("What time is check-out at the guest house?", "Check-in is from 16:00.").contrasted
     assert not read("What time is check-out?", "Guests must check out by 10:30.").contrasted
+
+
+def test_a_month_the_question_names_is_in_the_season_a_sentence_names() -> None:
+    question = "We're visiting Port Meran in January. When does the last Red Line tour start?"
+    winter = read(question, "In winter the last full loop leaves at 16:30.")
+    assert winter.matched == {"january"} and not winter.contrasted
+    assert read(question, "In summer the last full loop departs at 18:30.").contrasted
+    assert not read(question, "The tour starts at 10:00.").contrasted
+    assert read("Can we come during July?", "Off-peak tickets cost 8 euros.").contrasted
+    spring = "We're visiting in April. When does the last tour start?"  # no season of its own
+    assert not read(spring, "In summer the last full loop departs at 18:30.").contrasted
+    dated = "When is the market open?"  # a sentence's month is a date, not a season
+    assert not read(dated, "In January the market opens at 9:00.").contrasted
