@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from composer_app.server.providers.answer_choice import USED_THRESHOLD
-from composer_app.server.providers.answer_ranking import Scored, idf, passage_sentences, score
+from composer_app.server.providers.answer_ranking import (
+    Scored,
+    Sentence,
+    idf,
+    passage_sentences,
+    score,
+)
 from composer_app.server.providers.later_parts import (
     COMPANION_FLOOR,
     KIND_COMPANION_FLOOR,
@@ -123,29 +129,34 @@ TRANSPORT = ("Vale Patient Transport is a charity run by volunteer drivers. Driv
              "as drivers cannot accept card payments.")
 
 
+def _weakly(question: str, which: int, text: str, words: str
+            ) -> tuple[Part, list[Sentence], Scored]:
+    """Part ``which`` of ``question``, the sentences of ``text`` and the one holding ``words``
+    scored against it, its coverage between the two floors of ``companion``."""
+    part = read_question(question, lambda _: idf(40, 3))[which]
+    units = passage_sentences("doc", 0, 0, "terms.md", text)
+    found = next(u for u in units if words in u.text)
+    return part, units, replace(score(found, part),
+                                coverage=(KIND_COMPANION_FLOOR + COMPANION_FLOOR) / 2)
+
+
 def test_a_part_asking_a_value_takes_a_weaker_first_sentence_that_states_it() -> None:
-    units = passage_sentences("doc", 0, 0, "transport.md", TRANSPORT)
-    first, _ = read_question("How much is the volunteer car to the hospital and back, and can "
-                             "I pay the driver by card?", lambda _: idf(40, 3))
-    fare = next(u for u in units if "flat 20" in u.text)
-    weak = replace(score(fare, first), coverage=(KIND_COMPANION_FLOOR + COMPANION_FLOOR) / 2)
-    answered = companion(first, [weak], {fare.key}, units, set(), USED_THRESHOLD)
+    first, units, weak = _weakly("How much is the volunteer car to the hospital and back, and "
+                                 "can I pay the driver by card?", 0, TRANSPORT, "flat 20")
+    answered = companion(first, [weak], {weak.sentence.key}, units, set(), USED_THRESHOLD)
     assert first.wants == "amount"
-    assert answered is not None and answered.sentence == fare
+    assert answered is not None and answered.sentence == weak.sentence
     assert answered.coverage == USED_THRESHOLD
     helping = next(u for u in units if "in and out" in u.text)  # no amount: not the answer
     lacking = replace(score(helping, first), coverage=weak.coverage)
-    assert companion(first, [lacking], {fare.key}, units, set(), USED_THRESHOLD) is None
+    assert companion(first, [lacking], {helping.key}, units, set(), USED_THRESHOLD) is None
 
 
 def test_a_yes_or_no_part_takes_no_weaker_sentence_for_the_value_it_names() -> None:
-    units = passage_sentences("doc", 0, 0, "drivers.md", DRIVERS)
-    _, second = read_question("Can I add my wife as a second driver, and is there a daily fee "
-                              "for her?", lambda _: idf(40, 3))
-    fee = next(u for u in units if "9 euros" in u.text)
-    weak = replace(score(fee, second), coverage=(KIND_COMPANION_FLOOR + COMPANION_FLOOR) / 2)
+    second, units, weak = _weakly("Can I add my wife as a second driver, and is there a daily "
+                                  "fee for her?", 1, DRIVERS, "9 euros")
     assert second.wants == "amount"
-    assert companion(second, [weak], {fee.key}, units, set(), USED_THRESHOLD) is None
+    assert companion(second, [weak], {weak.sentence.key}, units, set(), USED_THRESHOLD) is None
 
 
 CELLAR = ("Each flat may keep two adult bikes in the cellar. If your household needs space for a "

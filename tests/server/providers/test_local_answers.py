@@ -97,6 +97,13 @@ def _direct(outcome: Outcome) -> str:
     return outcome.text.split("\n\n")[0].replace("\\", "")
 
 
+def _answer_from(folder: Path, ask: Callable[..., Outcome], name: str, text: str,
+                 question: str) -> str:
+    """The direct answer to ``question`` once the file ``name`` holding ``text`` is added."""
+    (folder / name).write_text(text, encoding="utf-8")
+    return _direct(ask(question))
+
+
 def _used(outcome: Outcome) -> list[SourceEntry]:
     return outcome.by_usage("used")
 
@@ -1431,10 +1438,9 @@ Each passenger may bring one suitcase and one small bag.
 def test_a_sentence_that_goes_on_from_the_answer_by_a_pronoun_is_quoted_with_it(folder, ask):
     """*They may not travel alone … after 21:00* says who *they* are only through the sentence
     before it, which alone is half the answer for a 15-year-old on the 22:15 coach."""
-    (folder / "coach-conditions.md").write_text(COACH_RULES, encoding="utf-8")
-    outcome = ask("My 15-year-old wants to take the 22:15 Kestrelmoor Coaches service on his "
-                  "own. Is that allowed?")
-    direct = _direct(outcome)
+    direct = _answer_from(folder, ask, "coach-conditions.md", COACH_RULES,
+                          "My 15-year-old wants to take the 22:15 Kestrelmoor Coaches service "
+                          "on his own. Is that allowed?")
     assert "aged 14 and 15 may travel alone" in direct
     assert "They may not travel alone on any service departing after 21:00" in direct
     assert "suitcase" not in direct
@@ -1457,10 +1463,9 @@ def test_a_later_part_is_answered_where_its_own_words_stand_in_the_answering_doc
         folder, ask):
     """*… and where can I find a pump?* borrows *extra rack space for a third bike* from the
     first part, which kept *A free repair stand with tools and a pump …* below the threshold."""
-    (folder / "bike-cellar.md").write_text(BIKE_CELLAR, encoding="utf-8")
-    outcome = ask("How much is an extra rack space for a third bike, and where can I find a "
-                  "pump?")
-    direct = _direct(outcome)
+    direct = _answer_from(folder, ask, "bike-cellar.md", BIKE_CELLAR,
+                          "How much is an extra rack space for a third bike, and where can I "
+                          "find a pump?")
     assert "6 euros a month" in direct
     assert "next to the lift" in direct
 
