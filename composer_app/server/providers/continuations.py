@@ -15,8 +15,7 @@ terms*): what held before a change is no part of what holds now. An answer that 
 with such a word is quoted after the sentence right before it in its paragraph (its
 ``antecedent``), unless the answer states a former value or an exception to that sentence's
 rule (``_EXCEPTION``: *This discount does not apply to emergency emptying*, whose case it names
-itself), or either is a table row. Pure
-functions of the sentences they are given.
+itself), or either is a table row. Pure functions of the sentences they are given.
 """
 
 from __future__ import annotations
@@ -56,7 +55,7 @@ def _leans_back(text: str) -> bool:
 
 def _beside(answer: Sentence, units: Sequence[Sentence], step: int) -> Sentence | None:
     """The sentence ``step`` places from ``answer`` in its paragraph, when neither is a table
-    row and it states no former value."""
+    row and the later of the two states no former value."""
     if answer.row_entity:
         return None
     for unit in units:
