@@ -31,7 +31,9 @@ stated age (*my daughter is 12*: ``conditions.situation``) the child or senior c
 bound at most the age of majority (*under 16*, *aged 6 to 14*) the child class, and a
 visit *before* (*I've been there before*) or a *first visit* names the regular or new class;
 a month the question names (*in January*, *during July*) its winter or summer class, in the
-question only (a sentence's month is a date, for ``conditions``).
+question only (a sentence's month is a date, for ``conditions``) and only against a sentence
+that says *winter* or *summer* (a document's high or low season is its own, and a table without
+the dates of its periods keeps both).
 """
 
 from __future__ import annotations
@@ -291,10 +293,12 @@ _MONTH = re.compile(r"\b(?:in|during|for|this|next|early|late|mid)[- ](" +
 def read(question: str, sentence: str) -> Reading:
     """What ``sentence`` says about the qualifiers of ``question`` (see the module invariant)."""
     asked = _classes(question)
-    month = _MONTH.search(question.casefold())
-    if month is not None and "season" not in asked:  # "in January": the winter rule
-        asked = {**asked, "season": {_SEASON_OF[month.group(1)]: month.group(1)}}
     named = _classes(sentence)
+    month = _MONTH.search(question.casefold())
+    if month is not None and "season" not in asked and \
+            any(w in _SEASON_OF.values() for w in named.get("season", {}).values()):
+        asked = {**asked, "season": {_SEASON_OF[month.group(1)]: month.group(1)}}  # "in January":
+        # the winter rule, not a document's own high or low season
     matched: set[str] = set()
     contrasted = False
     for dimension, wanted in asked.items():

@@ -220,7 +220,8 @@ def test_a_month_the_question_names_is_in_the_season_a_sentence_names() -> None:
     assert winter.matched == {"january"} and not winter.contrasted
     assert read(question, "In summer the last full loop departs at 18:30.").contrasted
     assert not read(question, "The tour starts at 10:00.").contrasted
-    assert read("Can we come during July?", "Off-peak tickets cost 8 euros.").contrasted
+    assert read("Can we come during July?", "In winter tickets cost 8 euros.").contrasted
+    assert not read("Can we come during July?", "Off-peak tickets cost 8 euros.").contrasted
     spring = "We're visiting in April. When does the last tour start?"  # no season of its own
     assert not read(spring, "In summer the last full loop departs at 18:30.").contrasted
     dated = "When is the market open?"  # a sentence's month is a date, not a season
