@@ -53,8 +53,12 @@ _ABOUT_AGE_GROUPS = re.compile(r"\b(?:age|ages|aged|babies|baby|toddlers?|infant
                                r"child|kids|juniors?|pre-?school|teens|teenagers|youths?)\b")
 _LOWER = re.compile(r"\b(?:aged\s+|age\s+of\s+)?(?P<n>\d{1,3})\s*(?:\+|(?:years\s+)?"
                     r"(?:or|and)\s+(?:older|over|above)\b)"
-                    r"|\b(?:from\s+the\s+age\s+of|older\s+than|over\s+the\s+age\s+of|"
-                    r"at\s+least)\s+(?P<n2>\d{1,3})(?:\s+years)?(?=\s+(?:old|of\s+age)|[,;.]|\s)")
+                    r"|\b(?:from\s+the\s+age\s+of|older\s+than|over\s+the\s+age\s+of)\s+"
+                    r"(?P<n2>\d{1,3})(?:\s+years)?(?=\s+(?:old|of\s+age)|[,;.]|\s)"
+                    # "at least 2 years" alone is a stretch of time (*held a licence for at least
+                    # 2 years*); "at least 16 years old" and "at least 16" are ages
+                    r"|\bat\s+least\s+(?P<n3>\d{1,3})(?:\s+years(?=\s+(?:old|of\s+age)))?"
+                    r"(?!\s+years?\b)(?=\s+(?:old|of\s+age)|[,;.]|\s)")
 _UPPER = re.compile(r"\b(?:under|below|younger\s+than|up\s+to\s+the\s+age\s+of|"
                     r"under\s+the\s+age\s+of)\s+(?P<n>\d{1,3})(?:\s+years?(?:\s+old)?)?" +
                     _NOT_YEARS + r"\b")
@@ -98,7 +102,7 @@ def bounds(text: str) -> Iterator[tuple[str, int, int]]:
             high = int(match.group("b") or match.group("b2"))
             yield "within", low, high
         for match in _LOWER.finditer(text):
-            bound = int(match.group("n") or match.group("n2"))
+            bound = int(match.group("n") or match.group("n2") or match.group("n3"))
             yield ">=", bound, bound
         for match in _UPPER.finditer(text):
             yield "<", int(match.group("n")), int(match.group("n"))

@@ -44,6 +44,10 @@ def test_a_persons_age_is_read_only_as_an_age(text: str, years: list[int]) -> No
     ("sixteen-year-olds can only take the moped starter course.", [("within", 16, 16)]),
     ("courses for 14 to 16-year-olds run weekly.", [("within", 14, 16)]),
     ("the course must be at least 17 hours long.", []),
+    # a stretch of time after "at least" is no age, in a sentence about people or not
+    ("driving is open to workers aged 21 or over who have held a licence for at least 2 years.",
+     [(">=", 21, 21)]),
+    ("children must be at least 3 years old to join.", [(">=", 3, 3)]),
     ("parcels under 10 kg travel free.", []),
     ("clients under 14 are not treated.", [("<", 14, 14)]),
     ("under-18s cannot collect items for other people.", [("<", 18, 18)]),

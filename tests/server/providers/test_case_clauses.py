@@ -146,6 +146,10 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
     ("Where do we meet the ranger for the night sky walk?",
      "Meeting point for all walks: the flagpole outside the visitor centre, except the dawn deer "
      "watch, which meets at the Marrow Bridge car park."),
+    # an exception that says nothing of its own: alone it would read as the rule's opposite
+    ("How big can my garden shed be, and am I allowed to sleep in it at weekends?",
+     "Staying overnight in the shed is not permitted, except during the summer festival "
+     "weekend."),
     # an exception for a kind of the rule's own things, the question naming only the thing
     ("Do I have to pay for you to find out what is wrong with my phone?",
      "Diagnosis is free of charge for all devices, except phones with liquid damage, which "
