@@ -24,9 +24,10 @@ matches, and it is not out. A clause that only states the other side (*otherwise
 out, a later clause whose own case the question names, by a word no other clause holds, is the only
 one in: the group after its value (*£30 for Friends of Glenmarrow* after *The pass costs £45*, for
 a Friends member), at a bare *and* the thing before its value (*cellos for £18*), or the thing an
-exception names when it says something of its own (*…, except the dawn deer watch, which meets at
-the Marrow Bridge car park*; never a bare case, *…, except during the summer festival weekend*,
-which alone would read as the rule's opposite), by
+exception names when it names a thing and says something of it (*…, except the dawn deer watch,
+which meets at the Marrow Bridge car park*; never a bare case, *…, except during the summer
+festival weekend*, which alone would read as the rule's opposite, nor a circumstance, *…, except on
+bank holidays, when we open …*, which reads only with its rule), by
 what sets it apart when it names a kind of the rule's own things (*all devices, except phones with
 liquid damage*: the liquid damage, not the phone); and when every clause of a cut at a semicolon or
 *, but* opens with the same preposition, the words after it (up to a comma, at most ``CASE_WORDS``)
@@ -211,12 +212,19 @@ def _named_by(question: str, clauses: list[str], level: int) -> int | None:
     return named[0] if len(named) == 1 else None
 
 
-def _says_more(exception: str) -> bool:
-    """Whether an exception's clause says something of its own beyond its case (*the dawn deer
-    watch, which meets at the Marrow Bridge car park*): a bare case (*during the summer festival
-    weekend*, after *Staying overnight in the shed is not permitted*) means only the rule's
-    opposite, which it cannot say alone."""
-    return re.search(r",\s|\s(?:which|who|where)\s", exception) is not None
+_CIRCUMSTANCE = re.compile(r"(?:on|in|at|during|for|before|after|from|until|between|within|"
+                           r"outside|when|if|while)\b", re.IGNORECASE)
+
+
+def _stands_alone(exception: str) -> bool:
+    """Whether an exception's clause reads as a sentence of its own: it names a thing and says
+    something of it (*the dawn deer watch, which meets at the Marrow Bridge car park*). A bare
+    case (*during the summer festival weekend*, after *Staying overnight in the shed is not
+    permitted*) means only the rule's opposite, and a circumstance of the rule (*on bank
+    holidays, when we open 10:00 to 17:30 as usual*, after *We are closed on Mondays*) reads
+    only with it."""
+    return re.search(r",\s|\s(?:which|who|where)\s", exception) is not None and \
+        _CIRCUMSTANCE.match(exception) is None
 
 
 def _contrast_named(question: str, clauses: list[str]) -> int | None:
@@ -313,7 +321,7 @@ def for_the_case(question: str, sentence: str) -> str:
         standing = [(n == named, n != named) for n in range(len(clauses))]
     kept = [c for c, (fits, _) in zip(clauses, standing, strict=True) if fits]
     if not kept or len(kept) == len(clauses) or (
-            level == _EXCEPT and kept[0] != clauses[0] and not _says_more(kept[0])):
+            level == _EXCEPT and kept[0] != clauses[0] and not _stands_alone(kept[0])):
         return sentence
     text = "; ".join(kept)
     if kept[0] != clauses[0] and all(": " in c for c in clauses):  # a table row's cells

@@ -146,6 +146,9 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
     ("Where do we meet the ranger for the night sky walk?",
      "Meeting point for all walks: the flagpole outside the visitor centre, except the dawn deer "
      "watch, which meets at the Marrow Bridge car park."),
+    # an exception that is a circumstance of the rule reads only with it
+    ("Is the museum open on Easter Monday?",
+     "We are closed on Mondays, except on bank holidays, when we open 10:00 to 17:30 as usual."),
     # an exception that says nothing of its own: alone it would read as the rule's opposite
     ("How big can my garden shed be, and am I allowed to sleep in it at weekends?",
      "Staying overnight in the shed is not permitted, except during the summer festival "
