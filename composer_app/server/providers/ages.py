@@ -10,7 +10,8 @@ other as the kind ``age``.
 Invariants: an age is read from a question only as a person's (*I'm 19*, *my son is 10*) or as
 *N-year-old*, never from a bare number, nor from one followed by a unit of time, money or
 measure (*I'm 5 minutes late*); a sentence sets an age bound only with words that make it one
-(*under*, *aged … to …*, *… and over*, *at least*) in a sentence about people or ages, or as a
+(*under*, *aged … to …*, *… and over*, *at least*; not *at least 2 years* without *old* or *of
+age*, a stretch of time) in a sentence about people or ages, or as a
 requirement on the person addressed (*must be at least 17*, *must be 18 or over*, *if you are
 under 18*), or as a group of one age
 (*sixteen-year-olds*, not the upper end of *14 to 16-year-olds*) or of all ages beyond a bound
