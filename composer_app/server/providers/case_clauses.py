@@ -78,6 +78,8 @@ CASE_WORDS = 3
 LISTED_WORDS = 3  # the words before a value that a list's item before it shares
 PARALLEL_WORDS = 2  # the words two clauses share to state one rule for two cases
 PARALLEL_MAX_WORDS = 40  # the longest clause compared word by word with its sibling
+# Where an exception's case ends and what it says of it begins (*the dawn deer watch, which …*).
+_CASE_END = re.compile(r",\s|\s(?:which|who|where)\s")
 _CASE_OPENING = re.compile(r"(on|for|with|in|at)\s+(?=\w)", re.IGNORECASE)
 # The word after which an exception's case says what sets it apart from the rule's own things
 # (*all devices, except phones with liquid damage*: a phone alone is one of the devices).
@@ -197,7 +199,7 @@ def _named_by(question: str, clauses: list[str], level: int) -> int | None:
         elif not number:
             continue
         elif level == _EXCEPT:
-            case = re.split(r",\s|\s(?:which|who|where)\s", clause, maxsplit=1)[0]
+            case = _CASE_END.split(clause, maxsplit=1)[0]
             modified = _MODIFIER.search(case)  # "phones with liquid damage": the damage
             case = case[modified.end():] if modified else case
         else:  # the group after its value, or at a bare "and" the thing priced (*cellos for £18*)
@@ -223,7 +225,7 @@ def _stands_alone(exception: str) -> bool:
     permitted*) means only the rule's opposite, and a circumstance of the rule (*on bank
     holidays, when we open 10:00 to 17:30 as usual*, after *We are closed on Mondays*) reads
     only with it."""
-    return re.search(r",\s|\s(?:which|who|where)\s", exception) is not None and \
+    return _CASE_END.search(exception) is not None and \
         _CIRCUMSTANCE.match(exception) is None
 
 
