@@ -18,8 +18,11 @@ date, a time of day or a part of the day, days of the week: ``conditions``) is l
 another value cell's heading holds for it (*October to March* for a question in November).
 Then, of the value cells left, those of one shape (the same words
 around their numbers: *Pay as you go: 69p per kWh*, *With a ChargeCard: 64p per kWh*) are
-alternatives, and when the question holds a word (not a stop word, a word of paying: ``_PLAIN``,
-nor a word of the document's title: *Voltbridge* of *Voltbridge Plus members*) of exactly one
+alternatives, and so are those whose headings of several words end on one noun outside brackets
+(*Single or advance ticket*, *Return ticket (delay in one direction)*; *Monthly-paid staff*,
+*Weekly-paid staff*); when the question holds a word (not a stop word, a word of paying:
+``_PLAIN``, nor a word of the document's title: *Voltbridge* of *Voltbridge Plus members*, nor a
+word it negates: *urgent* of *non-urgent*) of exactly one
 of their headings that no other of them holds, or holds a heading of several words whole
 (*if I pay as I go*), the other alternatives are left out (*I have a ChargeCard*; *at the
 weekend*, after the weekday cell is left out for it: *Weekend per hour: £7.80*, not *Per day
@@ -91,6 +94,14 @@ def _heading_stems(heading: str) -> set[str]:
             if w not in STOP_WORDS and len(w) > 2} - {stem(w) for w in _PLAIN}
 
 
+def _head(heading: str) -> str | None:
+    """The noun a heading of several words ends on, outside brackets (*ticket* of *Return ticket
+    (delay in one direction)*, *staff* of *Weekly-paid staff*), stemmed; ``None`` for a heading
+    of one word."""
+    words = re.findall(r"[a-z]+", re.sub(r"\([^)]*\)", " ", heading.casefold()))
+    return stem(words[-1]) if len(words) > 1 else None
+
+
 def _phrase(text: str) -> str:
     """``text`` casefolded as words between spaces, the asker's *I* and *we* read as *you*
     (*if I pay as I go* holds the heading *Pay as you go*)."""
@@ -103,16 +114,21 @@ def _alternative_named(question: str, cells: list[str], title: str = "") -> list
     invariant); a word of the document's ``title`` (*Voltbridge* of *Voltbridge Plus members*)
     names no alternative, and a heading of several words the question holds whole names its
     own."""
-    asked = {stem(w) for w in re.findall(r"[a-z]+", question.casefold())} - \
+    unsaid = re.sub(r"\bnon-[a-z]+", " ", question.casefold())  # "non-urgent" names no "Urgent"
+    asked = {stem(w) for w in re.findall(r"[a-z]+", unsaid)} - \
         {stem(w) for w in re.findall(r"[a-z]+", title.casefold())}
     said = _phrase(question)
     shapes: dict[str, list[int]] = {}
+    heads: dict[str, list[int]] = {}
     for number, cell in enumerate(cells[1:], start=1):
-        value = cell.split(": ", 1)[1]
+        heading, value = cell.split(": ", 1)
         if re.search(r"\d", value):
             shapes.setdefault(re.sub(r"[\d.,]+", "#", value.casefold()), []).append(number)
+        head = _head(heading)
+        if head:
+            heads.setdefault(head, []).append(number)
     dropped: set[int] = set()
-    for numbers in shapes.values():
+    for numbers in [*shapes.values(), *(n for n in heads.values() if n not in shapes.values())]:
         if len(numbers) < 2:
             continue
         own = {n: _heading_stems(cells[n].split(": ", 1)[0]) for n in numbers}

@@ -143,3 +143,32 @@ def test_a_heading_with_a_clock_time_or_a_part_of_the_day_holds_for_the_time_ask
         question: str, kept: str) -> None:
     assert for_the_asked(question, PHYSIO) == \
         f"Appointment: Follow-up treatment; Length: 30 minutes; {kept}"
+
+
+DELAY = ("Delay on arrival: 60 minutes or more; Single or advance ticket: 100% of the single fare; "
+         "Return ticket (one way delayed): 50% of the return fare")
+DEADLINES = ("Change: new bank account; Monthly-paid staff: by the 5th of the month; "
+             "Weekly-paid staff: by Wednesday at 12:00")
+
+
+@pytest.mark.parametrize(("question", "row", "kept"), [
+    ("My train was over an hour late and I had bought a return ticket. What can I claim?", DELAY,
+     "Delay on arrival: 60 minutes or more; Return ticket (one way delayed): 50% of the return "
+     "fare"),
+    ("I'm weekly-paid and have a new bank. By when must payroll hear about it?", DEADLINES,
+     "Change: new bank account; Weekly-paid staff: by Wednesday at 12:00"),
+])
+def test_alternatives_whose_headings_end_on_one_noun_are_told_apart_by_the_word_before_it(
+        question: str, row: str, kept: str) -> None:
+    assert for_the_asked(question, row) == kept
+
+
+SUPPORT = ("Plan: Basic; Normal requests: reply within 2 working days; "
+           "Urgent requests: reply within 4 hours")
+
+
+def test_a_word_the_question_negates_names_no_alternative() -> None:
+    assert for_the_asked("I have a non-urgent request on Basic. When will I hear back?",
+                         SUPPORT) == SUPPORT
+    assert for_the_asked("I have an urgent request on Basic. When will I hear back?", SUPPORT) \
+        == "Plan: Basic; Urgent requests: reply within 4 hours"
