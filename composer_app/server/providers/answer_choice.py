@@ -14,7 +14,10 @@ that answers another part (``companion``), by the sentence after the rule for *w
 don't* (``if_not``), by its own words when its nearest sentence is already said (``beyond_said``),
 by the sentence next to an earlier answer (``neighbour``); a part whose nearest sentence is already
 said for another part is not reported as unanswered; a part that asks whether something exists or
-is offered is not answered from a document that never names the thing, ``_thing_never_named``);
+is offered is not answered from a document that never names the thing, ``_thing_never_named``; no
+part is answered by a line that frames its document, its words about itself or, for a part that
+asks for no name, its masthead (``document_frames``), but by the next sentence from the threshold
+up, ``_frames``);
 with no part answered there is no direct sentence and no ``used`` document; the documents of the
 direct sentences come first among ``used``; when another document answers the same part nearly as
 well (``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs
@@ -60,6 +63,7 @@ from composer_app.server.providers.case_clauses import for_the_case
 from composer_app.server.providers.condition_ranking import MET_FLOOR, settle
 from composer_app.server.providers.conditions import read, situation
 from composer_app.server.providers.continuations import antecedent, continuation
+from composer_app.server.providers.document_frames import describes_itself, is_masthead
 from composer_app.server.providers.document_versions import may_revise
 from composer_app.server.providers.excepted_cases import exception_for
 from composer_app.server.providers.extractive import Evidence, SourceRef
@@ -297,6 +301,9 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
             top = replace(score(excepting, part), coverage=top.coverage)
         if top is not None and _thing_never_named(part, top, units):
             top = None  # "Is there Wi-Fi …?" of a document that never names Wi-Fi
+        if top is not None and _frames(top, part):  # "Westmarch Valley Railway"
+            top = next((s for s in ranked if s.coverage >= USED_THRESHOLD
+                        and not _frames(s, part)), None)
         if top is not None and not _is_code(by_key[top.sentence.key]):
             rivals = _named_rivals(per_doc, part, given) if given else per_doc
             top, line, loser = _resolve_conflict(top, rivals, by_key, dated, part)
@@ -395,6 +402,13 @@ def _thing_never_named(part: Part, top: Scored, units: Sequence[Sentence]) -> bo
                        term_credit(term.stem, u.heading) > 0.0
                        for u in units if u.key == top.sentence.key)
     return False
+
+
+def _frames(scored: Scored, part: Part) -> bool:
+    """Whether ``scored`` frames its document instead of answering ``part``: it says what the
+    document is about, or it is the masthead and ``part`` asks for no name (who, where)."""
+    text = scored.sentence.text
+    return describes_itself(text) or (part.wants != "name" and is_masthead(text))
 
 
 def _named_rivals(per_doc: dict[str, Scored], part: Part, given: frozenset[str]

@@ -1469,3 +1469,36 @@ def test_a_later_part_is_answered_where_its_own_words_stand_in_the_answering_doc
     assert "6 euros a month" in direct
     assert "next to the lift" in direct
 
+
+
+VOLUNTEERS = """# Volunteering at Larchfield Valley Railway
+
+Larchfield Valley Railway
+
+This page explains how to become a volunteer on the railway and what we
+ask of our volunteers.
+
+Volunteers must be aged 16 or over. Every new volunteer attends a
+half-day safety briefing before their first turn on the platform.
+"""
+
+
+TICKETS = """# Tickets on Larchfield Valley Railway
+
+Larchfield Valley Railway
+
+Buy your ticket at a staffed station before you board, or from the
+conductor on the train if the station is unstaffed. Railcards can be
+used on every service.
+"""
+
+
+def test_a_masthead_or_a_page_about_itself_is_no_answer(folder, ask):
+    """The line under each title names the railway the question names, and the page's words about
+    itself share *volunteer*; neither says whether one can volunteer."""
+    (folder / "volunteering.md").write_text(VOLUNTEERS, encoding="utf-8")
+    (folder / "tickets.md").write_text(TICKETS, encoding="utf-8")
+    direct = _direct(ask("Can I work as a volunteer with Larchfield Valley Railway?"))
+    assert direct.rstrip(".") != "Larchfield Valley Railway"
+    assert not direct.startswith("This page explains")
+    assert "Larchfield Valley Railway" in _direct(ask("Where is Larchfield Valley Railway?"))
