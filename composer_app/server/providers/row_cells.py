@@ -117,7 +117,7 @@ def _alternative_named(question: str, cells: list[str], title: str = "") -> list
     unsaid = re.sub(r"\bnon-[a-z]+", " ", question.casefold())  # "non-urgent" names no "Urgent"
     asked = {stem(w) for w in re.findall(r"[a-z]+", unsaid)} - \
         {stem(w) for w in re.findall(r"[a-z]+", title.casefold())}
-    said = _phrase(question)
+    said = _phrase(unsaid)
     shapes: dict[str, list[int]] = {}
     heads: dict[str, list[int]] = {}
     for number, cell in enumerate(cells[1:], start=1):

@@ -170,5 +170,7 @@ SUPPORT = ("Plan: Basic; Normal requests: reply within 2 working days; "
 def test_a_word_the_question_negates_names_no_alternative() -> None:
     assert for_the_asked("I have a non-urgent request on Basic. When will I hear back?",
                          SUPPORT) == SUPPORT
+    assert for_the_asked("I have non-urgent requests on Basic. When will I hear back?",
+                         SUPPORT) == SUPPORT
     assert for_the_asked("I have an urgent request on Basic. When will I hear back?", SUPPORT) \
         == "Plan: Basic; Urgent requests: reply within 4 hours"
