@@ -36,6 +36,7 @@ from composer_app.core.contracts.sources import (
     decode_sources,
 )
 from composer_app.core.contracts.wire_model import wire_object
+from composer_app.core.document.segments import chip_start
 from composer_app.core.errors import ContractError
 
 
@@ -237,9 +238,10 @@ def split_segments(text: str) -> list[Segment]:
     out: list[Segment] = []
     position = 0
     for ref in collect_references(text):
-        if ref.start > position:
-            out.append(Segment(position, ref.start))
-        out.append(Segment(ref.start, ref.end, ref.kind, ref.context_id, ref.label))
+        start = chip_start(ref)
+        if start > position:
+            out.append(Segment(position, start))
+        out.append(Segment(start, ref.end, ref.kind, ref.context_id, ref.label))
         position = ref.end
     if position < len(text):
         out.append(Segment(position, len(text)))

@@ -87,6 +87,18 @@ def test_set_markdown_markdown_round_trip(qapp, parts):
         editor.deleteLater()
 
 
+def test_an_exclamation_mark_typed_before_a_file_chip_survives_a_reload(composer):
+    composer.set_markdown("", [])
+    composer.insert_context(rec.file())
+    composer.moveCursor(QTextCursor.MoveOperation.Start)
+    composer.insertPlainText("Found it!")
+    saved = composer.markdown()
+    assert saved == f"Found it!{link(rec.file())} "
+    composer.set_markdown(saved, [rec.file()])
+    assert composer.markdown() == saved
+    assert composer.document().toRawText().count("\ufffc") == 1
+
+
 def test_chip_under_the_pointer_has_the_state_aware_tooltip(composer):
     composer.set_markdown(f"{link(rec.file())} tail", [])
     probe = QTextCursor(composer.document())

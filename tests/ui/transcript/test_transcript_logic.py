@@ -54,6 +54,12 @@ def test_segments_cover_the_text_exactly() -> None:
     assert segments[0].kind is None and segments[1].kind == "terminal"
 
 
+def test_an_exclamation_mark_before_a_file_link_is_shown_as_text() -> None:
+    text = "done![notes](t3-context://v1/file/file_f1)"
+    segments = split_segments(text)
+    assert [(s.start, s.end, s.kind) for s in segments] == [(0, 5, None), (5, len(text), "file")]
+
+
 def test_selection_copies_chips_whole_and_text_cut() -> None:
     text = "see [a.ts L4](t3-context://v1/review-comment/ctx_1) now"
     segments = split_segments(text)
