@@ -8,7 +8,11 @@ the question by a sentence model (cosine similarity of their embeddings):
 * each candidate is read twice, bare and as *title - section: sentence* (``in_context``: a
   term the document's title or heading carries, *the dentist* of ``dental-practice.md``, is
   then present), and its *meaning* is the mean of the bare similarity and the better of the
-  two;
+  two; a sentence that leans on its line, by a pronoun in its first words on the sentence
+  before it (*Electric cars are supplied with at least 80% charge. Return them with …*) or on
+  the label the line opens with (*Saturday: … The last bus …*), is read in context after them
+  (``Sentence.stated``), whatever its bare similarity, and that reading stands for its bare
+  one, which cannot say what *them* is;
 * a key term the sentence lacks (an informative term, weighing at least ``INFORMATIVE_SHARE``
   of the heaviest; at most ``MAX_SHORTENED`` of them, those most candidates lack first) whose
   removal makes the question clearly
@@ -153,6 +157,7 @@ def rejudge(part: Part, ranked: Sequence[Scored], similarity: Similarity | None,
                     for s in shortened] for column, text in enumerate(texts)}
     reread = [ranked[number] for column, (text, number) in enumerate(chosen.items())
               if whole[column] >= CONTEXT_FLOOR or text in items
+              or ranked[number].sentence.stated() != text  # "Return them …" alone says nothing
               or _contradicted(part, ranked[number], drops[text])]
     contexts = _in_context(part, reread, queries, shortened, similarity)
     cleared = {text for text, (_, contradicted) in contexts.items() if not contradicted}
@@ -264,7 +269,7 @@ def in_context(sentence: Sentence) -> str:
     service: statutory pay only*)."""
     title = re.sub(r"[-_]+", " ", sentence.title.rsplit(".", 1)[0]).strip()
     heads = [h for h in (title, sentence.section) if h]
-    text = f"{sentence.opener} {sentence.text}" if sentence.opener else sentence.text
+    text = f"{sentence.opener} {sentence.text}" if sentence.opener else sentence.stated()
     return f"{' - '.join(heads)}: {text}" if heads else text
 
 

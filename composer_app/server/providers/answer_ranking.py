@@ -14,7 +14,10 @@ prose passage is scored against each part:
   the sentence refers back with *it*, *they*, *this*, ...; a table row's previous sentence is the
   one that introduces its table, and a list item's the one that introduces its list, ending with
   a colon, up to a heading or a block of more than ``ITEM_SENTENCES`` sentences, and with the
-  items' words when it refers to them together: *these small jobs*); a term the
+  items' words when it refers to them together: *these small jobs*; a later sentence of a line
+  that opens with a label has the label's words too: *Saturday: buses leave every 15 minutes.
+  The last bus leaves at 19:15.*, whose label also names the case its qualifiers are read in,
+  ``Sentence.labelled``); a term the
   question denies (*not live in*) that the sentence
   affirms counts ``POLARITY_FACTOR`` of its credit, a term the sentence holds only as its ``non-``
   opposite counts nothing (``term_polarity``); the verb of a permission question (*Can I bring …?*)
@@ -159,6 +162,11 @@ QUOTE_MAX_CHARS = 600
 _BACK_REFERENCE_TEXT = "it its they them their this these those such there he she"
 _BACK_REFERENCE = frozenset(_BACK_REFERENCE_TEXT.split())
 _LIST_REFERENCE = frozenset(["these", "those", "such", "them", "they"])  # a list, together
+# a line that opens with a short label (*Saturday:*) states the case of all its sentences
+_LINE_LABEL = re.compile(r"^(?:[^\W\d_][\w'&/-]*\s){0,3}[^\W\d_][\w'&/-]*:\s")
+# a sentence that leans on the one before it names what it is about by a pronoun in its first words
+_LEANS_BACK = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:it|its|they|them|their|this|these|those|such)\b",
+                         re.IGNORECASE)
 _LEADING_PHRASE = re.compile(r"^(?:from|on|at|in|for|after|before|during|until|since|as\s+of|if|"
                              r"when|once|unless)\b[^,]{0,40},\s*", re.I)
 _ROW = re.compile(r"^[^:;]{1,60}: (?P<value>(?:[^:;]|(?<=\d):(?=\d)){1,80}); [^:;]{1,60}: ")
@@ -188,6 +196,21 @@ class Sentence:
     following: tuple[str, ...] = ()  # the first stems of the next sentence of its line
     leads_in: bool = False  # it ends with a colon and blocks follow it: it introduces a list
     opener: str = ""  # for a list item, the sentence that introduces its list
+    before: str = ""  # the sentence of its line it leans on by an opening pronoun (*Return them*)
+    label: str = ""  # the label its line opens with, for a later sentence (*Saturday:*)
+
+    def labelled(self) -> str:
+        """The sentence after the label of its line: the case it states (*Saturday: The last bus
+        back from the Guildhall leaves at 19:15.*)."""
+        return f"{self.label} {self.text}" if self.label else self.text
+
+    def stated(self) -> str:
+        """The sentence as its line states it: after its line's label and the sentence it leans
+        on (*Electric cars are supplied with at least 80% charge. Return them with …*)."""
+        if not self.before:
+            return self.labelled()
+        lead = self.before if self.before.startswith(self.label) else f"{self.label} {self.before}"
+        return f"{lead.strip()} {self.text}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +256,8 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
             items = frozenset()
         previous: frozenset[str] = listed
         first = len(found)
+        labelled = _LINE_LABEL.match(line)  # "Saturday: buses leave … . The last bus …"
+        label = labelled.group(0).strip() if labelled and not _row_entity(line) else ""
         for sentence in sentences(line):
             words = tuple(stems(sentence))
             single = single_verbs(sentence)  # "We do not take back ..." also says "return"
@@ -242,12 +267,17 @@ def passage_sentences(key: str, rank: int, passage: int, title: str, marked: str
             entity = _row_entity(sentence)
             if previous is listed and listed and not lowered.isdisjoint(_LIST_REFERENCE):
                 previous = listed | items  # "… can ask us to do these small jobs for them"
+            later = len(found) > first
+            if later and label:
+                previous = previous | frozenset(stems(label))
             found.append(Sentence(key, rank, passage, block, len(found), sentence, words,
                                   heading, previous or (lead if entity else frozenset()),
                                   not lowered.isdisjoint(_BACK_REFERENCE),
                                   negated_stems(sentence), prefixed_stems(sentence), entity,
                                   section, title, without_stems(sentence),
-                                  opener=opening if len(found) == first else ""))
+                                  opener=opening if len(found) == first else "",
+                                  before=found[-1].text if later and _LEANS_BACK.match(sentence)
+                                  else "", label=label if later else ""))
             if len(found) - 1 > first:
                 found[-2] = replace(found[-2], following=words[:OPENING_WORDS])
             previous = frozenset(words)
@@ -275,7 +305,7 @@ def term_credits(sentence: Sentence, part: Part) -> list[float]:
     coverage's factors (see the module docstring)."""
     own = _own_stems(sentence, part)
     carry = BACK_REFERENCE_CREDIT if sentence.back_reference else CARRY_CREDIT
-    qualified = read_qualifiers(part.text, sentence.text).matched
+    qualified = read_qualifiers(part.text, sentence.labelled()).matched
     kind_words = kind_nouns(part.wants, part.text, sentence.text)
     kind_held = bool(kind_words) and holds_kind(sentence.text, part.wants or "", asked=part.text,
                                                 row=bool(sentence.row_entity))
@@ -351,7 +381,7 @@ def score(sentence: Sentence, part: Part, meaning: Sequence[float] | None = None
     if sentence.row_entity and any(term_credit(t.stem, sentence.row_entity) == 1.0
                                    for t in part.terms if t.word not in ANSWER_WORDS):
         bonus += ROW_BONUS  # the row about the thing asked for, not a general sentence
-    if read_qualifiers(part.text, sentence.text).matched:
+    if read_qualifiers(part.text, sentence.labelled()).matched:
         bonus += QUALIFIER_BONUS  # the rule for the group asked about, not the general one
     if not part.focus.isdisjoint(sentence.stems) and part.focus.intersection(
             _opening(sentence.text)):
@@ -440,7 +470,8 @@ def answer_factor(sentence: Sentence, part: Part, *, priced_as_asked: bool = Fal
         factor *= CONTRAST_FACTOR
     if sentence.leads_in:  # "Maternity pay depends on your service:": its list items answer
         factor *= LEAD_IN_FACTOR
-    if read_qualifiers(part.text, sentence.text).contrasted or _without_stated(sentence, part) \
+    if read_qualifiers(part.text, sentence.labelled()).contrasted \
+            or _without_stated(sentence, part) \
             or (states_former(sentence.text) and not asks_former(part.text)) \
             or turned_down(part.text, sentence.text, sentence.title):
         factor *= CONTRAST_FACTOR

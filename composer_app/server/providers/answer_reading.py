@@ -75,10 +75,12 @@ DOUBT_LOGIT = -4.75  # a reader's score below this for a sentence only the meani
 
 
 def as_read(part: Part, scored: Scored) -> str:
-    """The text the reader is given for a sentence: *title - section: sentence*."""
+    """The text the reader is given for a sentence: *title - section: sentence*, the sentence
+    as its line states it (``Sentence.stated``: after the line's label and the sentence it leans
+    on by an opening pronoun)."""
     sentence = scored.sentence
     text = for_the_asked(part.text, sentence.text, title=sentence.title) \
-        if sentence.row_entity else sentence.text
+        if sentence.row_entity else sentence.stated()
     lead = sentence.title + (f" - {sentence.section}" if sentence.section else "")
     return f"{lead}: {text}" if lead else text
 

@@ -376,7 +376,9 @@ def _exceptions(part: Part, ranked: list[Scored], failed: list[bool | None]) -> 
     qualifies: a sentence about that group (*At weekends, departure is possible until 13:00*)
     right after a sentence of the same subject that names no group of that kind (*Guests must
     leave their pitch by 11:00 on the day of departure*) takes that rule's coverage and score,
-    when higher, plus ``MET_BONUS``; a sentence whose condition fails for the situation is no
+    when higher, plus ``MET_BONUS``, when it states a value of the kind asked for (*If your car
+    is stolen, report it to the police first* is no exception to *Report any accident to us
+    within 48 hours* for *how soon*); a sentence whose condition fails for the situation is no
     exception for it (``failed``, per sentence; ``None`` for one out of reach, left as it is
     unless it opens with a case the question names: ``_named_case``)."""
     by_place = {_place(s, 0): s for s in ranked}
@@ -391,7 +393,8 @@ def _exceptions(part: Part, ranked: list[Scored], failed: list[bool | None]) -> 
             continue
         own = read_qualifiers(part.text, scored.sentence.text)
         best = scored
-        if own.matched - _AMBIGUOUS and not own.contrasted and not fails:
+        if own.matched - _AMBIGUOUS and not own.contrasted and not fails and \
+                not lacks_asked_kind(scored, part):  # "If your car is stolen, report it …"
             general = by_place.get(_place(scored, -1))
             if general is not None and general.score > best.score:
                 other = read_qualifiers(part.text, general.sentence.text)

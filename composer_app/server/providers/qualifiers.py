@@ -3,7 +3,8 @@
 Rules documents answer the same question differently for different groups: *new* and *regular*
 members, *adults* and *children*, the *test* and the *live* system, the *primary* and the
 *secondary* site, *weekdays*, *Saturdays* and *public holidays*, *e-bikes* and standard bikes,
-*single* and *return* tickets, *cars* and *vans*, *check-in* and *check-out*. A sentence about
+*single* and *return* tickets, *cars* and *vans*, *check-in* and *check-out*, *during* and
+*outside office hours*. A sentence about
 another group than the one asked about is a near miss, however many of the question's other
 words it shares.
 Each ``GROUPS`` entry is one such dimension; its *classes* exclude each other, and a class may
@@ -33,7 +34,9 @@ visit *before* (*I've been there before*) or a *first visit* names the regular o
 a month the question names (*in January*, *during July*) its winter or summer class, in the
 question only (a sentence's month is a date, for ``conditions``) and only against a sentence
 that says *winter* or *summer* (a document's high or low season is its own, and a table without
-the dates of its periods keeps both).
+the dates of its periods keeps both); a time offices are shut (*night*, *Sunday*, *a bank
+holiday*, *11pm*) the out-of-hours class, in the question only and only against a sentence that
+says *during office hours* or *outside office hours*.
 """
 
 from __future__ import annotations
@@ -149,6 +152,14 @@ _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "stay": {
         "arrival": ("check-in check-ins checkin arrival arrivals", ()),
         "departure": ("check-out check-outs checkout departure departures", ()),
+    },
+    "attendance": {
+        "in-hours": ("during-office-hours in-office-hours within-office-hours "
+                     "during-working-hours during-business-hours during-opening-hours in-hours",
+                     ()),
+        "out-of-hours": ("outside-office-hours outside-working-hours outside-business-hours "
+                         "outside-opening-hours outside-normal-hours out-of-hours after-hours",
+                         ()),
     },
     "daytime": {
         "morning": ("morning mornings", ()),
@@ -289,6 +300,14 @@ _MONTH = re.compile(r"\b(?:in|during|for|this|next|early|late|mid)[- ](" +
                     "|".join(_SEASON_OF) + r")\b")
 
 
+# A time when offices are shut (*late on a Sunday night*, *at 11pm*, *on a bank holiday*): out of
+# hours, in the question only and only against a sentence that says in or out of hours.
+_SHUT = re.compile(r"\b(?:nights?|overnight|midnight|sundays?|weekends?|bank[- ]holidays?|"
+                   r"public[- ]holidays?|christmas\s+day|boxing\s+day)\b|"
+                   r"\b(?:[89]|1[01])(?:[.:][0-5]\d)?\s*(?:pm|p\.m\.)|"  # not 12 pm: noon
+                   r"\b(?:12|[1-5])(?:[.:][0-5]\d)?\s*(?:am|a\.m\.)|\b(?:2[0-3]|0[0-5])[:.][0-5]\d\b")
+
+
 @lru_cache(maxsize=8192)
 def read(question: str, sentence: str) -> Reading:
     """What ``sentence`` says about the qualifiers of ``question`` (see the module invariant)."""
@@ -299,6 +318,9 @@ def read(question: str, sentence: str) -> Reading:
             any(w in _SEASON_OF.values() for w in named.get("season", {}).values()):
         asked = {**asked, "season": {_SEASON_OF[month.group(1)]: month.group(1)}}  # "in January":
         # the winter rule, not a document's own high or low season
+    shut = _SHUT.search(question.casefold()) if "attendance" in named else None
+    if shut is not None and "attendance" not in asked:  # "late on a Sunday night": out of hours
+        asked = {**asked, "attendance": {"out-of-hours": shut.group(0)}}
     matched: set[str] = set()
     contrasted = False
     for dimension, wanted in asked.items():

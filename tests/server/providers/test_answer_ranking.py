@@ -602,3 +602,26 @@ def test_a_sentence_about_the_alternative_the_question_turns_down_is_a_near_miss
     assert answer_factor(repairer, part) < 1.0 and answer_factor(glazier, part) == 1.0
     assert ranked.index(next(s for s in ranked if s.sentence is glazier)) < \
         ranked.index(next(s for s in ranked if s.sentence is repairer))
+
+
+def test_a_sentence_opening_with_a_pronoun_is_stated_after_the_one_it_leans_on() -> None:
+    marked = ("# Fuel\nElectric cars come charged. Return them with 70% charge. Keys go to the "
+              "desk, and the desk keeps them.\nThey open at 08:00.\n")
+    charged, returned, keys, hours = passage_sentences("kb:1", 0, 0, "terms.md", marked)
+    assert returned.before == charged.text
+    assert returned.stated() == "Electric cars come charged. Return them with 70% charge."
+    assert not keys.before and keys.stated() == keys.text  # its pronoun is late: it names its own
+    assert not hours.before  # the first sentence of its line leans on nothing before it
+    assert not charged.before and charged.stated() == charged.text
+
+
+def test_a_line_that_opens_with_a_label_states_the_case_of_its_later_sentences() -> None:
+    marked = ("# Timetable\nSaturday: buses leave every 15 minutes. The last bus leaves at 19:15. "
+              "It stops at Northgate.\nThe car park closes at 20:00.\n"
+              "Permit: resident; monthly cost: £10; who can apply: residents\n")
+    first, last, stops, park, row = passage_sentences("kb:1", 0, 0, "buses.md", marked)
+    assert not first.label and last.label == stops.label == "Saturday:"
+    assert last.labelled() == "Saturday: The last bus leaves at 19:15."
+    assert stops.stated() == "Saturday: The last bus leaves at 19:15. It stops at Northgate."
+    assert "saturday" in last.previous and "saturday" in stops.previous
+    assert not park.label and not row.label

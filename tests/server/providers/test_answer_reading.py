@@ -15,6 +15,7 @@ from composer_app.server.providers.answer_reading import (
     SURE_FLOOR,
     SURE_LOGIT,
     SURE_MARGIN,
+    as_read,
     doubted,
     reread,
 )
@@ -170,3 +171,18 @@ def test_without_a_reader_or_with_a_failing_one_nothing_is_doubted() -> None:
     assert not doubted(part, ranked[0], None)
     assert not doubted(part, ranked[0], lambda q, ss: None)
     assert not doubted(part, ranked[0], lambda q, ss: [])
+
+
+def test_the_reader_is_given_a_sentence_as_its_line_states_it() -> None:
+    text = ("# Car hire\n\n## Fuel\n\nElectric cars come with 85% charge. Return them with 60% "
+            "charge, or pay a £20 charging fee.\n\nSaturday: we open at 08:00. The desk closes "
+            "at 13:00.\n")
+    part, _, ranked = ranked_sentences("What if I bring an electric car back flat?", "hire.md",
+                                       text)
+    read = {s.sentence.text: as_read(part, s) for s in ranked}
+    assert read["Return them with 60% charge, or pay a £20 charging fee."] == (
+        "hire.md - Fuel: Electric cars come with 85% charge. Return them with 60% charge, or pay "
+        "a £20 charging fee.")
+    assert read["The desk closes at 13:00."] == (
+        "hire.md - Fuel: Saturday: The desk closes at 13:00.")
+    assert read["Saturday: we open at 08:00."] == "hire.md - Fuel: Saturday: we open at 08:00."

@@ -103,6 +103,24 @@ def test_the_exception_for_the_day_asked_about_takes_the_place_of_its_general_ru
     assert settled[0].coverage >= 0.6 and settled[0].score > 0.9  # it answers, ahead of the rule
 
 
+MOTOR_CLAIMS = """# Motor claims
+
+## Telling us
+
+Report any accident to us within 48 hours, even if you do not plan to make a claim. If your \
+car is stolen, report it to the police first.
+"""
+
+
+def test_a_rule_for_the_group_asked_about_without_the_value_asked_for_is_no_exception() -> None:
+    """*If your car is stolen …* names a car, as the question does, right after the general
+    rule, but says nothing about *how soon*: it cannot answer in the rule's place."""
+    settled = _settled_with_general_first(
+        "I scraped another car in a car park. How soon do I have to let the insurer know?",
+        "motor-claims.md", MOTOR_CLAIMS, "Report any accident", 0.9)
+    assert settled[0].sentence.text.startswith("Report any accident")
+
+
 def test_an_exception_for_another_group_is_not_raised() -> None:
     part, _, ranked = ranked_sentences(
         "By what time do we have to leave our pitch if we go home on a Tuesday?",

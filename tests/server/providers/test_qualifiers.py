@@ -226,3 +226,20 @@ def test_a_month_the_question_names_is_in_the_season_a_sentence_names() -> None:
     assert not read(spring, "In summer the last full loop departs at 18:30.").contrasted
     dated = "When is the market open?"  # a sentence's month is a date, not a season
     assert not read(dated, "In January the market opens at 9:00.").contrasted
+
+
+def test_a_time_offices_are_shut_is_out_of_hours_against_office_hours() -> None:
+    sunday = "I locked myself out late on a Sunday night. What will the locksmith cost me?"
+    assert read(sunday, "If you are locked out during office hours, it costs £85.").contrasted
+    outside = read(sunday, "Outside office hours, a lockout call-out costs £140.")
+    assert outside.matched == {"sunday"} and not outside.contrasted
+    late = read("I'm locked out at 11 pm on a Tuesday.", "During office hours it costs £85.")
+    assert late.contrasted
+    morning = "I'm locked out at 11 am on a Tuesday."  # offices are open then
+    assert not read(morning, "During office hours it costs £85.").contrasted
+    assert not read("I'm locked out at 12 pm on a Tuesday.", "During office hours: £85.").contrasted
+    assert read("I'm locked out at 12.30 am on a Tuesday.", "During office hours: £85.").contrasted
+    assert not read(sunday, "Replacement keys cost £15 each.").contrasted  # it says no hours
+    assert not read("Is there outside seating?", "Outside office hours, ring 0800.").contrasted
+    asked = read("Can I ring during office hours?", "Out of hours, ring the emergency line.")
+    assert asked.contrasted  # the question's own class
