@@ -304,8 +304,9 @@ _MONTH = re.compile(r"\b(?:in|during|for|this|next|early|late|mid)[- ](" +
 # hours, in the question only and only against a sentence that says in or out of hours.
 _SHUT = re.compile(r"\b(?:nights?|overnight|midnight|sundays?|weekends?|bank[- ]holidays?|"
                    r"public[- ]holidays?|christmas\s+day|boxing\s+day)\b|"
-                   r"\b(?:[89]|1[01])(?:[.:][0-5]\d)?\s*(?:pm|p\.m\.)|"  # not 12 pm: noon
-                   r"\b(?:12|[1-5])(?:[.:][0-5]\d)?\s*(?:am|a\.m\.)|\b(?:2[0-3]|0[0-5])[:.][0-5]\d\b")
+                   r"(?<![\d.:])(?:[89]|1[01])(?:[.:][0-5]\d)?\s*(?:pm|p\.m\.)|"  # 12 pm: noon
+                   r"(?<![\d.:])(?:12|[1-5])(?:[.:][0-5]\d)?\s*(?:am|a\.m\.)|"
+                   r"(?<![\d.:])(?:2[0-3]|0[0-5])[:.][0-5]\d\b")
 
 
 @lru_cache(maxsize=8192)

@@ -239,6 +239,8 @@ def test_a_time_offices_are_shut_is_out_of_hours_against_office_hours() -> None:
     assert not read(morning, "During office hours it costs £85.").contrasted
     assert not read("I'm locked out at 12 pm on a Tuesday.", "During office hours: £85.").contrasted
     assert read("I'm locked out at 12.30 am on a Tuesday.", "During office hours: £85.").contrasted
+    assert not read("I got there at 6.12pm.", "During office hours: £85.").contrasted  # minutes
+    assert read("I got there at 21:40.", "During office hours: £85.").contrasted
     assert not read(sunday, "Replacement keys cost £15 each.").contrasted  # it says no hours
     assert not read("Is there outside seating?", "Outside office hours, ring 0800.").contrasted
     asked = read("Can I ring during office hours?", "Out of hours, ring the emergency line.")
