@@ -14,26 +14,26 @@ that answers another part (``companion``), by the sentence after the rule for *w
 don't* (``if_not``), by its own words when its nearest sentence is already said (``beyond_said``),
 by the sentence next to an earlier answer (``neighbour``); a part whose nearest sentence is already
 said for another part is not reported as unanswered; a part that asks whether something exists or
-is offered is not answered from a document that never names the thing, ``_thing_never_named``; no
-part is answered by a line that frames its document, its words about itself or, for a part that
-asks for no name, its masthead (``document_frames``), but by the next sentence from the threshold
-up, ``_frames``);
-with no part answered there is no direct sentence and no ``used`` document; the documents of the
-direct sentences come first among ``used``; when another document answers the same part nearly as
-well (``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs
-found together in both, when the answer has any: ``shares_subject``) (``same_subject``) with
-different numbers, the one that is newer by its own written date (else its modification time) is
-answered from and the other is only ``checked``, and ``conflict`` names both in one sentence (when
-they agree, the newer one answers and nothing is named; a sentence that says only that a value
-stays as it was, *The overtime rates … are unchanged*, is no rival, and when it leads, the
-rival's value answers; a document that holds the names the
-question gives counts them as its headings when it is such a rival; a newer document's sentence
-among the first ``CHANGE_READ``, from ``CHANGE_FLOOR`` of the threshold up, that states a change of
-the value the answer states, holding that value or saying it replaces it, answers instead and names
-the conflict: ``_changed_by_newer``); a direct sentence that is a table row keeps only the cells of
-the group the question asks about (``row_cells``); every document's ``coverage`` (its confidence)
-is the best coverage of any of its sentences over the question's parts; a document that gives a
-direct sentence is cited and quoted at that sentence (its first, when several).
+is offered is not answered from a document that never names the thing, ``offered_things``, nor is a
+later part that speaks of that thing (*…, and what do they cost?*); no part is answered by a line
+that frames its document, its words about itself or, for a part that asks for no name, its masthead
+(``document_frames``), but by the next sentence from the threshold up, ``_frames``); with no part
+answered there is no direct sentence and no ``used`` document; the documents of the direct
+sentences come first among ``used``; when another document answers the same part nearly as well
+(``CONFLICT_RATIO`` of the score) about the same subject (one of the question's subject pairs found
+together in both, when the answer has any: ``shares_subject``) (``same_subject``) with different
+numbers, the one that is newer by its own written date (else its modification time) is answered
+from and the other is only ``checked``, and ``conflict`` names both in one sentence (when they
+agree, the newer one answers and nothing is named; a sentence that says only that a value stays as
+it was, *The overtime rates … are unchanged*, is no rival, and when it leads, the rival's value
+answers; a document that holds the names the question gives counts them as its headings when it is
+such a rival; a newer document's sentence among the first ``CHANGE_READ``, from ``CHANGE_FLOOR`` of
+the threshold up, that states a change of the value the answer states, holding that value or saying
+it replaces it, answers instead and names the conflict: ``_changed_by_newer``); a direct sentence
+that is a table row keeps only the cells of the group the question asks about (``row_cells``);
+every document's ``coverage`` (its confidence) is the best coverage of any of its sentences over
+the question's parts; a document that gives a direct sentence is cited and quoted at that sentence
+(its first, when several).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from composer_app.server.providers.answer_kinds import ANSWER_WORDS, value_shapes
+from composer_app.server.providers.answer_kinds import value_shapes
 from composer_app.server.providers.answer_meaning import MAX_CANDIDATES, Similarity, rejudge
 from composer_app.server.providers.answer_ranking import (
     Scored,
@@ -73,9 +73,10 @@ from composer_app.server.providers.later_parts import (
     if_not,
     neighbour,
 )
+from composer_app.server.providers.offered_things import never_named, speaks_of
 from composer_app.server.providers.passage_store import unmark
 from composer_app.server.providers.question_parts import Part, Term
-from composer_app.server.providers.questions import STOP_WORDS, asks_whether
+from composer_app.server.providers.questions import asks_whether
 from composer_app.server.providers.row_cells import defined_periods, for_the_asked
 from composer_app.server.providers.term_forms import stem, stems, term_credit
 from composer_app.server.providers.term_polarity import PERMISSION_STEMS
@@ -299,7 +300,9 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
         excepting = exception_for(part, top, units) if top is not None else None
         if top is not None and excepting is not None:  # "… does not apply to the call-out fee"
             top = replace(score(excepting, part), coverage=top.coverage)
-        if top is not None and _thing_never_named(part, top, units):
+        if top is not None and (never_named(part, top, units) or (
+                part is not parts[0] and speaks_of(part, parts[0]) and
+                never_named(parts[0], top, units))):
             top = None  # "Is there Wi-Fi …?" of a document that never names Wi-Fi
         if top is not None and _frames(top, part):  # "Westmarch Valley Railway"
             top = next((s for s in ranked if s.coverage >= USED_THRESHOLD
@@ -360,48 +363,6 @@ def choose(parts: Sequence[Part], evidences: Sequence[Evidence],
                                evidences[best_unit[k].sentence.passage].hit.marked)
               for k in keys if not _is_code(by_key[k])}
     return Choice(direct, used, checked, conflict, unanswered, quotes)
-
-
-# A question whether something exists or is offered, up to the words naming it: *Is there
-# Wi-Fi …?*, *Does Sitwell Puppy School run agility classes?*, *Does the clinic give the rabies
-# vaccine?*, *Can I buy a gift voucher …?*, *How much does it cost to hire a flute?*, *What do
-# they charge to hire snowshoes?* (not *Do I have to …?*, *Can I get my money back?*).
-_WHETHER_OFFERED = re.compile(
-    r"^\s*(?:is|are)\s+there\s+(?:a|an|any)?\b|^\s*(?:does|do)\s+(?:[\w&'’-]+\s+){1,5}?"
-    r"(?:(?:offer|offers|run|runs|sell|sells|provide|provides|stock|stocks|give|gives|"
-    r"organise|organize|organises|organizes)\b|(?:have|has)\s+(?=(?:a|an|any)\s))|"
-    r"^\s*can\s+(?:i|we)\s+(?:buy|hire|rent|order)\s+(?:a|an)\b|"
-    r"\b(?:cost|charge)\s+(?:me\s+|us\s+)?to\s+(?:hire|rent)\s+(?:(?:a|an)\b)?", re.IGNORECASE)
-# Words of paying, of places and of help in general (*Is there any help with winter bills?*):
-# what a question asks about is seldom one of them.
-_NOT_THINGS_TEXT = """charge charges fee fees cost costs price prices discount discounts cheaper
-    free pay paid extra somewhere anywhere anything way need worth help support assistance"""
-_NOT_THINGS = frozenset(_NOT_THINGS_TEXT.split())
-
-
-THING_REACH = 3  # words after the asking ones in which the thing asked about is named
-
-
-def _thing_never_named(part: Part, top: Scored, units: Sequence[Sentence]) -> bool:
-    """Whether ``part`` asks whether something exists or is offered (``_WHETHER_OFFERED``) and
-    the document of ``top`` never names it: the first key term among the ``THING_REACH`` words
-    after the asking ones (no number, no word of the kind asked for or of paying; *Is there any
-    way she can …* names none) is in none of that document's retrieved sentences and headings,
-    by any of its forms or synonyms (*Is there Wi-Fi I can use with my laptop in the reading
-    room?*: *Laptops are welcome*)."""
-    asking = re.split(r"(?<=[.!?])\s+", part.text.strip())[-1]
-    offered = _WHETHER_OFFERED.search(asking)
-    if offered is None:
-        return False
-    keys = {t.stem: t for t in part.terms if not t.number}
-    for word in re.findall(r"[^\W_]+", asking[offered.end():].casefold())[:THING_REACH]:
-        term = keys.get(stem(word))
-        if term is None or word in ANSWER_WORDS or word in STOP_WORDS or word in _NOT_THINGS:
-            continue
-        return not any(term_credit(term.stem, u.stems) > 0.0 or
-                       term_credit(term.stem, u.heading) > 0.0
-                       for u in units if u.key == top.sentence.key)
-    return False
 
 
 def _frames(scored: Scored, part: Part) -> bool:

@@ -4,7 +4,8 @@ Invariants: terms are case-folded words in first-occurrence order, without stop 
 *tell* asking to notify someone: *tell IT*, not *tell me*), at most
 ``MAX_TERMS`` (a one-letter word counts only as the prefix of a hyphenated word: ``e-bike``; the
 first half of a negative contraction, *didn* of *didn't*, is never a term; a number with
-thousands separators or decimals is one term: *1,500*; a letter is a term after a word that
+thousands separators or decimals is one term: *1,500*; a compound whose hyphen is only spelling
+is one term, as documents' words are: *Wi-Fi* is *wifi*; a letter is a term after a word that
 names things by letters: *Category B*); a
 listing request is recognised only from its leading verb or question form, and its filter never
 contains the listing words themselves; a question asks whether (yes or no) only when its last
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from composer_app.server.providers.term_forms import joined
 
 MAX_TERMS = 12
 # The longest piece read as one question about two things (the pattern's cost grows with the
@@ -86,6 +89,7 @@ def question_terms(question: str) -> list[str]:
     """The search terms of ``question`` (see the module invariant)."""
     terms: list[str] = []
     previous = ""
+    question = joined(question)  # "Wi-Fi" as a document's words read it: "wifi"
     for match in _WORD.finditer(question):
         word = match.group(0).casefold().replace("’", "'")
         labelled, previous = previous in _LABELS, word

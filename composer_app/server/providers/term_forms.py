@@ -417,7 +417,7 @@ def words(text: str) -> list[str]:
     """The words of ``text`` in order (numbers keep their inner separators: 2,000 or 0.30; a
     compound whose hyphen is only spelling is one word: *Wi-Fi* is *wifi*, *e-mail* *email*; a
     whole amount of money is written without its cents: *£16.00* is *£16*)."""
-    return [m.group(0) for m in _WORD.finditer(whole_amounts(_JOINED.sub(_join, text)))]
+    return [m.group(0) for m in _WORD.finditer(whole_amounts(joined(text)))]
 
 
 _WHOLE_AMOUNT = re.compile(r"(?<=[£$€¥])(\d+(?:,\d{3})*)\.00?\b")
@@ -434,6 +434,12 @@ _JOINED = re.compile(r"\b(?:wi-fi|e-mail|log-in|web-site)\b", re.IGNORECASE)
 
 def _join(match: re.Match[str]) -> str:
     return match.group(0).replace("-", "")
+
+
+def joined(text: str) -> str:
+    """``text`` with each compound whose hyphen is only spelling written as one word (*Wi-Fi*
+    is *WiFi*), as ``words`` reads documents and questions alike."""
+    return _JOINED.sub(_join, text)
 
 
 def stems(text: str) -> list[str]:

@@ -1574,3 +1574,16 @@ def test_a_night_or_a_sunday_is_outside_office_hours(folder, ask):
                           "night. What will the locksmith cost me?")
     assert "£150" in direct and "£80" not in direct
 
+
+
+def test_a_second_part_about_a_thing_never_named_is_not_answered_either(tmp_path):
+    """The driving school's document never names motorcycles, so *how much do they cost?* asks
+    the price of something it does not offer: its car lesson prices are no answer. A second part
+    about a thing the document does name is answered as before."""
+    offered, named = _ask_in(
+        tmp_path, "heldout12",
+        "Does Kernberg Driving School also offer motorcycle lessons, and how much do they cost?",
+        "Does Kernberg Driving School offer motorway lessons, and how much do they cost?")
+    assert _used(offered) == [] and "found nothing" in offered.text
+    assert "euros" not in offered.text
+    assert "82 euros" in _direct(named)

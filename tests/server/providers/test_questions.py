@@ -16,6 +16,7 @@ from composer_app.server.providers.questions import (
     listing_request,
     question_terms,
 )
+from composer_app.server.providers.term_forms import stems
 
 
 def test_terms_drop_stop_words_and_keep_order_and_numbers():
@@ -23,6 +24,14 @@ def test_terms_drop_stop_words_and_keep_order_and_numbers():
         "port", "staging", "server", "use", "8443"
     ]
     assert question_terms("What's in it for me?") == []
+
+
+def test_a_compound_whose_hyphen_is_only_spelling_is_one_term_as_documents_read_it():
+    """A document's *Wi-Fi* is the word *wifi* (``term_forms.words``): the question's must be
+    too, or no sentence about Wi-Fi ever holds the question's terms."""
+    assert question_terms("Is there Wi-Fi, and can I e-mail my log-in details?") == [
+        "wifi", "email", "login", "details"]
+    assert stems("Free Wi-Fi for guests") == ["fre", "wifi", "for", "guest"]
 
 
 @pytest.mark.parametrize(
