@@ -27,29 +27,34 @@ a Friends member), at a bare *and* the thing before its value (*cellos for £18*
 exception names when it names a thing and says something of it (*…, except the dawn deer watch,
 which meets at the Marrow Bridge car park*; never a bare case, *…, except during the summer
 festival weekend*, which alone would read as the rule's opposite, nor a circumstance, *…, except on
-bank holidays, when we open …*, which reads only with its rule), by
-what sets it apart when it names a kind of the rule's own things (*all devices, except phones with
-liquid damage*: the liquid damage, not the phone); and when every clause of a cut at a semicolon or
-*, but* opens with the same preposition, the words after it (up to a comma, at most ``CASE_WORDS``)
-are each clause's case, the first's too (*On Team, each seat … ; on Business there is no limit*,
-for a Team customer); and, at a semicolon, *, but* or a list's *, and*, of two clauses that state
-one rule for two cases (each states a value, and they share ``PARALLEL_WORDS`` words or more), the
-one the question names by a contrast word, a word standing where the other clause has a word of its
-own (*full* in *The annual rent for a full plot is £62, and the annual rent for a half plot is
-£34*); and of a clause that says when something opens or starts and a later one that goes on with
-its subject to say when it closes or ends (*Registration opens on 1 September and closes on 20
-September*), the end the question asks for when it asks for one only (*When does enrollment
-start?*). The sentence comes back cut only when at least one clause is in and one is out, keeping
-the clauses that are in, in their order. A kept clause that is not the first follows the first
-clause's label when that clause opens with one (*Cosmic bowling, per hour: … Saturdays: 44
-euros.*), or its subject when it goes on with it (*Registration … closes on 20 September*), or else
-the first clause's opening words: up to its first value when the kept clause starts with a value
-(after *at*, *from*, *by* or *until* too), a number word or *only*, *about*, *up to* before one
-(*Audio guides cost … £1.50 for children under 16.*; *The pool opens … at 9:00 on Saturdays.*;
-*Tenants may keep … only three hens on a half plot.*), up to the word a list's kept item opens with
-(*You do not pay NHS dental charges if you are … under 19 and in full-time education, or
-pregnant.*); when every clause is a table row's cell (``Heading: value``), the kept cells follow
-the first cell, which names what the row is about. Anything else returns the sentence unchanged.
+bank holidays, when we open …*, which reads only with its rule), by what sets it apart when it
+names a kind of the rule's own things (*all devices, except phones with liquid damage*: the liquid
+damage, not the phone); and when every clause of a cut at a semicolon or *, but* opens with the
+same preposition, the words after it (up to a comma, at most ``CASE_WORDS``) are each clause's
+case, the first's too (*On Team, each seat … ; on Business there is no limit*, for a Team
+customer); and, at a semicolon, *, but*, a list's *, and* or a bare *and*, of two clauses that
+state one rule for two cases (each states a value, and they share ``PARALLEL_WORDS`` words or
+more), the one the question names by a contrast word, a word standing where the other clause has a
+word of its own (*full* in *The annual rent for a full plot is £62, and the annual rent for a half
+plot is £34*; *The current wait is about 18 months for a full plot and about 9 months for a half
+plot*); at *, but*, *, while* or *, whereas*, of two clauses that speak of one thing (a word both
+hold) in two cases, each named by up to ``MODIFIER_WORDS`` words just before the thing (*You can
+change a follow-up appointment online …, but first appointments can only be changed by phone*), the
+one whose case words the question holds, when it holds none of the other's; and of a clause that
+says when something opens or starts and a later one that goes on with its subject to say when it
+closes or ends (*Registration opens on 1 September and closes on 20 September*), the end the
+question asks for when it asks for one only (*When does enrollment start?*). The sentence comes
+back cut only when at least one clause is in and one is out, keeping the clauses that are in, in
+their order. A kept clause that is not the first follows the first clause's label when that clause
+opens with one (*Cosmic bowling, per hour: … Saturdays: 44 euros.*), or its subject when it goes on
+with it (*Registration … closes on 20 September*), or else the first clause's opening words: up to
+its first value when the kept clause starts with a value (after *at*, *from*, *by* or *until* too),
+a number word or *only*, *about*, *up to* before one (*Audio guides cost … £1.50 for children under
+16.*; *The pool opens … at 9:00 on Saturdays.*; *Tenants may keep … only three hens on a half
+plot.*), up to the word a list's kept item opens with (*You do not pay NHS dental charges if you
+are … under 19 and in full-time education, or pregnant.*); when every clause is a table row's cell
+(``Heading: value``), the kept cells follow the first cell, which names what the row is about.
+Anything else returns the sentence unchanged.
 """
 
 from __future__ import annotations
@@ -74,7 +79,10 @@ _LEVELS = (
 )
 _EXCEPT = 2  # the level whose later clause is the rule's exception (*, except …*)
 _CONTRASTS = (0, 1)  # the levels of clauses side by side (*; *, *, but …*)
+_CONTRAST_WORD = 1  # the level of clauses a word sets against each other (*, but*, *, while*)
+_TOKEN = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")  # a word, a hyphenated one whole: *follow-up*
 CASE_WORDS = 3
+MODIFIER_WORDS = 2  # the words before a thing both clauses speak of that name each one's case
 LISTED_WORDS = 3  # the words before a value that a list's item before it shares
 PARALLEL_WORDS = 2  # the words two clauses share to state one rule for two cases
 PARALLEL_MAX_WORDS = 40  # the longest clause compared word by word with its sibling
@@ -97,6 +105,7 @@ _ASKS_END = re.compile(r"\b(?:end|ends|ending|finish\w*|closes|closing\s+(?:time
                        r"deadline|last\s+day|cut-?off|until\s+when)\b"
                        r"|\b(?:does|do|did|will)\b[^?.!]*\b(?:close|shut)\b", re.IGNORECASE)
 _LISTS = (3,)  # the level whose clauses are items of one list (*, or …*)
+_BARE = len(_LEVELS) - 1  # the level of a bare *and* between clauses that each state a number
 _GROUP_AFTER_VALUE = re.compile(r"^(?:[£$€]\s?\d|\d)[\d.,]*(?:\s+[a-z%]+){0,2}?\s+for\s+"
                                 r"(?P<group>[^,;]{3,60})$", re.IGNORECASE)
 _THING_BEFORE_VALUE = re.compile(r"^(?P<group>(?:[^\W\d_]+\s+){0,2}[^\W\d_]+)\s+(?:for|at|costs?|"
@@ -261,6 +270,38 @@ def _contrast_named(question: str, clauses: list[str]) -> int | None:
     return named[0] if len(named) == 1 else None
 
 
+def _modifier_named(question: str, clauses: list[str]) -> int | None:
+    """Of two clauses side by side that speak of one thing (a word both hold) in two cases, each
+    named by up to ``MODIFIER_WORDS`` words right before the thing (no stop word between, none
+    the other clause holds: *You can change a follow-up appointment online …, but first
+    appointments can only be changed by phone*; *Holders of a WVR annual season ticket get 20%
+    off …, but monthly season ticket holders get no discount*; not *deliver to addresses*), the
+    clause whose case the question names when it names the other's by none of them."""
+    if len(clauses) != 2:
+        return None
+    tokens = [[w.casefold() for w in _TOKEN.findall(c)] for c in clauses]
+    stemmed = [[stem(w) for w in said] for said in tokens]
+    shared = set(stemmed[0]) & set(stemmed[1])
+    things = {s for s, w in zip(stemmed[0], tokens[0], strict=True)
+              if s in shared and w not in STOP_WORDS and len(w) > 2 and w.isalpha()}
+    sides: list[set[str]] = [set(), set()]
+    for thing in things:
+        for number, (said, roots) in enumerate(zip(tokens, stemmed, strict=True)):
+            taken = 0
+            for word, root in zip(reversed(said[:roots.index(thing)]),
+                                  reversed(roots[:roots.index(thing)]), strict=True):
+                if word in STOP_WORDS or word[0].isdigit() or taken == MODIFIER_WORDS:
+                    break
+                if root not in shared:  # "annual season ticket": past the shared "season"
+                    sides[number].update(s for s in stems(word) if s not in STOP_WORDS)
+                    taken += 1
+    if not all(sides):  # one clause names no case of its own: not one thing in two cases
+        return None
+    asked = set(stems(question))
+    named = [n for n, side in enumerate(sides) if side & asked]
+    return named[0] if len(named) == 1 else None
+
+
 def _end_named(question: str, clauses: list[str]) -> int | None:
     """Of two clauses of which one says when something opens or starts and the other when it
     closes or ends (*Registration opens on 1 September and closes on 20 September*), the one
@@ -314,8 +355,10 @@ def for_the_case(question: str, sentence: str) -> str:
     standing = [_standing(question, clause) for clause in clauses]
     if not any(out for _, out in standing):
         named = _named_by(question, clauses, level)
-        if named is None and level in (*_CONTRASTS, *_LISTS):
+        if named is None and level in (*_CONTRASTS, *_LISTS, _BARE):
             named = _contrast_named(question, clauses)
+        if named is None and level == _CONTRAST_WORD:
+            named = _modifier_named(question, clauses)
         if named is None and level != _EXCEPT:
             named = _end_named(question, clauses)
         if named is None:

@@ -106,6 +106,19 @@ from composer_app.server.providers.case_clauses import for_the_case
      "Enrolment … closes on 24 February at 18:00."),
     ("What time does the Fenwick library close?", "The library opens at 9:00 and closes at 17:00.",
      "The library … closes at 17:00."),
+    # one rule for two cases at a bare "and": the case by its contrast word
+    ("Roughly how long is the wait for a full-size allotment plot?",
+     "The current wait is about 18 months for a full plot and about 9 months for a half plot.",
+     "The current wait is about 18 months for a full plot."),
+    # one thing in two cases, each named by the words before it
+    ("I need to move my follow-up appointment. Can I do that online?",
+     "You can change a follow-up appointment online in the patient portal, but first "
+     "appointments can only be changed by phone.",
+     "You can change a follow-up appointment online in the patient portal."),
+    ("I've got a monthly rail season. Do I get money off a parking permit?",
+     "Holders of an annual season ticket get 20% off annual parking permits, but monthly season "
+     "ticket holders get no discount.",
+     "Monthly season ticket holders get no discount."),
 ])
 def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
         question: str, sentence: str, answer: str) -> None:
@@ -190,6 +203,21 @@ def test_a_sentence_with_a_rule_per_case_answers_for_the_askers_case(
     # the later clause has a subject of its own
     ("What time does the library close?",
      "The library opens at 9:00 on Saturdays, and it closes at 17:00."),
+    # one thing in two cases, and the question names neither case (*in the room* is in person)
+    ("My dad needs an interpreter in the room with him. How much notice do we need to give?",
+     "In-person interpreters need 48 hours' notice, while phone interpreters can be arranged on "
+     "the day."),
+    # at a semicolon the words before a shared word name the topic, not a case
+    ("How much does it cost to book another bulky waste pickup?",
+     "Book a bulky waste collection with the city; the first collection each year is free for "
+     "tenants, and further collections cost 30 euros."),
+    ("I found a vulnerability and emailed it in. How soon should I hear back?",
+     "Send them by email to security@example.org instead; we answer security reports within 3 "
+     "working days."),
+    # the words before a shared word are a verb and a preposition, not a case
+    ("I'm moving to Spain. Can you still post my contact lenses to me there?",
+     "We can also deliver to addresses in the European Union for £6.50 per parcel, but we cannot "
+     "send lenses to addresses outside the UK and the EU."),
     # a list of days, not two clauses
     ("Our cat got hurt on a Sunday. How much extra do we pay?",
      "On Saturdays after 12:00, Sundays and public holidays, the surcharge is 80 euros."),
