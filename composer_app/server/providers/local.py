@@ -385,7 +385,7 @@ class LocalProvider:
                      infos: dict[str, FileInfo]) -> Choice:
         """``choose`` over ``found`` and the folder's sentences nearest in meaning to each part
         (``table``: the embedded folder), judged by meaning with their stored vectors."""
-        nearby = self._nearby(table, [part.text for part in parts])
+        nearby = self._nearby(table, [single_verbs(part.text) for part in parts])
         seen = {(e.ref.id, e.hit.line_start) for e in found}
         for near in nearby:
             hit = near.passage

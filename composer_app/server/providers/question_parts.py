@@ -78,9 +78,12 @@ class Part:
 
     @property
     def meaning(self) -> str:
-        """The text a sentence model compares: the part, with the first part's key words for a
-        second part that leans on them."""
-        return f"{self.text} ({self.subject})" if self.subject else self.text
+        """The text a sentence model compares: the part with its phrasal verbs and set phrases
+        in the plain words documents use (*call off* is *cancel*: the model alone finds *We will
+        call you …* close to it), with the first part's key words for a second part that leans
+        on them."""
+        text = single_verbs(self.text)
+        return f"{text} ({self.subject})" if self.subject else text
 
 
 def read_question(question: str, weight_of: Callable[[str], float]) -> list[Part]:

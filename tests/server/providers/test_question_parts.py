@@ -47,6 +47,13 @@ def test_a_second_part_with_words_of_its_own_is_still_about_the_first_parts_subj
     assert first.meaning == first.text
 
 
+def test_the_sentence_model_reads_a_phrasal_verb_as_the_single_verb_documents_use():
+    """*call off* is *cancel*: read as written, the model finds *We will call you …* close."""
+    (part,) = read_question("How late can I call off my dog's check-up at the vet?", _weight)
+    assert part.text == "How late can I call off my dog's check-up at the vet"  # as quoted
+    assert part.meaning == "How late can I cancel my dog's check-up at the vet"
+
+
 def test_the_focus_leaves_out_words_that_name_the_kind_of_value():
     [part] = read_question("What is the mileage rate for a private car?", _weight)
     assert part.focus == {"mileag"}  # an answer states the rate, it does not name it
