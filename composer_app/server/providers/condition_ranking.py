@@ -59,11 +59,11 @@ Invariants: only five kinds of sentence change their ``coverage``: the other sid
 the same rule for other values after it, and an exception after its rule (to that rule's, their
 relevance being the same rule's), and, when the first sentence answers, a sentence of its document
 whose condition holds on more than a stretch of time alone (raised to the threshold, as the rule
-for the situation in the answering document: *dead for four days* meets *return your router
-within 30 days* by chance, and a sentence that goes on from a rule holds for the kinds that rule
-holds for), and, when none answers, a first sentence whose condition holds and whose coverage is at
-least ``MET_FLOOR`` of the threshold, that states a value of the kind asked for (an amount for a
-price question, ``answer_kinds.lacks_kind``), in a document that holds the names the question gives
+for the situation in the answering document: *dead for four days* meets *return your router within
+30 days* by chance, and a sentence that goes on from a rule holds for the kinds that rule holds
+for), and, when none answers, a first sentence whose condition holds and whose coverage is at least
+``MET_FLOOR`` of the threshold, that states a value of the kind asked for (an amount for a price
+question, ``answer_kinds.lacks_kind``), in a document that holds the names the question gives
 (raised to it); every other sentence keeps its coverage and only its ``score`` (the ranking)
 changes; a situation never turns an answer into "not found" (a sentence below the threshold is not
 raised above one that reaches it); a question that states no situation and names no group leaves
@@ -84,7 +84,7 @@ from composer_app.server.providers.answer_ranking import (
     lacks_asked_kind,
     term_credits,
 )
-from composer_app.server.providers.conditions import Reading, read, situation
+from composer_app.server.providers.conditions import ONLY_DAYS, Reading, read, situation
 from composer_app.server.providers.measures import UNITS
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.question_parts import Part
@@ -138,13 +138,17 @@ def _within_reach(ranked: Sequence[Scored]) -> set[int]:
     return {i for i, s in enumerate(ranked) if _place(s, 0) in wanted}
 
 
+_DAYS_ONLY = frozenset({"weekday"})  # the kinds of a rule that fails only by its days
+
+
 def _own_other_side(scored: Scored, reading: Reading) -> Reading:
     """A failed rule that states its own other side (*Private lessons must be cancelled at least
     48 hours in advance; otherwise the full price is charged*) answers for the situation that
     fails it."""
     text = scored.sentence.text
-    if reading.failed and (_OTHER_SIDE.search(text) or _OWN_COMPARATIVE.search(text)):
-        return Reading(True, False)
+    if reading.failed and reading.kinds != _DAYS_ONLY and (
+            _OTHER_SIDE.search(text) or _OWN_COMPARATIVE.search(text)):
+        return Reading(True, False)  # not the days it holds on only: *… collected later …*
     return reading
 
 
@@ -155,14 +159,16 @@ _ONLY_UNDER = re.compile(r"\bonly\s+(?:if|when|once|after|before|for|from|with|w
 
 
 def _only_under(part: Part, scored: Scored, reading: Reading) -> Reading:
-    """A failed rule that holds only under its condition answers a question whether it applies
-    (*For SEV2 incidents, a postmortem is required only if the incident lasted longer than 4
-    hours*, for *Do we have to write a postmortem for a SEV2 that was fixed within an hour?*):
-    its condition failing is the answer, no. The condition that fails must be the one the rule
-    holds under (after *only if*, *unless*): *Pupils in Years 3 to 6 pay for their lunches
-    unless they qualify for …* fails for a pupil in Year 2 by its subject, not its exception."""
+    """A failed rule that holds only under its condition answers a question whether it applies (*For
+    SEV2 incidents, a postmortem is required only if the incident lasted longer than 4 hours*,
+    for *Do we have to write a postmortem for a SEV2 that was fixed within an hour?*; *We take
+    walk-ins on Wednesdays only*, for *Can I walk in on a Monday?*): its condition failing is
+    the answer, no. The condition that fails must be the one the rule holds under (after *only
+    if*, *unless*, or its days before *only*): *Pupils in Years 3 to 6 pay for their lunches
+    unless they qualify for …* fails for a pupil in Year 2 by its subject, not its
+    exception."""
     text = scored.sentence.text
-    under = _ONLY_UNDER.search(text)
+    under = _ONLY_UNDER.search(text) or ONLY_DAYS.search(text.casefold())
     if not reading.failed or under is None or not read(part.text, text[under.start():]).failed:
         return reading
     return Reading(True, False, reading.kinds) if asks_whether(part.text) else reading

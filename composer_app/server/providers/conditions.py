@@ -49,7 +49,8 @@ The values, each of its own kind (only values of the same kind are compared):
   Thursday*, *on weekdays*, *at weekends*); a rule for those days holds for them whether it
   allows or forbids (*There is no delivery on Saturdays* is the rule for a Saturday), and a day
   the sentence does not name never fails it (*open from Tuesday to Saturday* answers for a
-  Monday too: closed);
+  Monday too: closed), unless the sentence says its days are the only ones (*On Fridays only,
+  children may be collected later* fails for a Wednesday: ``ONLY_DAYS``);
 * ``ordinal``: the occasion the question is about (*my second missed visit*, *my first lesson*,
   *it's the first time*), held against the occasions a sentence's rule is for (*The first missed
   appointment is free*, *Later missed appointments cost £55*, *from the third call-out*;
@@ -99,6 +100,9 @@ _DAY_NAME = re.compile(
     r"|\b(?P<weekdays>weekdays)\b"
     r"|\b(?P<holiday>(?:public|bank)\s+holidays?|easter\s+(?:monday|sunday)|good\s+friday|"
     r"christmas\s+day|boxing\s+day|new\s+year['’]?s\s+day)\b")
+# Days a rule holds on only: *On Fridays only*, *only on weekdays*, *from Monday to Friday only*.
+_DAY_WORD = rf"(?:{_WEEKDAY}s?|weekends?|weekdays)"
+ONLY_DAYS = re.compile(rf"\bonly\s+(?:on\s+|at\s+)?{_DAY_WORD}\b|\b{_DAY_WORD}\s+only\b")
 # Notice given on the day before an event, by the part of that day: *the evening before*.
 _EVE = re.compile(r"\bthe\s+(?P<part>morning|afternoon|evening|night|day)\s+before\b"
                   r"(?!\s+yesterday\b)")
@@ -156,7 +160,8 @@ class Reading:
     """Whether a sentence's conditions hold for the question's situation."""
 
     met: bool  # some condition of a kind the question states holds, and none fails
-    failed: bool  # some condition of a kind the question states fails (never a weekday)
+    failed: bool  # some condition of a kind the question states fails (a weekday only when the
+    # sentence's days are the only ones its rule holds on: *On Fridays only, …*)
     kinds: frozenset[str] = frozenset()  # the kinds of those conditions that hold or fail
 
 
@@ -164,6 +169,7 @@ class Reading:
 class _Condition:
     kind: str
     holds: Callable[[int], bool]
+    exclusive: bool = False  # days a rule holds on *only* (*On Fridays only, …*): others fail it
 
 
 def _number(word: str) -> int | None:
@@ -413,7 +419,8 @@ def _conditions(sentence: str) -> tuple[_Condition, ...]:
                                     else _relation(kept, low)))
     named = weekdays_named(text)
     if named:
-        found.append(_Condition("weekday", named.__contains__))
+        found.append(_Condition("weekday", named.__contains__,
+                                exclusive=ONLY_DAYS.search(text) is not None))
     points = [(s, e, "clock", v) for s, e, v in clock_values(text)]
     points += [(s, e, k, v) for s, e, k, v in _dates(text) if k == "day"]
     for start, end, kind, value in points:
@@ -508,16 +515,19 @@ def read(question: str, sentence: str) -> Reading:
     if not asked:
         return Reading(False, False)
     held: dict[str, bool] = {}
-    for condition in _conditions(sentence):
+    conditions = _conditions(sentence)
+    for condition in conditions:
         values = asked.get(condition.kind)
         if condition.kind in _DURATION_KINDS and condition.kind in held:
             continue  # a later duration is what follows from the first
         if values:
             held[condition.kind] = held.get(condition.kind, False) or \
                 any(condition.holds(v) for v in values)
+    exclusive = any(c.kind == "weekday" and c.exclusive for c in conditions)
     met = any(held.values())
-    failed = any(not holds for kind, holds in held.items() if kind != "weekday")
-    kinds = frozenset(kind for kind, holds in held.items() if holds or kind != "weekday")
+    failed = any(not holds for kind, holds in held.items() if kind != "weekday" or exclusive)
+    kinds = frozenset(kind for kind, holds in held.items()
+                      if holds or kind != "weekday" or exclusive)
     return Reading(met and not failed, failed, kinds)
 
 

@@ -541,3 +541,34 @@ def test_a_stretch_of_time_met_by_chance_raises_no_sentence_to_the_threshold() -
     settled = settle(part, ranked, 0.6)
     assert settled[0].sentence.text.startswith("If a total loss")
     assert all(s.coverage < 0.6 for s in settled[1:])  # "within 30 days" holds by chance
+
+
+CAMP = """# Holiday camp
+
+## Times
+
+The camp runs from Monday to Friday, 8:30 to 16:30. On Fridays only, children may be collected \
+later, until 17:30, after the closing party. Walk-in registrations are taken on Mondays only.
+"""
+
+
+def test_a_rule_for_the_only_days_it_holds_on_is_not_the_rule_for_another_day() -> None:
+    part, _, ranked = ranked_sentences(
+        "My daughter is 9. By what time do I have to collect her from the camp on a Wednesday?",
+        "camp.md", CAMP)
+    settled = settle(part, ranked, 0.6)
+    assert settled[0].sentence.text.startswith("The camp runs from Monday to Friday")
+    friday = next(s for s in settled if s.sentence.text.startswith("On Fridays only"))
+    before = next(s for s in ranked if s.sentence.text.startswith("On Fridays only"))
+    assert friday.score == before.score - FAILED_PENALTY
+
+
+def test_the_only_days_a_rule_holds_on_answer_whether_it_holds_on_another() -> None:
+    """*Can I register on a Tuesday?*: the walk-in rule fails for Tuesday, and that is the
+    answer, no."""
+    part, _, ranked = ranked_sentences("Can I do a walk-in registration on a Tuesday?",
+                                       "camp.md", CAMP)
+    settled = settle(part, ranked, 0.6)
+    walk_in = next(s for s in settled if s.sentence.text.startswith("Walk-in"))
+    before = next(s for s in ranked if s.sentence.text.startswith("Walk-in"))
+    assert walk_in.score == before.score + MET_BONUS

@@ -89,7 +89,12 @@ def test_an_age_and_a_may_are_not_a_count_or_a_month() -> None:
     ("It's 8 o'clock on a Saturday morning. Is the wash cheaper?",
      "From Monday to Thursday, every wash started before 7:00 costs 1 euro less.", False, True),
     ("Can I deliver on a Friday?", "Deliveries are made on weekdays only.", True, False),
-    ("Can I deliver on a Saturday?", "Deliveries are made on weekdays only.", False, False),
+    # days the rule holds on only: another day fails it (a yes-or-no question then reads the
+    # failing condition as its answer: ``condition_ranking``)
+    ("Can I deliver on a Saturday?", "Deliveries are made on weekdays only.", False, True),
+    ("By what time must I collect her on a Wednesday?",
+     "On Fridays only, children may be collected later, until 17:30.", False, True),
+    ("Can I come in on a Monday?", "We are open from Tuesday to Saturday.", False, False),
     ("Can I come on a Sunday?", "Reply within two working days.", False, False),
     # the first duration is the condition; a later one is what follows from it
     ("I spotted streaks three days after the clean. Will you redo them for free?",
