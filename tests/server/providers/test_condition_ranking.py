@@ -543,6 +543,10 @@ def test_a_stretch_of_time_met_by_chance_raises_no_sentence_to_the_threshold() -
     assert all(s.coverage < 0.6 for s in settled[1:])  # "within 30 days" holds by chance
 
 
+def _opening(scored: list[Scored], words: str) -> Scored:
+    return next(s for s in scored if s.sentence.text.startswith(words))
+
+
 CAMP = """# Holiday camp
 
 ## Times
@@ -558,9 +562,8 @@ def test_a_rule_for_the_only_days_it_holds_on_is_not_the_rule_for_another_day() 
         "camp.md", CAMP)
     settled = settle(part, ranked, 0.6)
     assert settled[0].sentence.text.startswith("The camp runs from Monday to Friday")
-    friday = next(s for s in settled if s.sentence.text.startswith("On Fridays only"))
-    before = next(s for s in ranked if s.sentence.text.startswith("On Fridays only"))
-    assert friday.score == before.score - FAILED_PENALTY
+    friday = "On Fridays only"
+    assert _opening(settled, friday).score == _opening(ranked, friday).score - FAILED_PENALTY
 
 
 def test_the_only_days_a_rule_holds_on_answer_whether_it_holds_on_another() -> None:
@@ -569,6 +572,4 @@ def test_the_only_days_a_rule_holds_on_answer_whether_it_holds_on_another() -> N
     part, _, ranked = ranked_sentences("Can I do a walk-in registration on a Tuesday?",
                                        "camp.md", CAMP)
     settled = settle(part, ranked, 0.6)
-    walk_in = next(s for s in settled if s.sentence.text.startswith("Walk-in"))
-    before = next(s for s in ranked if s.sentence.text.startswith("Walk-in"))
-    assert walk_in.score == before.score + MET_BONUS
+    assert _opening(settled, "Walk-in").score == _opening(ranked, "Walk-in").score + MET_BONUS
