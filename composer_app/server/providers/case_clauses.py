@@ -38,23 +38,23 @@ more), the one the question names by a contrast word, a word standing where the 
 word of its own (*full* in *The annual rent for a full plot is £62, and the annual rent for a half
 plot is £34*; *The current wait is about 18 months for a full plot and about 9 months for a half
 plot*); at *, but*, *, while* or *, whereas*, of two clauses that speak of one thing (a word both
-hold) in two cases, each named by up to ``MODIFIER_WORDS`` words just before the thing (*You can
-change a follow-up appointment online …, but first appointments can only be changed by phone*), the
-one whose case words the question holds, when it holds none of the other's; and of a clause that
-says when something opens or starts and a later one that goes on with its subject to say when it
-closes or ends (*Registration opens on 1 September and closes on 20 September*), the end the
-question asks for when it asks for one only (*When does enrollment start?*). The sentence comes
-back cut only when at least one clause is in and one is out, keeping the clauses that are in, in
-their order. A kept clause that is not the first follows the first clause's label when that clause
-opens with one (*Cosmic bowling, per hour: … Saturdays: 44 euros.*), or its subject when it goes on
-with it (*Registration … closes on 20 September*), or else the first clause's opening words: up to
-its first value when the kept clause starts with a value (after *at*, *from*, *by* or *until* too),
-a number word or *only*, *about*, *up to* before one (*Audio guides cost … £1.50 for children under
-16.*; *The pool opens … at 9:00 on Saturdays.*; *Tenants may keep … only three hens on a half
-plot.*), up to the word a list's kept item opens with (*You do not pay NHS dental charges if you
-are … under 19 and in full-time education, or pregnant.*); when every clause is a table row's cell
-(``Heading: value``), the kept cells follow the first cell, which names what the row is about.
-Anything else returns the sentence unchanged.
+hold) in two cases, each named by up to ``MODIFIER_WORDS`` words right before the thing, no stop
+word between (*You can change a follow-up appointment online …, but first appointments can only be
+changed by phone*), the one whose case words the question holds, when it holds none of the other's;
+and of a clause that says when something opens or starts and a later one that goes on with its
+subject to say when it closes or ends (*Registration opens on 1 September and closes on 20
+September*), the end the question asks for when it asks for one only (*When does enrollment
+start?*). The sentence comes back cut only when at least one clause is in and one is out, keeping
+the clauses that are in, in their order. A kept clause that is not the first follows the first
+clause's label when that clause opens with one (*Cosmic bowling, per hour: … Saturdays: 44
+euros.*), or its subject when it goes on with it (*Registration … closes on 20 September*), or else
+the first clause's opening words: up to its first value when the kept clause starts with a value
+(after *at*, *from*, *by* or *until* too), a number word or *only*, *about*, *up to* before one
+(*Audio guides cost … £1.50 for children under 16.*; *The pool opens … at 9:00 on Saturdays.*;
+*Tenants may keep … only three hens on a half plot.*), up to the word a list's kept item opens with
+(*You do not pay NHS dental charges if you are … under 19 and in full-time education, or
+pregnant.*); when every clause is a table row's cell (``Heading: value``), the kept cells follow
+the first cell, which names what the row is about. Anything else returns the sentence unchanged.
 """
 
 from __future__ import annotations
