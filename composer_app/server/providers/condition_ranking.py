@@ -84,12 +84,13 @@ from composer_app.server.providers.answer_ranking import (
     lacks_asked_kind,
     term_credits,
 )
-from composer_app.server.providers.conditions import ONLY_DAYS, Reading, read, situation
+from composer_app.server.providers.conditions import Reading, read, situation
 from composer_app.server.providers.measures import UNITS
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.question_parts import Part
 from composer_app.server.providers.questions import STOP_WORDS, asks_whether
 from composer_app.server.providers.term_forms import stem, stems
+from composer_app.server.providers.week_days import ONLY_DAYS
 
 _SPAN_ONLY = frozenset({"span"})  # a stretch of time met by chance (*dead for four days*: *return
 # your router within 30 days*) makes no rule the one for the situation

@@ -50,7 +50,7 @@ The values, each of its own kind (only values of the same kind are compared):
   allows or forbids (*There is no delivery on Saturdays* is the rule for a Saturday), and a day
   the sentence does not name never fails it (*open from Tuesday to Saturday* answers for a
   Monday too: closed), unless the sentence says its days are the only ones (*On Fridays only,
-  children may be collected later* fails for a Wednesday: ``ONLY_DAYS``);
+  children may be collected later* fails for a Wednesday: ``week_days.ONLY_DAYS``);
 * ``ordinal``: the occasion the question is about (*my second missed visit*, *my first lesson*,
   *it's the first time*), held against the occasions a sentence's rule is for (*The first missed
   appointment is free*, *Later missed appointments cost £55*, *from the third call-out*;
@@ -78,9 +78,10 @@ from itertools import pairwise
 from composer_app.server.providers import ages, body_pairs, measures, occasions, term_lengths
 from composer_app.server.providers.clock_times import clock_readings, clock_values, until_tomorrow
 from composer_app.server.providers.term_forms import NUMBER_VALUES, number_value
+from composer_app.server.providers.week_days import ONLY_DAYS, WEEKDAYS, weekdays_named
 
 __all__ = ["Reading", "addressed", "read", "rules_the_day_part", "same_duration", "situation",
-           "states_hours", "weekdays_named"]
+           "states_hours"]
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
@@ -90,19 +91,6 @@ _UNITS = {"minute": 1, "hour": 60, "day": 1440, "night": 1440, "week": 10080, "m
           "year": 525600, "working day": 1440, "business day": 1440}
 _UNIT = r"(?:working\s+day|business\s+day|minute|hour|day|night|week|month|year)s?"
 _AHEAD = r"(?:before|in\s+advance|ahead|prior|beforehand|earlier)"
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WEEKDAY = rf"(?:{'|'.join(_WEEKDAYS)})"
-HOLIDAY = 7
-_DAY_NAME = re.compile(
-    rf"\b(?P<a>{_WEEKDAY})s?\s*(?:to|-|–|until|till|through)\s*(?P<b>{_WEEKDAY})s?\b"
-    rf"|\b(?P<one>{_WEEKDAY})s?\b"
-    r"|\b(?P<weekend>weekends?)\b"
-    r"|\b(?P<weekdays>weekdays)\b"
-    r"|\b(?P<holiday>(?:public|bank)\s+holidays?|easter\s+(?:monday|sunday)|good\s+friday|"
-    r"christmas\s+day|boxing\s+day|new\s+year['’]?s\s+day)\b")
-# Days a rule holds on only: *On Fridays only*, *only on weekdays*, *from Monday to Friday only*.
-_DAY_WORD = rf"(?:{_WEEKDAY}s?|weekends?|weekdays)"
-ONLY_DAYS = re.compile(rf"\bonly\s+(?:on\s+|at\s+)?{_DAY_WORD}\b|\b{_DAY_WORD}\s+only\b")
 # Notice given on the day before an event, by the part of that day: *the evening before*.
 _EVE = re.compile(r"\bthe\s+(?P<part>morning|afternoon|evening|night|day)\s+before\b"
                   r"(?!\s+yesterday\b)")
@@ -111,7 +99,7 @@ _DAY_PARTS = frozenset(["morning", "mornings", "afternoon", "afternoons", "eveni
 _EVE_MINUTES = {"morning": 1440, "day": 1440, "afternoon": 1080, "evening": 780, "night": 600}
 # "I went on Monday ... It's Friday now": the days since then. Today is named by "it's", "it is"
 # or "today is" before a day of the week, the day it happened by "on" or "last" before one.
-_DAYS = "|".join(_WEEKDAYS)
+_DAYS = "|".join(WEEKDAYS)
 _TODAY = re.compile(
     rf"\b(?:it['’]s|it\s+is|today\s+is|today['’]s)\s+(?:now\s+)?(?P<now>{_DAYS})\b")
 _PAST_DAY = re.compile(rf"\b(?:on|last)\s+(?P<then>{_DAYS})\b")
@@ -224,25 +212,6 @@ def _durations(text: str, aged: bool = True) -> Iterator[tuple[int, int, str, in
         yield match.start(), match.end("unit"), kind, int(count * _UNITS[unit])
 
 
-def weekdays_named(text: str) -> frozenset[int]:
-    """The days of the week (0 Monday … 6 Sunday, ``HOLIDAY``) ``text`` (casefolded) names."""
-    days: set[int] = set()
-    for match in _DAY_NAME.finditer(text):
-        if match.group("a"):
-            low, high = _WEEKDAYS.index(match.group("a")), _WEEKDAYS.index(match.group("b"))
-            days |= set(range(low, high + 1)) if low <= high else \
-                set(range(low, 7)) | set(range(0, high + 1))
-        elif match.group("one"):
-            days.add(_WEEKDAYS.index(match.group("one")))
-        elif match.group("weekend"):
-            days |= {5, 6}
-        elif match.group("weekdays"):
-            days |= {0, 1, 2, 3, 4}
-        else:
-            days.add(HOLIDAY)
-    return frozenset(days)
-
-
 _DURATION_KINDS = frozenset({"span", "ahead"})
 
 
@@ -281,15 +250,15 @@ def situation(question: str) -> dict[str, tuple[int, ...]]:
                 2880 if match.group("after") else until_tomorrow(text) or 1440)
     today = _TODAY.search(text)
     if today is not None:  # "on Monday … it's Friday now": four days since
-        now = _WEEKDAYS.index(today.group("now"))
+        now = WEEKDAYS.index(today.group("now"))
         for match in _PAST_DAY.finditer(text):
-            since = (now - _WEEKDAYS.index(match.group("then"))) % 7
+            since = (now - WEEKDAYS.index(match.group("then"))) % 7
             if since and match.start() < today.start():
                 found.setdefault("span", []).append(since * 1440)
         for match in _COMING_DAY.finditer(text):
             if match.start() < today.end():
                 continue
-            until = (_WEEKDAYS.index(match.group("a") or match.group("b") or match.group("c"))
+            until = (WEEKDAYS.index(match.group("a") or match.group("b") or match.group("c"))
                      - now) % 7
             if until:
                 found.setdefault("ahead", []).append(until * 1440)
@@ -538,7 +507,7 @@ def rules_the_day_part(question: str, word: str, sentence: str) -> bool:
     names that a rule of the sentence covers (*in December*: *From October to March …*; *on a
     Wednesday*: *Monday to Friday*)."""
     word = word.casefold()
-    kind = "weekday" if word in _DAY_PARTS or word in _WEEKDAYS else \
+    kind = "weekday" if word in _DAY_PARTS or word in WEEKDAYS else \
         "month" if word in MONTHS else None
     if kind is None:
         return False

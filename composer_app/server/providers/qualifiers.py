@@ -48,10 +48,10 @@ from functools import lru_cache
 
 from composer_app.server.providers.conditions import situation
 from composer_app.server.providers.term_forms import NUMBER_VALUES
+from composer_app.server.providers.week_days import WEEKDAYS
 
 __all__ = ["Reading", "read"]
 
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def _words(text: str) -> str:
@@ -63,7 +63,7 @@ def _words(text: str) -> str:
 _CLASSES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "day": {
         **{day: (f"{day} {day}s", ("weekday",) if day not in ("saturday", "sunday")
-                 else ("weekend",)) for day in _DAYS},
+                 else ("weekend",)) for day in WEEKDAYS},
         "weekday": ("weekday weekdays workday workdays working-day working-days", ()),
         "weekend": ("weekend weekends", ()),
         "holiday": ("public-holiday public-holidays bank-holiday bank-holidays easter-monday "
@@ -194,7 +194,7 @@ _OUTSIDE = re.compile(
     r"your\s+)?(?:[a-z&'’-]+\s+){0,3}?(?:plan|scheme|club|programme|program|membership|"
     r"subscription|loyalty\s+card)\b|\bwithout\s+(?:a\s+|any\s+)?membership\b|"
     r"\bfor\s+(?:all\s+)?other\s+(?:clients|customers|patients|owners|users|people)\b")
-_DAY = f"({'|'.join(_DAYS)})s?"
+_DAY = f"({'|'.join(WEEKDAYS)})s?"
 _RANGE = re.compile(rf"\b{_DAY}\s*(?:to|-|–|until|through)\s*{_DAY}\b")
 ADULT_AGE = 18
 SENIOR_AGE = 65
@@ -249,8 +249,8 @@ def _classes(text: str) -> dict[str, dict[str, str]]:
     if outside:  # "not on the Health Plan": outside it
         found.setdefault("membership", {}).setdefault("outsider", outside.group(0))
     for first, last in _RANGE.findall(lowered):
-        start, end = _DAYS.index(first), _DAYS.index(last)
-        for day in _DAYS[start:end + 1] if start <= end else ():
+        start, end = WEEKDAYS.index(first), WEEKDAYS.index(last)
+        for day in WEEKDAYS[start:end + 1] if start <= end else ():
             found.setdefault("day", {}).setdefault(day, first)
     for match in _AGE.finditer(lowered):  # "my 8-year-old": a child
         word = match.group(1)

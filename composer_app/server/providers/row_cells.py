@@ -40,15 +40,11 @@ import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-from composer_app.server.providers.conditions import (
-    MONTHS,
-    read,
-    situation,
-    weekdays_named,
-)
+from composer_app.server.providers.conditions import MONTHS, read, situation
 from composer_app.server.providers.qualifiers import read as read_qualifiers
 from composer_app.server.providers.questions import STOP_WORDS
 from composer_app.server.providers.term_forms import stem
+from composer_app.server.providers.week_days import weekdays_named
 from composer_app.server.providers.written_ranges import within_range
 
 _CELL = re.compile(r"^(?P<heading>(?:[^:;]|:(?=\d)){1,60}): (?P<value>[^;]{1,120})$")
