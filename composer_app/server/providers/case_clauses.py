@@ -287,9 +287,8 @@ def _modifier_named(question: str, clauses: list[str]) -> int | None:
     sides: list[set[str]] = [set(), set()]
     for thing in things:
         for number, (said, roots) in enumerate(zip(tokens, stemmed, strict=True)):
-            taken = 0
-            for word, root in zip(reversed(said[:roots.index(thing)]),
-                                  reversed(roots[:roots.index(thing)]), strict=True):
+            taken, at = 0, roots.index(thing)
+            for word, root in zip(reversed(said[:at]), reversed(roots[:at]), strict=True):
                 if word in STOP_WORDS or word[0].isdigit() or taken == MODIFIER_WORDS:
                     break
                 if root not in shared:  # "annual season ticket": past the shared "season"
